@@ -1,0 +1,122 @@
+//! [`Csr`]: compressed sparse rows — for every vertex, its sorted neighbour list (and the weights of
+//! those arcs) as one slice of a flat target array, delimited by `u64` offsets.
+
+use super::array::Array;
+use super::weights::Weights;
+use crate::VertexId;
+
+/// One direction of adjacency: `targets[offsets[v]..offsets[v + 1]]` are the neighbours of `v`,
+/// sorted ascending; `weights`, when present, are parallel to `targets`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Csr {
+    pub(crate) offsets: Array<u64>,
+    pub(crate) targets: Array<u32>,
+    pub(crate) weights: Option<Weights>,
+}
+
+impl Csr {
+    /// Assembles a CSR from its arrays, checking every invariant: `offsets` has `n + 1` entries,
+    /// starts at 0, never decreases and ends at `targets.len()`; every target is `< n`; every
+    /// neighbour list is sorted; weights (if any) match the targets in length.
+    pub fn from_parts(offsets: Array<u64>, targets: Array<u32>, weights: Option<Weights>) -> Result<Self, String> {
+        let csr = Csr { offsets, targets, weights };
+        csr.check()?;
+        Ok(csr)
+    }
+
+    /// Checks the invariants listed at [`Csr::from_parts`], in parallel.
+    pub fn check(&self) -> Result<(), String> {
+        use rayon::prelude::*;
+        let offsets = &self.offsets[..];
+        if offsets.is_empty() {
+            return Err("the offset array is empty (it needs one entry more than there are vertices)".into());
+        }
+        let n = offsets.len() - 1;
+        if n > crate::MAX_VERTICES {
+            return Err(format!("{n} vertices exceed the limit of {} (vertex ids are u32)", crate::MAX_VERTICES));
+        }
+        if offsets[0] != 0 {
+            return Err(format!("the first offset is {}, not 0", offsets[0]));
+        }
+        if offsets[n] != self.targets.len() as u64 {
+            return Err(format!("the last offset is {}, but there are {} targets", offsets[n], self.targets.len()));
+        }
+        if let Some(w) = &self.weights {
+            if w.len() != self.targets.len() {
+                return Err(format!("{} weights for {} targets", w.len(), self.targets.len()));
+            }
+        }
+        let targets = &self.targets[..];
+        (0..n).into_par_iter().with_min_len(4096).try_for_each(|v| {
+            let (start, end) = (offsets[v], offsets[v + 1]);
+            if start > end {
+                return Err(format!("offsets decrease at vertex {v}"));
+            }
+            let list = &targets[start as usize..end as usize];
+            for (i, &t) in list.iter().enumerate() {
+                if t as usize >= n {
+                    return Err(format!("vertex {v} has neighbour {t}, but there are only {n} vertices"));
+                }
+                if i > 0 && list[i - 1] > t {
+                    return Err(format!("the neighbour list of vertex {v} is not sorted"));
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// Number of vertices.
+    pub fn num_vertices(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    /// Number of arcs (stored neighbour entries).
+    pub fn num_arcs(&self) -> u64 {
+        self.targets.len() as u64
+    }
+
+    /// Degree of `v` in this direction.
+    pub fn degree(&self, v: VertexId) -> u64 {
+        self.offsets[v as usize + 1] - self.offsets[v as usize]
+    }
+
+    /// Arc index range of `v`'s neighbour list.
+    pub fn range(&self, v: VertexId) -> std::ops::Range<usize> {
+        self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize
+    }
+
+    /// The sorted neighbours of `v`.
+    pub fn neighbors(&self, v: VertexId) -> &[VertexId] {
+        &self.targets[self.range(v)]
+    }
+
+    /// The offset array (`num_vertices + 1` entries).
+    pub fn offsets(&self) -> &[u64] {
+        &self.offsets
+    }
+
+    /// The flat target array.
+    pub fn targets(&self) -> &[VertexId] {
+        &self.targets
+    }
+
+    /// The per-arc weights, if the graph is weighted.
+    pub fn weights(&self) -> Option<&Weights> {
+        self.weights.as_ref()
+    }
+
+    /// Every arc `(source, target)` in order of source, then target.
+    pub fn arcs(&self) -> impl Iterator<Item = (VertexId, VertexId)> + '_ {
+        (0..self.num_vertices() as VertexId).flat_map(move |v| self.neighbors(v).iter().map(move |&t| (v, t)))
+    }
+
+    /// Heap bytes held by this CSR (mapped arrays count 0).
+    pub fn heap_bytes(&self) -> usize {
+        self.offsets.heap_bytes() + self.targets.heap_bytes() + self.weights.as_ref().map_or(0, Weights::heap_bytes)
+    }
+
+    /// Bytes of the arrays whether on the heap or mapped from a file.
+    pub fn data_bytes(&self) -> usize {
+        self.offsets.len() * 8 + self.targets.len() * 4 + self.weights.as_ref().map_or(0, |w| w.len() * 4)
+    }
+}

@@ -1,0 +1,166 @@
+//! Reading and writing graph files. The format follows the file extension unless given:
+//!
+//! | extension | format | direction |
+//! |---|---|---|
+//! | `.mtx` | Matrix Market coordinate (pattern/integer/real; general/symmetric; 1-based) | `general` directed, `symmetric` undirected |
+//! | `.el` | edge list `u v` (0-based, `#` or `%` comments) | directed unless `undirected` |
+//! | `.wel` | weighted edge list `u v w` | directed unless `undirected` |
+//! | `.gr` | DIMACS shortest path (`p sp n m`, `a u v w`, 1-based) | directed unless `undirected` |
+//! | `.sxg` | simdx binary (memory-mapped, checksummed; see [`binary`]) | as stored |
+//!
+//! Text is parsed in parallel; every error names the file and the line (or byte offset).
+
+pub mod binary;
+pub mod dimacs;
+pub mod edgelist;
+pub mod mtx;
+pub(crate) mod text;
+
+use std::path::Path;
+
+use crate::error::{GraphError, Result};
+use crate::graph::builder::{Duplicates, EdgeList, GraphBuilder, SelfLoops};
+use crate::Graph;
+
+/// A graph file format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// Matrix Market coordinate format (`.mtx`).
+    MatrixMarket,
+    /// Unweighted edge list (`.el`).
+    EdgeList,
+    /// Weighted edge list (`.wel`).
+    WeightedEdgeList,
+    /// DIMACS shortest-path format (`.gr`).
+    Dimacs,
+    /// simdx's own binary CSR format (`.sxg`).
+    Binary,
+}
+
+impl Format {
+    /// Every format, in the order of the table above.
+    pub const ALL: [Format; 5] =
+        [Format::MatrixMarket, Format::EdgeList, Format::WeightedEdgeList, Format::Dimacs, Format::Binary];
+
+    /// The format's usual extension (without the dot), also its name on the command line.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::MatrixMarket => "mtx",
+            Format::EdgeList => "el",
+            Format::WeightedEdgeList => "wel",
+            Format::Dimacs => "gr",
+            Format::Binary => "sxg",
+        }
+    }
+
+    /// The format named by an extension or name such as `mtx` or `wel` (case-insensitive).
+    pub fn from_name(name: &str) -> Option<Format> {
+        let name = name.to_ascii_lowercase();
+        Format::ALL.into_iter().find(|f| f.extension() == name)
+    }
+
+    /// The format implied by a path's extension.
+    pub fn from_path(path: &Path) -> Option<Format> {
+        Format::from_name(path.extension()?.to_str()?)
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.extension())
+    }
+}
+
+/// How to read a graph file.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReadOptions {
+    /// Force a format instead of guessing from the extension.
+    pub format: Option<Format>,
+    /// Symmetrise a directed input (`.el`, `.wel`, `.gr`, general `.mtx`) into an undirected graph.
+    pub undirected: bool,
+    /// What to do with self-loops.
+    pub self_loops: SelfLoops,
+    /// What to do with duplicate edges.
+    pub duplicates: Duplicates,
+}
+
+/// The edges of a text file and whether the file itself says the graph is directed.
+pub(crate) struct ParsedEdges {
+    pub(crate) edges: EdgeList,
+    pub(crate) directed: bool,
+}
+
+fn resolve_format(path: &Path, format: Option<Format>) -> Result<Format> {
+    format.or_else(|| Format::from_path(path)).ok_or_else(|| {
+        GraphError::file(
+            path,
+            "unknown graph format: use the extension .mtx, .el, .wel, .gr or .sxg, or name the format explicitly",
+        )
+    })
+}
+
+/// Reads a graph file. Binary files keep the direction they were written with (`undirected` still
+/// symmetrises a directed one); text files are parsed in parallel and built with the given options.
+pub fn read_graph(path: &Path, options: &ReadOptions) -> Result<Graph> {
+    let format = resolve_format(path, options.format)?;
+    if format == Format::Binary {
+        let graph = binary::read(path)?;
+        return if options.undirected && graph.is_directed() { symmetrise(&graph, options) } else { Ok(graph) };
+    }
+    let bytes = text::TextFile::open(path)?;
+    let parsed = match format {
+        Format::MatrixMarket => mtx::parse(path, &bytes)?,
+        Format::EdgeList => edgelist::parse(path, &bytes, false)?,
+        Format::WeightedEdgeList => edgelist::parse(path, &bytes, true)?,
+        Format::Dimacs => dimacs::parse(path, &bytes)?,
+        Format::Binary => unreachable!("handled above"),
+    };
+    GraphBuilder::new()
+        .directed(parsed.directed && !options.undirected)
+        .self_loops(options.self_loops)
+        .duplicates(options.duplicates)
+        .build(parsed.edges)
+        .map_err(|e| GraphError::file(path, e.to_string()))
+}
+
+/// Writes `graph` to `path` in `format` (or the one its extension implies). Undirected graphs are
+/// written as `symmetric` Matrix Market, and as one line per edge (`u <= v`) in edge lists and DIMACS,
+/// which read back as the same graph with `undirected` set.
+pub fn write_graph(graph: &Graph, path: &Path, format: Option<Format>) -> Result<()> {
+    let format = resolve_format(path, format)?;
+    match format {
+        Format::MatrixMarket => mtx::write(graph, path),
+        Format::EdgeList => edgelist::write(graph, path, false),
+        Format::WeightedEdgeList => edgelist::write(graph, path, true),
+        Format::Dimacs => dimacs::write(graph, path),
+        Format::Binary => binary::write(graph, path),
+    }
+}
+
+/// An undirected copy of a directed graph: every arc becomes an edge.
+fn symmetrise(graph: &Graph, options: &ReadOptions) -> Result<Graph> {
+    let edges = graph_to_edge_list(graph);
+    GraphBuilder::new().self_loops(options.self_loops).duplicates(options.duplicates).build(edges)
+}
+
+/// The edges of `graph` as an edge list (each undirected edge once, `u <= v`).
+pub fn graph_to_edge_list(graph: &Graph) -> EdgeList {
+    use crate::graph::weights::{EdgeWeights, Weights};
+    let csr = graph.out_csr();
+    let (mut src, mut dst, mut arc) = (Vec::new(), Vec::new(), Vec::new());
+    for u in 0..csr.num_vertices() as u32 {
+        for i in csr.range(u) {
+            let v = csr.targets()[i];
+            if graph.is_directed() || u <= v {
+                src.push(u);
+                dst.push(v);
+                arc.push(i);
+            }
+        }
+    }
+    let weights = csr.weights().map(|w| match w {
+        Weights::U32(w) => EdgeWeights::U32(arc.iter().map(|&i| w[i]).collect()),
+        Weights::F32(w) => EdgeWeights::F32(arc.iter().map(|&i| w[i]).collect()),
+    });
+    EdgeList { num_vertices: graph.num_vertices(), src, dst, weights }
+}

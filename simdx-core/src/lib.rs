@@ -1,0 +1,32 @@
+//! simdx-core: the part of simdx that knows no GPU and no algorithm — graph storage in CSR form,
+//! readers and writers for the common graph file formats, deterministic graph generators, and
+//! (with later work) the ACC program traits, the engine and the CPU backend.
+//!
+//! ```
+//! use simdx_core::gen::GeneratorSpec;
+//! let g = GeneratorSpec::parse("kron:10").unwrap().generate(1).unwrap();
+//! assert_eq!(g.num_vertices(), 1024);
+//! assert!(!g.is_directed());
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod gen;
+pub mod graph;
+pub mod io;
+pub(crate) mod parallel;
+
+pub use error::{GraphError, Result};
+pub use graph::array::Array;
+pub use graph::builder::{Duplicates, EdgeList, GraphBuilder, SelfLoops};
+pub use graph::csr::Csr;
+pub use graph::graph::Graph;
+pub use graph::weights::{EdgeWeights, WeightKind, Weights};
+
+/// A vertex id. Graphs hold at most [`MAX_VERTICES`] vertices.
+pub type VertexId = u32;
+
+/// The most vertices a graph may have: `u32::MAX`, so that every id fits a `u32` and `u32::MAX`
+/// itself stays free as a "no vertex" marker.
+pub const MAX_VERTICES: usize = u32::MAX as usize;
