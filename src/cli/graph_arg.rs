@@ -1,0 +1,73 @@
+//! The GRAPH argument every subcommand shares: a file path or a generator spec, with the options
+//! that go with it (`--undirected`, `--format`, `--seed`), and loading it with a progress spinner.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+use simdx_core::gen::{GeneratorSpec, DEFAULT_SEED};
+use simdx_core::io::{read_graph, Format, ReadOptions};
+use simdx_core::{Duplicates, Graph, SelfLoops};
+
+use super::error::CliError;
+use super::progress::with_spinner;
+
+/// A graph given on the command line.
+#[derive(Debug, Args)]
+pub struct GraphArg {
+    /// A graph file (.mtx .el .wel .gr .sxg) or a generator spec (kron:20, urand:20, rmat:20, grid:1024x1024).
+    #[arg(value_name = "GRAPH")]
+    pub graph: String,
+    /// Symmetrise a directed input (.el, .wel, .gr, general .mtx) into an undirected graph.
+    #[arg(long)]
+    pub undirected: bool,
+    /// Read the file in this format instead of guessing from its extension.
+    #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
+    pub format: Option<Format>,
+    /// Seed for generator specs.
+    #[arg(long, default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+    /// Keep self-loops instead of removing them (files only).
+    #[arg(long)]
+    pub keep_self_loops: bool,
+    /// Keep duplicate edges instead of keeping only the lightest copy (files only).
+    #[arg(long)]
+    pub keep_duplicates: bool,
+}
+
+/// Parses a format name as clap's value parser.
+pub fn parse_format(name: &str) -> Result<Format, String> {
+    Format::from_name(name).ok_or_else(|| format!("unknown format '{name}': expected one of mtx, el, wel, gr, sxg"))
+}
+
+impl GraphArg {
+    /// A short description of where the graph comes from, for output headers.
+    pub fn describe(&self) -> String {
+        if GeneratorSpec::is_spec(&self.graph) {
+            format!("{} (generated, seed {})", self.graph, self.seed)
+        } else {
+            self.graph.clone()
+        }
+    }
+
+    /// Loads or generates the graph, showing a spinner on a terminal; returns it with the time taken.
+    pub fn load(&self) -> Result<(Graph, Duration), CliError> {
+        if GeneratorSpec::is_spec(&self.graph) {
+            let spec = GeneratorSpec::parse(&self.graph)?;
+            if self.format.is_some() {
+                return Err(CliError::Usage(format!("--format applies to files, not to the generator spec '{spec}'")));
+            }
+            let (graph, took) = with_spinner(format!("generating {spec}"), || spec.generate(self.seed));
+            return Ok((graph?, took));
+        }
+        let options = ReadOptions {
+            format: self.format,
+            undirected: self.undirected,
+            self_loops: if self.keep_self_loops { SelfLoops::Keep } else { SelfLoops::Remove },
+            duplicates: if self.keep_duplicates { Duplicates::Keep } else { Duplicates::Remove },
+        };
+        let path = PathBuf::from(&self.graph);
+        let (graph, took) = with_spinner(format!("loading {}", path.display()), || read_graph(&path, &options));
+        Ok((graph?, took))
+    }
+}

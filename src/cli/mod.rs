@@ -1,0 +1,43 @@
+//! Command-line definitions (clap) and dispatch to one module per subcommand.
+
+mod convert;
+mod error;
+mod gen;
+mod graph_arg;
+mod info;
+mod progress;
+
+use clap::{Parser, Subcommand};
+
+pub use error::CliError;
+
+/// simdx: graph algorithms on GPUs and multicore CPUs.
+///
+/// Wherever a GRAPH is expected, give a file (.mtx, .el, .wel, .gr, .sxg) or a generator spec:
+/// kron:SCALE[:DEGREE], urand:SCALE[:DEGREE], rmat:SCALE[:DEGREE[:A:B:C]], grid:WxH; append :w for
+/// integer weights in [1, 255] (or :w=LO-HI).
+#[derive(Debug, Parser)]
+#[command(name = "simdx", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print a graph's size, direction, weights, degrees, degree histogram and memory.
+    Info(info::InfoArgs),
+    /// Convert a graph from any supported format (or a generator spec) to any other.
+    Convert(convert::ConvertArgs),
+    /// Generate a graph and write it to a file.
+    Gen(gen::GenArgs),
+}
+
+/// Runs the parsed command line.
+pub fn run(cli: Cli) -> Result<(), CliError> {
+    match cli.command {
+        Command::Info(args) => info::run(args),
+        Command::Convert(args) => convert::run(args),
+        Command::Gen(args) => gen::run(args),
+    }
+}
