@@ -11,6 +11,9 @@
 
 #![warn(missing_docs)]
 
+pub mod acc;
+pub(crate) mod cpu;
+pub mod engine;
 pub mod error;
 pub mod gen;
 pub mod graph;

@@ -13,10 +13,12 @@ use super::progress::with_spinner;
 
 /// Arguments of `simdx gen`.
 #[derive(Debug, Args)]
-#[command(after_help = "Examples:\n  simdx gen kron 20 -o kron20.sxg        (Graph500 Kronecker, scale 20, degree 16)\n  \
+#[command(
+    after_help = "Examples:\n  simdx gen kron 20 -o kron20.sxg        (Graph500 Kronecker, scale 20, degree 16)\n  \
                         simdx gen kron:20:32:w -o k.wel        (degree 32, weights in [1, 255])\n  \
                         simdx gen urand 18 -o u.el\n  simdx gen rmat 18 16 0.45 0.15 0.15 -o r.mtx\n  \
-                        simdx gen grid 1024x1024 -o road.gr")]
+                        simdx gen grid 1024x1024 -o road.gr"
+)]
 pub struct GenArgs {
     /// Generator: kron, urand, rmat or grid (or a whole spec such as kron:20).
     #[arg(value_name = "KIND")]

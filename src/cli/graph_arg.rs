@@ -43,7 +43,7 @@ pub fn parse_format(name: &str) -> Result<Format, String> {
 impl GraphArg {
     /// A short description of where the graph comes from, for output headers.
     pub fn describe(&self) -> String {
-        if GeneratorSpec::is_spec(&self.graph) {
+        if simdx_core::gen::is_spec(&self.graph) {
             format!("{} (generated, seed {})", self.graph, self.seed)
         } else {
             self.graph.clone()
@@ -52,7 +52,7 @@ impl GraphArg {
 
     /// Loads or generates the graph, showing a spinner on a terminal; returns it with the time taken.
     pub fn load(&self) -> Result<(Graph, Duration), CliError> {
-        if GeneratorSpec::is_spec(&self.graph) {
+        if simdx_core::gen::is_spec(&self.graph) {
             let spec = GeneratorSpec::parse(&self.graph)?;
             if self.format.is_some() {
                 return Err(CliError::Usage(format!("--format applies to files, not to the generator spec '{spec}'")));

@@ -6,7 +6,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::array::Array;
 use super::csr::Csr;
 use super::graph::Graph;
 use super::weights::{EdgeWeights, Weights};
@@ -150,7 +149,10 @@ fn validate(edges: &EdgeList) -> Result<()> {
         }
         if let EdgeWeights::F32(w) = w {
             if let Some(i) = w.par_iter().position_first(|x| !x.is_finite() || *x < 0.0) {
-                return Err(GraphError::Build(format!("edge {i} has weight {}; weights must be finite and >= 0", w[i])));
+                return Err(GraphError::Build(format!(
+                    "edge {i} has weight {}; weights must be finite and >= 0",
+                    w[i]
+                )));
             }
         }
     }
@@ -302,11 +304,8 @@ fn csr_unweighted(plan: &ArcPlan<'_>, orientation: Orientation, dedup: bool) -> 
     let offsets = plan.offsets(orientation);
     let keys = plan.grouped_keys(orientation, &offsets, |to, _| to);
     let new_offsets = surviving_offsets(&offsets, &keys, |k| k, dedup);
-    let targets = if new_offsets == offsets {
-        keys
-    } else {
-        copy_surviving(&offsets, &new_offsets, &keys, |k| k, dedup, |k| k)
-    };
+    let targets =
+        if new_offsets == offsets { keys } else { copy_surviving(&offsets, &new_offsets, &keys, |k| k, dedup, |k| k) };
     Csr { offsets: new_offsets.into(), targets: targets.into(), weights: None }
 }
 

@@ -52,6 +52,10 @@ impl Csr {
             if start > end {
                 return Err(format!("offsets decrease at vertex {v}"));
             }
+            // Checked before slicing: a middle offset past the end must be an error, not a panic.
+            if end > offsets[n] {
+                return Err(format!("offset {end} of vertex {} exceeds the {} targets", v + 1, offsets[n]));
+            }
             let list = &targets[start as usize..end as usize];
             for (i, &t) in list.iter().enumerate() {
                 if t as usize >= n {

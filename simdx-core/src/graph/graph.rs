@@ -35,7 +35,10 @@ impl Graph {
             }
             (None, false) => {
                 if num_edges > out.num_arcs() || num_edges * 2 < out.num_arcs() {
-                    return Err(format!("an undirected graph with {} arcs cannot have {num_edges} edges", out.num_arcs()));
+                    return Err(format!(
+                        "an undirected graph with {} arcs cannot have {num_edges} edges",
+                        out.num_arcs()
+                    ));
                 }
             }
             (Some(_), false) => return Err("an undirected graph has no separate in-edge CSR".into()),

@@ -1,0 +1,65 @@
+//! BFS oracle: a queue-based serial BFS, and a Graph500-style check of a level array.
+
+use std::collections::VecDeque;
+
+use simdx_core::{Graph, VertexId};
+
+use crate::bfs::UNREACHED;
+
+/// Levels from `source` by a textbook queue BFS over out-edges.
+pub fn serial_bfs(graph: &Graph, source: VertexId) -> Vec<u32> {
+    let mut level = vec![UNREACHED; graph.num_vertices()];
+    let mut queue = VecDeque::new();
+    level[source as usize] = 0;
+    queue.push_back(source);
+    while let Some(u) = queue.pop_front() {
+        for &v in graph.out_neighbors(u) {
+            if level[v as usize] == UNREACHED {
+                level[v as usize] = level[u as usize] + 1;
+                queue.push_back(v);
+            }
+        }
+    }
+    level
+}
+
+/// Checks `levels` Graph500-style — the source is at 0; along every arc `u -> v` with `u` reached,
+/// `v` is reached and `level[v] <= level[u] + 1`; every other reached vertex has an in-neighbour one
+/// level closer — and then against [`serial_bfs`] exactly (which also covers unreachable vertices).
+pub fn bfs(graph: &Graph, source: VertexId, levels: &[u32]) -> Result<(), String> {
+    let n = graph.num_vertices();
+    if levels.len() != n {
+        return Err(format!("{} levels for {n} vertices", levels.len()));
+    }
+    if levels[source as usize] != 0 {
+        return Err(format!("the source {source} has level {}, not 0", levels[source as usize]));
+    }
+    for u in 0..n as VertexId {
+        let lu = levels[u as usize];
+        if lu == UNREACHED {
+            continue;
+        }
+        for &v in graph.out_neighbors(u) {
+            let lv = levels[v as usize];
+            if lv == UNREACHED || lv > lu + 1 {
+                return Err(format!("arc {u} -> {v} goes from level {lu} to level {}", show(lv)));
+            }
+        }
+        if u != source && !graph.in_neighbors(u).iter().any(|&p| levels[p as usize].wrapping_add(1) == lu) {
+            return Err(format!("vertex {u} at level {lu} has no in-neighbour at level {}", lu - 1));
+        }
+    }
+    let expected = serial_bfs(graph, source);
+    match (0..n).find(|&v| expected[v] != levels[v]) {
+        Some(v) => Err(format!("vertex {v} has level {}, the serial BFS says {}", show(levels[v]), show(expected[v]))),
+        None => Ok(()),
+    }
+}
+
+fn show(level: u32) -> String {
+    if level == UNREACHED {
+        "unreached".into()
+    } else {
+        level.to_string()
+    }
+}

@@ -1,0 +1,235 @@
+//! The [`Program`] trait: an algorithm as Active, Compute and Combine functions over per-vertex
+//! values, plus how values start, how a combined update becomes the new value, and when to stop.
+
+use super::value::Value;
+use super::weight::EdgeWeight;
+use crate::VertexId;
+
+/// How the updates that reach one vertex are merged. Must be commutative and associative.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CombineOp {
+    /// The smallest update.
+    Min,
+    /// The largest update.
+    Max,
+    /// The sum of the updates (integers wrap, as in Rust release builds).
+    Sum,
+    /// Bitwise or (integers only).
+    Or,
+    /// The program's own [`Program::combine`], applied with a compare-and-swap loop.
+    Custom,
+}
+
+impl CombineOp {
+    /// Combines `a` and `b` with this built-in operation (panics for [`CombineOp::Custom`]).
+    pub fn apply<V: Value + Combinable>(self, a: V, b: V) -> V {
+        match self {
+            CombineOp::Min => V::min_of(a, b),
+            CombineOp::Max => V::max_of(a, b),
+            CombineOp::Sum => V::sum_of(a, b),
+            CombineOp::Or => V::or_of(a, b),
+            CombineOp::Custom => panic!("CombineOp::Custom has no built-in meaning; the program defines combine"),
+        }
+    }
+}
+
+/// Arithmetic the built-in combine operations need, for every [`Value`] type.
+pub trait Combinable: Sized {
+    /// The smaller of two values (for floats, `f32::min` semantics).
+    fn min_of(a: Self, b: Self) -> Self;
+    /// The larger of two values.
+    fn max_of(a: Self, b: Self) -> Self;
+    /// The (wrapping, for integers) sum.
+    fn sum_of(a: Self, b: Self) -> Self;
+    /// Bitwise or; for floats, panics (an `Or` combine on floats is a program error).
+    fn or_of(a: Self, b: Self) -> Self;
+}
+
+macro_rules! int_combinable {
+    ($($t:ty),*) => {$(
+        impl Combinable for $t {
+            fn min_of(a: Self, b: Self) -> Self { a.min(b) }
+            fn max_of(a: Self, b: Self) -> Self { a.max(b) }
+            fn sum_of(a: Self, b: Self) -> Self { a.wrapping_add(b) }
+            fn or_of(a: Self, b: Self) -> Self { a | b }
+        }
+    )*};
+}
+int_combinable!(u32, i32, u64, i64);
+
+macro_rules! float_combinable {
+    ($($t:ty),*) => {$(
+        impl Combinable for $t {
+            fn min_of(a: Self, b: Self) -> Self { a.min(b) }
+            fn max_of(a: Self, b: Self) -> Self { a.max(b) }
+            fn sum_of(a: Self, b: Self) -> Self { a + b }
+            fn or_of(_: Self, _: Self) -> Self { panic!("CombineOp::Or is not defined for floats") }
+        }
+    )*};
+}
+float_combinable!(f32, f64);
+
+/// Whether every update matters (aggregation) or any one suffices (voting).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CombineKind {
+    /// All updates are needed (SSSP, PageRank, k-core).
+    Aggregate,
+    /// Any single update gives the right answer (BFS, connected components): pull mode stops
+    /// scanning a vertex's in-edges at the first update.
+    Voting,
+}
+
+/// How the combined update of a vertex becomes its new value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Apply {
+    /// The update is combined straight into the value (`value = combine(value, update)`), as in BFS
+    /// and SSSP; [`Program::apply`] is not called.
+    InPlace,
+    /// Updates are combined apart, starting from [`Program::IDENTITY`], and each vertex that received
+    /// one gets `value = apply(vertex, value, combined)` at the end of the iteration (k-core).
+    Received,
+    /// As `Received`, but every vertex is applied every iteration, with the identity if nothing
+    /// arrived (PageRank, SpMV).
+    Every,
+}
+
+/// What a program sees of a vertex in [`Program::init`] and [`Program::apply`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Vertex {
+    /// Its id.
+    pub id: VertexId,
+    /// Its out-degree (saturating at `u32::MAX`).
+    pub out_degree: u32,
+    /// Its in-degree (saturating at `u32::MAX`).
+    pub in_degree: u32,
+    /// The number of vertices in the graph.
+    pub num_vertices: u32,
+}
+
+/// What Compute sees of an edge `src -> dst`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Edge<V, W> {
+    /// The source's value as of the start of the iteration.
+    pub src: V,
+    /// The destination's current value.
+    pub dst: V,
+    /// The edge's weight.
+    pub weight: W,
+    /// The source's out-degree (saturating at `u32::MAX`).
+    pub src_out_degree: u32,
+}
+
+/// An algorithm in the Active-Compute-Combine model.
+///
+/// Every vertex holds a [`Program::Value`]. Each iteration the engine:
+/// 1. takes the **active** vertices — those for which [`Program::active`] says yes, comparing the
+///    value now with the value the vertex had when it was last processed (its *seen* value, which
+///    starts as [`Program::UNSEEN`]); a processed vertex's seen value becomes its value;
+/// 2. runs [`Program::compute`] on their edges (out-edges in push mode, or the in-edges of every
+///    vertex in pull mode, keeping only active sources) to produce updates;
+/// 3. merges the updates reaching each vertex with [`Program::combine`] and turns them into the new
+///    value as [`Program::APPLY`] says.
+///
+/// It stops when no vertex is active, when [`Program::done`] says so, or at the iteration cap.
+/// The program contains no threads, atomics or kernels: the backend provides them.
+///
+/// # Example: breadth-first search
+///
+/// ```
+/// use simdx_core::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
+/// use simdx_core::engine::{Engine, RunOptions};
+/// use simdx_core::{EdgeList, GraphBuilder};
+///
+/// /// Levels from a source vertex; `u32::MAX` marks unreachable vertices.
+/// struct Bfs { source: u32 }
+///
+/// impl Program for Bfs {
+///     type Value = u32;
+///     type Weight = ();
+///     const OP: CombineOp = CombineOp::Min;
+///     const KIND: CombineKind = CombineKind::Voting;
+///     const APPLY: Apply = Apply::InPlace;
+///     const IDENTITY: u32 = u32::MAX;
+///     const UNSEEN: u32 = u32::MAX;
+///
+///     fn init(&self, v: Vertex) -> u32 { if v.id == self.source { 0 } else { u32::MAX } }
+///     fn active(&self, now: u32, seen: u32) -> bool { now != seen }
+///     fn compute(&self, e: Edge<u32, ()>) -> u32 { e.src + 1 }
+///     fn can_update(&self, value: u32) -> bool { value == u32::MAX }
+/// }
+///
+/// let path = EdgeList { num_vertices: 4, src: vec![0, 1, 2], dst: vec![1, 2, 3], weights: None };
+/// let graph = GraphBuilder::new().build(path).unwrap();
+/// let run = Engine::new(RunOptions::default()).run(&Bfs { source: 0 }, &graph).unwrap();
+/// assert_eq!(run.values, vec![0, 1, 2, 3]);
+/// assert_eq!(run.stats.iterations.len(), 4);
+/// ```
+pub trait Program: Sync {
+    /// The per-vertex value, which is also the type of updates.
+    type Value: Value + Combinable;
+    /// The edge weight Compute reads: `()`, `u32` or `f32`.
+    type Weight: EdgeWeight;
+    /// The combine operation.
+    const OP: CombineOp;
+    /// Aggregation or voting.
+    const KIND: CombineKind;
+    /// How combined updates become values.
+    const APPLY: Apply;
+    /// The identity of the combine (`u32::MAX` for min, `0` for sum, ...): what "no update" is.
+    const IDENTITY: Self::Value;
+    /// The seen value of a vertex that has never been processed.
+    const UNSEEN: Self::Value;
+
+    /// The value of `v` before the first iteration.
+    fn init(&self, v: Vertex) -> Self::Value;
+
+    /// Whether a vertex whose value is `now`, and was `seen` when last processed, is active.
+    fn active(&self, now: Self::Value, seen: Self::Value) -> bool;
+
+    /// The update an edge sends to its destination.
+    fn compute(&self, edge: Edge<Self::Value, Self::Weight>) -> Self::Value;
+
+    /// Merges two updates. Defaults to [`Program::OP`]; a [`CombineOp::Custom`] program overrides it.
+    fn combine(&self, a: Self::Value, b: Self::Value) -> Self::Value {
+        Self::OP.apply(a, b)
+    }
+
+    /// The new value of `v` from its old value and its combined update (not called for
+    /// [`Apply::InPlace`]). `global` is the sum of [`Program::global`] over all vertices, taken at the
+    /// start of the iteration.
+    fn apply(&self, v: Vertex, old: Self::Value, combined: Self::Value, global: f64) -> Self::Value {
+        let _ = (v, global);
+        self.combine(old, combined)
+    }
+
+    /// Whether [`Program::global`] is used: the engine then sums it over all vertices each iteration.
+    const USES_GLOBAL: bool = false;
+
+    /// A vertex's share of a sum over all vertices handed to [`Program::apply`] (e.g. PageRank's mass of
+    /// dangling vertices). Only called when [`Program::USES_GLOBAL`] is true.
+    fn global(&self, v: Vertex, value: Self::Value) -> f64 {
+        let _ = (v, value);
+        0.0
+    }
+
+    /// Whether a vertex holding `value` can still be changed by an update; pull mode skips vertices
+    /// that cannot (BFS: already visited). Defaults to yes.
+    fn can_update(&self, value: Self::Value) -> bool {
+        let _ = value;
+        true
+    }
+
+    /// Priority bucket of an active vertex: the engine processes only the active vertices of the
+    /// lowest non-empty bucket each iteration and defers the rest (delta-stepping). Defaults to 0.
+    fn bucket(&self, value: Self::Value) -> u32 {
+        let _ = value;
+        0
+    }
+
+    /// Whether to stop after `iterations` iterations, given `change`, the sum over applied vertices of
+    /// `|new - old|` in the last iteration (0 for [`Apply::InPlace`]). Defaults to never.
+    fn done(&self, iterations: u32, change: f64) -> bool {
+        let _ = (iterations, change);
+        false
+    }
+}

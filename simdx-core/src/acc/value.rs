@@ -1,0 +1,125 @@
+//! [`Value`]: the scalar types a program may keep per vertex (`u32 i32 u64 i64 f32 f64`), each with an
+//! atomic cell so that the CPU backend can combine updates concurrently.
+
+use std::fmt::{Debug, Display};
+use std::sync::atomic::{AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering};
+
+use super::program::CombineOp;
+
+/// A per-vertex value: a plain scalar with an atomic cell.
+pub trait Value: Copy + Send + Sync + PartialEq + PartialOrd + Debug + Display + 'static {
+    /// The atomic cell holding one value.
+    type Cell: AtomicCell<Self>;
+    /// The value as `f64` (for convergence sums and output).
+    fn to_f64(self) -> f64;
+    /// Whether this is the largest value of the type (an integer's MAX, a float's +inf): printed as
+    /// `inf` in outputs, meaning "unreached".
+    fn is_max(self) -> bool;
+}
+
+/// An atomic cell for a [`Value`], with the combine operations the engine needs.
+pub trait AtomicCell<V>: Send + Sync {
+    /// A cell holding `v`.
+    fn new(v: V) -> Self;
+    /// Reads the value.
+    fn load(&self) -> V;
+    /// Writes the value.
+    fn store(&self, v: V);
+    /// Atomically replaces the value `x` by `combine(x, v)`; returns the previous value. `op` lets
+    /// integer types use native read-modify-write instructions; otherwise a compare-and-swap loop
+    /// applies `combine`.
+    fn combine(&self, op: CombineOp, v: V, combine: impl Fn(V, V) -> V) -> V;
+}
+
+macro_rules! integer_value {
+    ($t:ty, $atomic:ty) => {
+        impl Value for $t {
+            type Cell = $atomic;
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            fn is_max(self) -> bool {
+                self == <$t>::MAX
+            }
+        }
+        impl AtomicCell<$t> for $atomic {
+            fn new(v: $t) -> Self {
+                <$atomic>::new(v)
+            }
+            fn load(&self) -> $t {
+                <$atomic>::load(self, Ordering::Relaxed)
+            }
+            fn store(&self, v: $t) {
+                <$atomic>::store(self, v, Ordering::Relaxed)
+            }
+            fn combine(&self, op: CombineOp, v: $t, combine: impl Fn($t, $t) -> $t) -> $t {
+                match op {
+                    CombineOp::Min => self.fetch_min(v, Ordering::Relaxed),
+                    CombineOp::Max => self.fetch_max(v, Ordering::Relaxed),
+                    CombineOp::Sum => self.fetch_add(v, Ordering::Relaxed),
+                    CombineOp::Or => self.fetch_or(v, Ordering::Relaxed),
+                    CombineOp::Custom => {
+                        let mut old = self.load(Ordering::Relaxed);
+                        loop {
+                            match self.compare_exchange_weak(old, combine(old, v), Ordering::Relaxed, Ordering::Relaxed)
+                            {
+                                Ok(previous) => return previous,
+                                Err(actual) => old = actual,
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    };
+}
+
+integer_value!(u32, AtomicU32);
+integer_value!(i32, AtomicI32);
+integer_value!(u64, AtomicU64);
+integer_value!(i64, AtomicI64);
+
+/// An atomic float stored as its bits; every combine is a compare-and-swap loop.
+#[derive(Debug)]
+pub struct AtomicFloat<B>(B);
+
+macro_rules! float_value {
+    ($t:ty, $bits:ty) => {
+        impl Value for $t {
+            type Cell = AtomicFloat<$bits>;
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            fn is_max(self) -> bool {
+                self == <$t>::INFINITY
+            }
+        }
+        impl AtomicCell<$t> for AtomicFloat<$bits> {
+            fn new(v: $t) -> Self {
+                AtomicFloat(<$bits>::new(v.to_bits()))
+            }
+            fn load(&self) -> $t {
+                <$t>::from_bits(self.0.load(Ordering::Relaxed))
+            }
+            fn store(&self, v: $t) {
+                self.0.store(v.to_bits(), Ordering::Relaxed)
+            }
+            fn combine(&self, _op: CombineOp, v: $t, combine: impl Fn($t, $t) -> $t) -> $t {
+                let mut old = self.0.load(Ordering::Relaxed);
+                loop {
+                    let new = combine(<$t>::from_bits(old), v).to_bits();
+                    if new == old {
+                        return <$t>::from_bits(old);
+                    }
+                    match self.0.compare_exchange_weak(old, new, Ordering::Relaxed, Ordering::Relaxed) {
+                        Ok(previous) => return <$t>::from_bits(previous),
+                        Err(actual) => old = actual,
+                    }
+                }
+            }
+        }
+    };
+}
+
+float_value!(f32, AtomicU32);
+float_value!(f64, AtomicU64);

@@ -1,0 +1,65 @@
+//! [`AtomicBitmap`]: one bit per vertex, set concurrently by many tasks; used for "touched this
+//! iteration" status and for frontier membership in pull mode.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+use crate::VertexId;
+
+/// A fixed-size bitmap whose bits can be set from many threads at once.
+pub(crate) struct AtomicBitmap {
+    words: Vec<AtomicU64>,
+}
+
+impl AtomicBitmap {
+    /// A bitmap of `bits` zero bits.
+    pub(crate) fn new(bits: usize) -> Self {
+        AtomicBitmap { words: (0..bits.div_ceil(64)).into_par_iter().map(|_| AtomicU64::new(0)).collect() }
+    }
+
+    /// Sets bit `i`; returns whether it was clear before (so exactly one caller wins).
+    #[inline]
+    pub(crate) fn insert(&self, i: VertexId) -> bool {
+        let mask = 1u64 << (i % 64);
+        self.words[i as usize / 64].fetch_or(mask, Ordering::Relaxed) & mask == 0
+    }
+
+    /// Whether bit `i` is set.
+    #[inline]
+    pub(crate) fn contains(&self, i: VertexId) -> bool {
+        self.words[i as usize / 64].load(Ordering::Relaxed) & (1u64 << (i % 64)) != 0
+    }
+
+    /// Clears the bits of `list` (cheaper than [`AtomicBitmap::clear_all`] when the list is short).
+    pub(crate) fn clear_list(&self, list: &[VertexId]) {
+        list.par_iter().with_min_len(4096).for_each(|&v| {
+            self.words[v as usize / 64].fetch_and(!(1u64 << (v % 64)), Ordering::Relaxed);
+        });
+    }
+
+    /// Clears every bit.
+    pub(crate) fn clear_all(&self) {
+        self.words.par_iter().for_each(|w| w.store(0, Ordering::Relaxed));
+    }
+
+    /// The set bits in increasing order, found by a parallel scan of the words.
+    pub(crate) fn to_sorted_list(&self) -> Vec<VertexId> {
+        self.words
+            .par_iter()
+            .enumerate()
+            .with_min_len(1024)
+            .fold(Vec::new, |mut out, (w, word)| {
+                let mut bits = word.load(Ordering::Relaxed);
+                while bits != 0 {
+                    out.push((w * 64) as VertexId + bits.trailing_zeros());
+                    bits &= bits - 1;
+                }
+                out
+            })
+            .reduce(Vec::new, |mut a, b| {
+                a.extend(b);
+                a
+            })
+    }
+}

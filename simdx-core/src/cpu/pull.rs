@@ -1,0 +1,127 @@
+//! Pull step: every vertex that can still change scans its in-edges for active sources and combines
+//! their updates locally, without atomics; voting programs stop at the first update. Vertices of the
+//! block and grid classes scan their in-edges in parallel chunks.
+
+use rayon::prelude::*;
+
+use super::bitmap::AtomicBitmap;
+use super::record::{Bin, BinPolicy};
+use super::state::VertexState;
+use crate::acc::{Apply, AtomicCell, CombineKind, Edge, Program, WeightView};
+use crate::VertexId;
+
+/// Runs one pull step; `in_frontier` marks the active sources (`None`: every vertex is active).
+pub(crate) fn pull_step<P: Program>(
+    program: &P,
+    state: &VertexState<'_, P>,
+    weights: &WeightView<'_, P::Weight>,
+    in_frontier: Option<&AtomicBitmap>,
+    split: u64,
+    bins: &BinPolicy,
+) -> Bin {
+    let csr = state.graph.in_csr();
+    let n = state.len() as VertexId;
+    let small = (0..n)
+        .into_par_iter()
+        .with_min_len(512)
+        .fold(Bin::default, |mut bin, v| {
+            if csr.degree(v) < split {
+                let (combined, edges) = pull_range(program, state, weights, in_frontier, v, csr.range(v));
+                bin.edges += edges;
+                finish(program, state, v, combined, bins, &mut bin);
+            }
+            bin
+        })
+        .reduce(Bin::default, Bin::merge);
+    let hubs: Vec<VertexId> = (0..n).into_par_iter().filter(|&v| csr.degree(v) >= split).collect();
+    let mut bin = small;
+    for v in hubs {
+        let range = csr.range(v);
+        let chunks: Vec<std::ops::Range<usize>> =
+            (range.start..range.end).step_by(split as usize).map(|s| s..(s + split as usize).min(range.end)).collect();
+        let (combined, edges) = chunks
+            .into_par_iter()
+            .map(|r| pull_range(program, state, weights, in_frontier, v, r))
+            .reduce(|| (None, 0), |a, b| (merge(program, a.0, b.0), a.1 + b.1));
+        bin.edges += edges;
+        finish(program, state, v, combined, bins, &mut bin);
+    }
+    bin
+}
+
+fn merge<P: Program>(program: &P, a: Option<P::Value>, b: Option<P::Value>) -> Option<P::Value> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(program.combine(a, b)),
+        (a, None) => a,
+        (None, b) => b,
+    }
+}
+
+/// Combines the updates from the active sources among `v`'s in-arcs `range`; returns the combined
+/// update (if any arrived) and the number of arcs inspected.
+#[inline]
+fn pull_range<P: Program>(
+    program: &P,
+    state: &VertexState<'_, P>,
+    weights: &WeightView<'_, P::Weight>,
+    in_frontier: Option<&AtomicBitmap>,
+    v: VertexId,
+    range: std::ops::Range<usize>,
+) -> (Option<P::Value>, u64) {
+    let dst = state.now[v as usize].load();
+    if !program.can_update(dst) {
+        return (None, 0);
+    }
+    let sources = state.graph.in_csr().targets();
+    let mut combined: Option<P::Value> = None;
+    let mut inspected = 0;
+    for i in range {
+        inspected += 1;
+        let u = sources[i];
+        if in_frontier.is_some_and(|f| !f.contains(u)) {
+            continue;
+        }
+        let edge = Edge {
+            src: state.seen[u as usize].load(),
+            dst,
+            weight: weights.get(i),
+            src_out_degree: state.vertex(u).out_degree,
+        };
+        let update = program.compute(edge);
+        combined = Some(match combined {
+            None => update,
+            Some(c) => program.combine(c, update),
+        });
+        if P::KIND == CombineKind::Voting {
+            break;
+        }
+    }
+    (combined, inspected)
+}
+
+/// Stores `v`'s combined update and records `v` if it was reached.
+#[inline]
+fn finish<P: Program>(
+    program: &P,
+    state: &VertexState<'_, P>,
+    v: VertexId,
+    combined: Option<P::Value>,
+    bins: &BinPolicy,
+    bin: &mut Bin,
+) {
+    let Some(update) = combined else { return };
+    match P::APPLY {
+        Apply::InPlace => {
+            let old = state.now[v as usize].load();
+            let new = program.combine(old, update);
+            if new == old {
+                return;
+            }
+            state.now[v as usize].store(new);
+        }
+        Apply::Received | Apply::Every => state.acc[v as usize].store(update),
+    }
+    if state.touched.insert(v) {
+        bins.record(bin, v);
+    }
+}

@@ -1,0 +1,75 @@
+//! [`VertexState`]: the per-vertex arrays of a CPU run — current value, seen value, combine
+//! accumulator and the "touched this iteration" bitmap — and the [`Vertex`] view of a vertex.
+
+use rayon::prelude::*;
+
+use super::bitmap::AtomicBitmap;
+use crate::acc::{Apply, AtomicCell, Program, Value, Vertex};
+use crate::{Graph, VertexId};
+
+/// Everything a CPU run keeps per vertex.
+pub(crate) struct VertexState<'g, P: Program> {
+    pub(crate) graph: &'g Graph,
+    /// Current values.
+    pub(crate) now: Vec<<P::Value as Value>::Cell>,
+    /// The value each vertex had when it was last processed.
+    pub(crate) seen: Vec<<P::Value as Value>::Cell>,
+    /// Combined updates not yet applied (empty for [`Apply::InPlace`]).
+    pub(crate) acc: Vec<<P::Value as Value>::Cell>,
+    /// Vertices changed (in place) or reached by an update in the current iteration.
+    pub(crate) touched: AtomicBitmap,
+}
+
+impl<'g, P: Program> VertexState<'g, P> {
+    /// Initial state: `init` values, every vertex unseen, empty accumulators.
+    pub(crate) fn new(program: &P, graph: &'g Graph) -> Self {
+        let n = graph.num_vertices();
+        let now =
+            (0..n as VertexId).into_par_iter().map(|v| AtomicCell::new(program.init(vertex_of(graph, v)))).collect();
+        let seen = (0..n).into_par_iter().map(|_| AtomicCell::new(P::UNSEEN)).collect();
+        let acc = match P::APPLY {
+            Apply::InPlace => Vec::new(),
+            Apply::Received | Apply::Every => (0..n).into_par_iter().map(|_| AtomicCell::new(P::IDENTITY)).collect(),
+        };
+        VertexState { graph, now, seen, acc, touched: AtomicBitmap::new(n) }
+    }
+
+    /// Number of vertices.
+    pub(crate) fn len(&self) -> usize {
+        self.now.len()
+    }
+
+    /// What the program sees of vertex `v`.
+    #[inline]
+    pub(crate) fn vertex(&self, v: VertexId) -> Vertex {
+        vertex_of(self.graph, v)
+    }
+
+    /// Whether `v` is active now.
+    #[inline]
+    pub(crate) fn is_active(&self, program: &P, v: VertexId) -> bool {
+        program.active(self.now[v as usize].load(), self.seen[v as usize].load())
+    }
+
+    /// The final values.
+    pub(crate) fn into_values(self) -> Vec<P::Value> {
+        self.now.par_iter().map(AtomicCell::load).collect()
+    }
+}
+
+/// Degrees as `u32`, saturating.
+#[inline]
+fn saturate(d: u64) -> u32 {
+    u32::try_from(d).unwrap_or(u32::MAX)
+}
+
+/// The [`Vertex`] view of `v` in `graph`.
+#[inline]
+pub(crate) fn vertex_of(graph: &Graph, v: VertexId) -> Vertex {
+    Vertex {
+        id: v,
+        out_degree: saturate(graph.out_degree(v)),
+        in_degree: saturate(graph.in_degree(v)),
+        num_vertices: graph.num_vertices() as u32,
+    }
+}

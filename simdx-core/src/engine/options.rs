@@ -1,0 +1,85 @@
+//! [`RunOptions`]: the knobs of a run — direction policy, filter policy, degree classes, iteration
+//! cap and thread count — shared by every backend.
+
+/// Push or pull, per iteration.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum DirectionPolicy {
+    /// Always push along out-edges of active vertices.
+    Push,
+    /// Always pull along in-edges of every vertex that can still change.
+    Pull,
+    /// Pull when the active vertices' out-edges exceed `threshold` × the graph's arcs, push otherwise.
+    Auto {
+        /// Share of all arcs (0..=1) above which an iteration pulls.
+        threshold: f64,
+    },
+}
+
+impl Default for DirectionPolicy {
+    fn default() -> Self {
+        DirectionPolicy::Auto { threshold: 0.30 }
+    }
+}
+
+/// How the next frontier is found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FilterPolicy {
+    /// Online filter: vertices are recorded in per-task bins while Compute runs (bins never overflow).
+    Online,
+    /// Ballot filter: a scan of the vertex status after Compute, giving a sorted, duplicate-free list.
+    Ballot,
+    /// Online first; on any bin overflow, ballot for that iteration (the default).
+    #[default]
+    Jit,
+}
+
+/// Degree thresholds that split active vertices into load-balancing classes: a vertex's edges are
+/// handled by a thread (degree < `warp`), a warp (< `cta`), a block (< `grid`) or the whole grid.
+/// The CPU backend runs thread and warp classes as one task per vertex and splits vertices of the
+/// block and grid classes into tasks of `cta` edges each, so one hub cannot stall a thread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DegreeClasses {
+    /// Smallest degree of the warp class.
+    pub warp: u32,
+    /// Smallest degree of the block (CTA) class.
+    pub cta: u32,
+    /// Smallest degree of the grid class.
+    pub grid: u32,
+}
+
+impl Default for DegreeClasses {
+    fn default() -> Self {
+        DegreeClasses { warp: 32, cta: 256, grid: 65536 }
+    }
+}
+
+/// Options of one run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunOptions {
+    /// Push/pull choice.
+    pub direction: DirectionPolicy,
+    /// Frontier filter choice.
+    pub filter: FilterPolicy,
+    /// Load-balancing degree classes.
+    pub classes: DegreeClasses,
+    /// The most iterations to run, whatever the program says.
+    pub max_iterations: u32,
+    /// Worker threads (`None`: rayon's default, one per core).
+    pub threads: Option<usize>,
+    /// Capacity of one online-filter bin, in vertices; [`FilterPolicy::Jit`] falls back to the ballot
+    /// filter when a bin would exceed it.
+    pub bin_capacity: usize,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            direction: DirectionPolicy::default(),
+            filter: FilterPolicy::default(),
+            classes: DegreeClasses::default(),
+            max_iterations: u32::MAX,
+            threads: None,
+            bin_capacity: 4096,
+        }
+    }
+}

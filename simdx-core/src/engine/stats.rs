@@ -1,0 +1,80 @@
+//! [`RunStats`]: what a run did, iteration by iteration — direction, filter, frontier size, edges
+//! touched and time — with totals and edges per second.
+
+use std::time::Duration;
+
+/// The direction an iteration ran in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Along out-edges of active vertices, combining at destinations.
+    Push,
+    /// Along in-edges of candidate vertices, combining locally.
+    Pull,
+}
+
+/// How an iteration's next frontier was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FilterUsed {
+    /// Per-task bins filled while Compute ran.
+    Online,
+    /// A scan of the vertex status.
+    Ballot,
+    /// Every vertex was applied and tested (programs with [`crate::acc::Apply::Every`]).
+    Every,
+}
+
+/// One iteration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IterationStats {
+    /// Push or pull.
+    pub direction: Direction,
+    /// How the next frontier was found.
+    pub filter: FilterUsed,
+    /// Active vertices processed.
+    pub frontier: u64,
+    /// Edges on which Compute ran (or, in pull mode, in-edges inspected).
+    pub edges: u64,
+    /// Priority bucket processed (0 without buckets).
+    pub bucket: u32,
+    /// Wall time of the iteration.
+    pub time: Duration,
+}
+
+/// A whole run.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RunStats {
+    /// Every iteration, in order.
+    pub iterations: Vec<IterationStats>,
+    /// Wall time from the start of the first iteration to the end of the last (set-up excluded).
+    pub time: Duration,
+    /// Edges of the graph (arcs for directed graphs, unordered pairs for undirected ones), the
+    /// numerator of the conventional GTEPS figure.
+    pub graph_edges: u64,
+}
+
+impl RunStats {
+    /// Edges touched over all iterations.
+    pub fn edges_touched(&self) -> u64 {
+        self.iterations.iter().map(|i| i.edges).sum()
+    }
+
+    /// Graph edges per second (the conventional TEPS figure: |E| / time).
+    pub fn edges_per_second(&self) -> f64 {
+        let s = self.time.as_secs_f64();
+        if s > 0.0 {
+            self.graph_edges as f64 / s
+        } else {
+            0.0
+        }
+    }
+
+    /// Edges touched per second of run time.
+    pub fn touched_per_second(&self) -> f64 {
+        let s = self.time.as_secs_f64();
+        if s > 0.0 {
+            self.edges_touched() as f64 / s
+        } else {
+            0.0
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! Every hand-written program on the CPU backend against its serial oracle, on generated graphs and
+//! hand-made edge cases, under every direction and filter policy.
+
+use simdx::engine::{DirectionPolicy, Engine, FilterPolicy, RunOptions};
+use simdx::gen::GeneratorSpec;
+use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
+use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp};
+
+fn generated(spec: &str) -> Graph {
+    GeneratorSpec::parse(spec).unwrap().generate(7).unwrap()
+}
+
+fn edges(n: usize, pairs: &[(u32, u32)], weights: Option<Vec<u32>>) -> EdgeList {
+    EdgeList {
+        num_vertices: n,
+        src: pairs.iter().map(|p| p.0).collect(),
+        dst: pairs.iter().map(|p| p.1).collect(),
+        weights: weights.map(EdgeWeights::U32),
+    }
+}
+
+/// Generated graphs plus hand-made edge cases: self-loops, duplicates, isolated vertices, one
+/// vertex, no edges, a directed graph with unreachable parts.
+fn graphs() -> Vec<(String, Graph)> {
+    let mut all: Vec<(String, Graph)> =
+        ["kron:10:w", "urand:10:w", "rmat:9:8:w", "grid:24x20"].iter().map(|s| (s.to_string(), generated(s))).collect();
+    let loops_and_dups = edges(5, &[(0, 0), (0, 1), (0, 1), (1, 2), (2, 1), (3, 3)], Some(vec![3, 2, 5, 1, 1, 9]));
+    all.push((
+        "self-loops+duplicates".into(),
+        GraphBuilder::new().self_loops(SelfLoops::Keep).build(loops_and_dups.clone()).unwrap(),
+    ));
+    all.push(("cleaned".into(), GraphBuilder::new().build(loops_and_dups).unwrap()));
+    all.push(("one vertex".into(), GraphBuilder::new().build(edges(1, &[], None)).unwrap()));
+    all.push(("no edges".into(), GraphBuilder::new().build(edges(6, &[], None)).unwrap()));
+    let directed = edges(8, &[(0, 1), (1, 2), (2, 0), (2, 3), (5, 4), (4, 6), (6, 3)], Some(vec![4, 1, 1, 7, 2, 2, 2]));
+    all.push(("directed, unreachable parts".into(), GraphBuilder::new().directed(true).build(directed).unwrap()));
+    all
+}
+
+fn policies() -> Vec<RunOptions> {
+    let mut all = Vec::new();
+    for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
+        for filter in [FilterPolicy::Online, FilterPolicy::Ballot, FilterPolicy::Jit] {
+            // A tiny bin capacity makes the jit filter overflow and fall back to ballot.
+            all.push(RunOptions { direction, filter, bin_capacity: 4, ..RunOptions::default() });
+        }
+    }
+    all
+}
+
+fn sources(g: &Graph) -> Vec<u32> {
+    let n = g.num_vertices() as u32;
+    let mut s = vec![0, n / 2, n - 1];
+    s.dedup();
+    s
+}
+
+#[test]
+fn bfs_matches_the_oracle_under_every_policy() {
+    for (name, g) in graphs() {
+        for source in sources(&g) {
+            let mut first = None;
+            for options in policies() {
+                let run = Engine::new(options).run(&Bfs { source }, &g).unwrap();
+                verify::bfs(&g, source, &run.values)
+                    .unwrap_or_else(|e| panic!("{name}, source {source}, {options:?}: {e}"));
+                assert_eq!(first.get_or_insert_with(|| run.values.clone()), &run.values);
+            }
+        }
+    }
+}
+
+#[test]
+fn sssp_matches_dijkstra_under_every_policy() {
+    for (name, g) in graphs() {
+        for source in sources(&g) {
+            for delta in [1, default_delta(&g), 1000] {
+                for options in policies() {
+                    let run = Engine::new(options).run(&Sssp { source, delta }, &g).unwrap();
+                    verify::sssp(&g, source, &run.values)
+                        .unwrap_or_else(|e| panic!("{name}, source {source}, delta {delta}, {options:?}: {e}"));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn pagerank_matches_power_iteration_under_every_policy() {
+    let params = PageRank { tolerance: 1e-9, max_iterations: 200, ..PageRank::default() };
+    for (name, g) in graphs() {
+        for options in policies() {
+            let run = Engine::new(options).run(&params, &g).unwrap();
+            verify::pagerank(&g, &params, &run.values, 1e-6).unwrap_or_else(|e| panic!("{name}, {options:?}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn thread_count_does_not_change_results() {
+    let g = generated("kron:11:w");
+    let one = Engine::new(RunOptions { threads: Some(1), ..RunOptions::default() });
+    let two = Engine::new(RunOptions { threads: Some(2), ..RunOptions::default() });
+    let sssp = Sssp { source: 3, delta: default_delta(&g) };
+    assert_eq!(one.run(&sssp, &g).unwrap().values, two.run(&sssp, &g).unwrap().values);
+    assert_eq!(one.run(&Bfs { source: 3 }, &g).unwrap().values, two.run(&Bfs { source: 3 }, &g).unwrap().values);
+}
+
+#[test]
+fn stats_record_directions_filters_and_edges() {
+    let g = generated("kron:12");
+    let source = (0..g.num_vertices() as u32).max_by_key(|&v| g.out_degree(v)).unwrap();
+    let run = Engine::default().run(&Bfs { source }, &g).unwrap();
+    let stats = &run.stats;
+    assert!(stats.iterations.iter().any(|i| i.direction == simdx::engine::Direction::Pull), "{stats:?}");
+    assert!(stats.iterations.iter().any(|i| i.direction == simdx::engine::Direction::Push));
+    assert_eq!(stats.iterations[0].frontier, 1);
+    assert_eq!(stats.iterations[0].edges, g.out_degree(source));
+    assert!(stats.edges_per_second() > 0.0);
+    let jit_overflow =
+        Engine::new(RunOptions { bin_capacity: 1, ..RunOptions::default() }).run(&Bfs { source }, &g).unwrap();
+    assert!(jit_overflow.stats.iterations.iter().any(|i| i.filter == simdx::engine::FilterUsed::Ballot));
+}
+
+#[test]
+fn mismatched_weights_and_bad_options_are_errors() {
+    let real = GraphBuilder::new()
+        .build(EdgeList { weights: Some(EdgeWeights::F32(vec![0.5])), ..edges(2, &[(0, 1)], None) })
+        .unwrap();
+    let err = Engine::default().run(&Sssp { source: 0, delta: 1 }, &real).unwrap_err();
+    assert!(err.to_string().contains("integer edge weights"), "{err}");
+    let bad = RunOptions { direction: DirectionPolicy::Auto { threshold: 2.0 }, ..RunOptions::default() };
+    assert!(Engine::new(bad).run(&Bfs { source: 0 }, &real).is_err());
+}
