@@ -11,6 +11,9 @@ pub enum CliError {
     /// An option combination or value the command cannot use.
     #[error("{0}")]
     Usage(String),
+    /// `--validate` found the result wrong.
+    #[error("validation failed: {0}")]
+    Validation(String),
     /// Writing to standard output failed.
     #[error("cannot write output: {0}")]
     Output(#[from] std::io::Error),
@@ -21,7 +24,7 @@ impl CliError {
     pub fn exit_code(&self) -> u8 {
         match self {
             CliError::Graph(_) | CliError::Usage(_) => 2,
-            CliError::Output(_) => 1,
+            CliError::Validation(_) | CliError::Output(_) => 1,
         }
     }
 }

@@ -1,11 +1,13 @@
 //! Command-line definitions (clap) and dispatch to one module per subcommand.
 
+mod algorithm;
 mod convert;
 mod error;
 mod gen;
 mod graph_arg;
 mod info;
 mod progress;
+mod run;
 
 use clap::{Parser, Subcommand};
 
@@ -31,6 +33,8 @@ enum Command {
     Convert(convert::ConvertArgs),
     /// Generate a graph and write it to a file.
     Gen(gen::GenArgs),
+    /// Run an algorithm (bfs, sssp, pr) on a graph and report time, iterations and GTEPS.
+    Run(run::RunArgs),
 }
 
 /// Runs the parsed command line.
@@ -39,5 +43,6 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Info(args) => info::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Gen(args) => gen::run(args),
+        Command::Run(args) => run::run(args),
     }
 }

@@ -22,6 +22,7 @@ pub enum CombineOp {
 
 impl CombineOp {
     /// Combines `a` and `b` with this built-in operation (panics for [`CombineOp::Custom`]).
+    #[inline]
     pub fn apply<V: Value + Combinable>(self, a: V, b: V) -> V {
         match self {
             CombineOp::Min => V::min_of(a, b),
@@ -48,9 +49,13 @@ pub trait Combinable: Sized {
 macro_rules! int_combinable {
     ($($t:ty),*) => {$(
         impl Combinable for $t {
+            #[inline]
             fn min_of(a: Self, b: Self) -> Self { a.min(b) }
+            #[inline]
             fn max_of(a: Self, b: Self) -> Self { a.max(b) }
+            #[inline]
             fn sum_of(a: Self, b: Self) -> Self { a.wrapping_add(b) }
+            #[inline]
             fn or_of(a: Self, b: Self) -> Self { a | b }
         }
     )*};
@@ -60,9 +65,13 @@ int_combinable!(u32, i32, u64, i64);
 macro_rules! float_combinable {
     ($($t:ty),*) => {$(
         impl Combinable for $t {
+            #[inline]
             fn min_of(a: Self, b: Self) -> Self { a.min(b) }
+            #[inline]
             fn max_of(a: Self, b: Self) -> Self { a.max(b) }
+            #[inline]
             fn sum_of(a: Self, b: Self) -> Self { a + b }
+            #[inline]
             fn or_of(_: Self, _: Self) -> Self { panic!("CombineOp::Or is not defined for floats") }
         }
     )*};

@@ -35,23 +35,29 @@ macro_rules! integer_value {
     ($t:ty, $atomic:ty) => {
         impl Value for $t {
             type Cell = $atomic;
+            #[inline]
             fn to_f64(self) -> f64 {
                 self as f64
             }
+            #[inline]
             fn is_max(self) -> bool {
                 self == <$t>::MAX
             }
         }
         impl AtomicCell<$t> for $atomic {
+            #[inline]
             fn new(v: $t) -> Self {
                 <$atomic>::new(v)
             }
+            #[inline]
             fn load(&self) -> $t {
                 <$atomic>::load(self, Ordering::Relaxed)
             }
+            #[inline]
             fn store(&self, v: $t) {
                 <$atomic>::store(self, v, Ordering::Relaxed)
             }
+            #[inline]
             fn combine(&self, op: CombineOp, v: $t, combine: impl Fn($t, $t) -> $t) -> $t {
                 match op {
                     CombineOp::Min => self.fetch_min(v, Ordering::Relaxed),
@@ -87,23 +93,29 @@ macro_rules! float_value {
     ($t:ty, $bits:ty) => {
         impl Value for $t {
             type Cell = AtomicFloat<$bits>;
+            #[inline]
             fn to_f64(self) -> f64 {
                 self as f64
             }
+            #[inline]
             fn is_max(self) -> bool {
                 self == <$t>::INFINITY
             }
         }
         impl AtomicCell<$t> for AtomicFloat<$bits> {
+            #[inline]
             fn new(v: $t) -> Self {
                 AtomicFloat(<$bits>::new(v.to_bits()))
             }
+            #[inline]
             fn load(&self) -> $t {
                 <$t>::from_bits(self.0.load(Ordering::Relaxed))
             }
+            #[inline]
             fn store(&self, v: $t) {
                 self.0.store(v.to_bits(), Ordering::Relaxed)
             }
+            #[inline]
             fn combine(&self, _op: CombineOp, v: $t, combine: impl Fn($t, $t) -> $t) -> $t {
                 let mut old = self.0.load(Ordering::Relaxed);
                 loop {

@@ -28,7 +28,7 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
     };
     let state = VertexState::new(program, graph);
     let n = state.len();
-    let split = u64::from(options.classes.cta);
+    let split = u64::from(options.classes.grid);
     let mut stats = RunStats { graph_edges: graph.num_edges(), ..RunStats::default() };
     let start = Instant::now();
 

@@ -34,19 +34,30 @@ pub(crate) fn pull_step<P: Program>(
         })
         .reduce(Bin::default, Bin::merge);
     let hubs: Vec<VertexId> = (0..n).into_par_iter().filter(|&v| csr.degree(v) >= split).collect();
-    let mut bin = small;
-    for v in hubs {
-        let range = csr.range(v);
-        let chunks: Vec<std::ops::Range<usize>> =
-            (range.start..range.end).step_by(split as usize).map(|s| s..(s + split as usize).min(range.end)).collect();
-        let (combined, edges) = chunks
-            .into_par_iter()
-            .map(|r| pull_range(program, state, weights, in_frontier, v, r))
-            .reduce(|| (None, 0), |a, b| (merge(program, a.0, b.0), a.1 + b.1));
-        bin.edges += edges;
-        finish(program, state, v, combined, bins, &mut bin);
-    }
-    bin
+    let big = hubs
+        .into_par_iter()
+        .fold(Bin::default, |mut bin, v| {
+            if !program.can_update(state.now[v as usize].load()) {
+                return bin;
+            }
+            let range = csr.range(v);
+            let chunk = chunk_len(split);
+            let (combined, edges) = (range.start..range.end)
+                .into_par_iter()
+                .step_by(chunk)
+                .map(|s| pull_range(program, state, weights, in_frontier, v, s..(s + chunk).min(range.end)))
+                .reduce(|| (None, 0), |a, b| (merge(program, a.0, b.0), a.1 + b.1));
+            bin.edges += edges;
+            finish(program, state, v, combined, bins, &mut bin);
+            bin
+        })
+        .reduce(Bin::default, Bin::merge);
+    small.merge(big)
+}
+
+/// Edges per task when a vertex is split: a sixteenth of the split threshold, at least 256.
+pub(crate) fn chunk_len(split: u64) -> usize {
+    (split as usize / 16).max(256)
 }
 
 fn merge<P: Program>(program: &P, a: Option<P::Value>, b: Option<P::Value>) -> Option<P::Value> {
@@ -85,7 +96,7 @@ fn pull_range<P: Program>(
             src: state.seen[u as usize].load(),
             dst,
             weight: weights.get(i),
-            src_out_degree: state.vertex(u).out_degree,
+            src_out_degree: state.out_degree(u),
         };
         let update = program.compute(edge);
         combined = Some(match combined {

@@ -36,7 +36,8 @@ pub(crate) fn push_step<P: Program>(
         .iter()
         .flat_map(|&u| {
             let r = csr.range(u);
-            (r.start..r.end).step_by(split as usize).map(move |s| (u, s..(s + split as usize).min(r.end)))
+            let chunk = super::pull::chunk_len(split);
+            (r.start..r.end).step_by(chunk).map(move |s| (u, s..(s + chunk).min(r.end)))
         })
         .collect();
     let big = chunks
@@ -62,7 +63,7 @@ fn push_edges<P: Program>(
 ) {
     let targets = state.graph.out_csr().targets();
     let src = state.seen[u as usize].load();
-    let src_out_degree = state.vertex(u).out_degree;
+    let src_out_degree = state.out_degree(u);
     bin.edges += range.len() as u64;
     for i in range {
         let v = targets[i];

@@ -45,6 +45,12 @@ impl<'g, P: Program> VertexState<'g, P> {
         vertex_of(self.graph, v)
     }
 
+    /// Out-degree of `v`, saturating at `u32::MAX`.
+    #[inline]
+    pub(crate) fn out_degree(&self, v: VertexId) -> u32 {
+        saturate(self.graph.out_degree(v))
+    }
+
     /// Whether `v` is active now.
     #[inline]
     pub(crate) fn is_active(&self, program: &P, v: VertexId) -> bool {

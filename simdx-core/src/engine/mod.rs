@@ -60,7 +60,8 @@ impl Engine {
     pub fn run<P: Program>(&self, program: &P, graph: &Graph) -> Result<Run<P::Value>, EngineError> {
         validate(&self.options)?;
         match self.options.threads {
-            None => crate::cpu::run(program, graph, &self.options),
+            // Run on a pool thread, so that small parallel loops run inline instead of waking workers.
+            None => rayon::scope(|_| crate::cpu::run(program, graph, &self.options)),
             Some(threads) => {
                 let pool = rayon::ThreadPoolBuilder::new()
                     .num_threads(threads)

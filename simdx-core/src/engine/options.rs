@@ -35,8 +35,8 @@ pub enum FilterPolicy {
 
 /// Degree thresholds that split active vertices into load-balancing classes: a vertex's edges are
 /// handled by a thread (degree < `warp`), a warp (< `cta`), a block (< `grid`) or the whole grid.
-/// The CPU backend runs thread and warp classes as one task per vertex and splits vertices of the
-/// block and grid classes into tasks of `cta` edges each, so one hub cannot stall a thread.
+/// The CPU backend runs every class below `grid` as one task per vertex and splits vertices of the
+/// grid class into tasks of `grid / 16` edges (at least 256), so one hub cannot stall a thread.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DegreeClasses {
     /// Smallest degree of the warp class.

@@ -75,6 +75,7 @@ impl<T: Element> From<Vec<T>> for Array<T> {
 impl<T: Element> Deref for Array<T> {
     type Target = [T];
 
+    #[inline]
     fn deref(&self) -> &[T] {
         match &self.repr {
             Repr::Owned(v) => v,

@@ -70,41 +70,49 @@ impl Csr {
     }
 
     /// Number of vertices.
+    #[inline]
     pub fn num_vertices(&self) -> usize {
         self.offsets.len() - 1
     }
 
     /// Number of arcs (stored neighbour entries).
+    #[inline]
     pub fn num_arcs(&self) -> u64 {
         self.targets.len() as u64
     }
 
     /// Degree of `v` in this direction.
+    #[inline]
     pub fn degree(&self, v: VertexId) -> u64 {
         self.offsets[v as usize + 1] - self.offsets[v as usize]
     }
 
     /// Arc index range of `v`'s neighbour list.
+    #[inline]
     pub fn range(&self, v: VertexId) -> std::ops::Range<usize> {
         self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize
     }
 
     /// The sorted neighbours of `v`.
+    #[inline]
     pub fn neighbors(&self, v: VertexId) -> &[VertexId] {
         &self.targets[self.range(v)]
     }
 
     /// The offset array (`num_vertices + 1` entries).
+    #[inline]
     pub fn offsets(&self) -> &[u64] {
         &self.offsets
     }
 
     /// The flat target array.
+    #[inline]
     pub fn targets(&self) -> &[VertexId] {
         &self.targets
     }
 
     /// The per-arc weights, if the graph is weighted.
+    #[inline]
     pub fn weights(&self) -> Option<&Weights> {
         self.weights.as_ref()
     }

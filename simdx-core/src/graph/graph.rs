@@ -48,22 +48,26 @@ impl Graph {
     }
 
     /// Number of vertices; ids are `0..num_vertices()`.
+    #[inline]
     pub fn num_vertices(&self) -> usize {
         self.out.num_vertices()
     }
 
     /// Number of edges: arcs for a directed graph, unordered pairs for an undirected one
     /// (a self-loop, when kept, counts once).
+    #[inline]
     pub fn num_edges(&self) -> u64 {
         self.num_edges
     }
 
     /// Number of stored out-arcs (for an undirected graph, about twice the edges).
+    #[inline]
     pub fn num_arcs(&self) -> u64 {
         self.out.num_arcs()
     }
 
     /// Whether the graph is directed.
+    #[inline]
     pub fn is_directed(&self) -> bool {
         self.directed
     }
@@ -79,31 +83,37 @@ impl Graph {
     }
 
     /// Out-edges (all edges, for an undirected graph).
+    #[inline]
     pub fn out_csr(&self) -> &Csr {
         &self.out
     }
 
     /// In-edges (the same as [`Graph::out_csr`] for an undirected graph).
+    #[inline]
     pub fn in_csr(&self) -> &Csr {
         self.incoming.as_ref().unwrap_or(&self.out)
     }
 
     /// Out-degree of `v`.
+    #[inline]
     pub fn out_degree(&self, v: VertexId) -> u64 {
         self.out.degree(v)
     }
 
     /// In-degree of `v`.
+    #[inline]
     pub fn in_degree(&self, v: VertexId) -> u64 {
         self.in_csr().degree(v)
     }
 
     /// Sorted out-neighbours of `v`.
+    #[inline]
     pub fn out_neighbors(&self, v: VertexId) -> &[VertexId] {
         self.out.neighbors(v)
     }
 
     /// Sorted in-neighbours of `v`.
+    #[inline]
     pub fn in_neighbors(&self, v: VertexId) -> &[VertexId] {
         self.in_csr().neighbors(v)
     }

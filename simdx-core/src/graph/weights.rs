@@ -39,6 +39,7 @@ impl Weights {
     }
 
     /// Number of weights (equals the number of arcs).
+    #[inline]
     pub fn len(&self) -> usize {
         match self {
             Weights::U32(w) => w.len(),
@@ -52,6 +53,7 @@ impl Weights {
     }
 
     /// The weight at arc index `i`, widened to `f64` (exact for both kinds).
+    #[inline]
     pub fn get_f64(&self, i: usize) -> f64 {
         match self {
             Weights::U32(w) => f64::from(w[i]),
@@ -79,6 +81,7 @@ pub enum EdgeWeights {
 
 impl EdgeWeights {
     /// Number of weights.
+    #[inline]
     pub fn len(&self) -> usize {
         match self {
             EdgeWeights::U32(w) => w.len(),

@@ -131,7 +131,7 @@ impl Header {
             Some(WeightKind::U32) => 1,
             Some(WeightKind::F32) => 2,
         };
-        u32::from(self.directed) * FLAG_DIRECTED | (kind << WEIGHT_SHIFT)
+        (u32::from(self.directed) * FLAG_DIRECTED) | (kind << WEIGHT_SHIFT)
     }
 
     /// The header bytes, with the header checksum filled in.

@@ -1,0 +1,296 @@
+//! `simdx run ALGORITHM GRAPH`: run an algorithm on a backend for N trials, print time, iterations
+//! and GTEPS; optionally validate against the oracle, print the per-iteration trace, write the stats
+//! as JSON and the result one line per vertex.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+use simdx_core::acc::{Program, Value};
+
+use simdx_core::engine::{DegreeClasses, DirectionPolicy, Engine, FilterPolicy, Run, RunOptions, RunStats};
+use simdx_core::{Graph, VertexId};
+
+use super::algorithm::{Algorithm, AlgorithmArgs, Outcome};
+use super::error::CliError;
+use super::graph_arg::GraphArg;
+
+/// Arguments of `simdx run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The algorithm.
+    #[arg(value_enum)]
+    algorithm: Algorithm,
+    #[command(flatten)]
+    graph: GraphArg,
+    #[command(flatten)]
+    params: AlgorithmArgs,
+    /// Backend to run on.
+    #[arg(long, value_enum, default_value_t = Backend::Cpu)]
+    backend: Backend,
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// Check the result against the serial oracle (exit code 1 if it disagrees).
+    #[arg(long)]
+    validate: bool,
+    /// Number of runs; the reported time is their median.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    trials: u32,
+    /// Write the run's statistics to this file as JSON.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Write the result to this file, one line `<id> <value>` per vertex (`inf` for unreached).
+    #[arg(long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Print the per-iteration table (direction, filter, frontier, edges, time).
+    #[arg(long)]
+    trace: bool,
+}
+
+/// Where a program runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Backend {
+    /// The rayon CPU backend.
+    Cpu,
+}
+
+/// Engine options on the command line.
+#[derive(Debug, Args)]
+pub struct EngineArgs {
+    /// Push, pull, or auto (pull while the frontier's out-edges exceed --threshold of all arcs).
+    #[arg(long, value_enum, default_value_t = DirectionArg::Auto)]
+    direction: DirectionArg,
+    /// Share of all arcs above which auto direction pulls.
+    #[arg(long, default_value_t = 0.30)]
+    threshold: f64,
+    /// Frontier filter: online bins, ballot scan, or jit (online, ballot on overflow).
+    #[arg(long, value_enum, default_value_t = FilterArg::Jit)]
+    filter: FilterArg,
+    /// Degree-class thresholds WARP,CTA,GRID.
+    #[arg(long, value_name = "WARP,CTA,GRID", default_value = "32,256,65536", value_parser = parse_classes)]
+    classes: DegreeClasses,
+    /// Iteration cap.
+    #[arg(long, default_value_t = u32::MAX)]
+    max_iterations: u32,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum DirectionArg {
+    Push,
+    Pull,
+    Auto,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum FilterArg {
+    Online,
+    Ballot,
+    Jit,
+}
+
+fn parse_classes(text: &str) -> Result<DegreeClasses, String> {
+    let parts: Vec<&str> = text.split(',').collect();
+    let [warp, cta, grid] = parts[..] else { return Err("expected three numbers WARP,CTA,GRID".into()) };
+    let num = |s: &str| s.trim().parse::<u32>().map_err(|_| format!("'{s}' is not a degree"));
+    Ok(DegreeClasses { warp: num(warp)?, cta: num(cta)?, grid: num(grid)? })
+}
+
+impl EngineArgs {
+    fn options(&self) -> RunOptions {
+        RunOptions {
+            direction: match self.direction {
+                DirectionArg::Push => DirectionPolicy::Push,
+                DirectionArg::Pull => DirectionPolicy::Pull,
+                DirectionArg::Auto => DirectionPolicy::Auto { threshold: self.threshold },
+            },
+            filter: match self.filter {
+                FilterArg::Online => FilterPolicy::Online,
+                FilterArg::Ballot => FilterPolicy::Ballot,
+                FilterArg::Jit => FilterPolicy::Jit,
+            },
+            classes: self.classes,
+            max_iterations: self.max_iterations,
+            threads: self.threads,
+            ..RunOptions::default()
+        }
+    }
+}
+
+/// What `--json` writes.
+#[derive(Debug, Serialize)]
+struct RunReport {
+    algorithm: &'static str,
+    backend: Backend,
+    graph: String,
+    vertices: usize,
+    edges: u64,
+    source: Option<VertexId>,
+    iterations: usize,
+    time_ms: f64,
+    trial_ms: Vec<f64>,
+    gteps: f64,
+    edges_touched: u64,
+    validated: Option<bool>,
+    trace: Vec<TraceRow>,
+}
+
+#[derive(Debug, Serialize)]
+struct TraceRow {
+    direction: String,
+    filter: String,
+    frontier: u64,
+    edges: u64,
+    bucket: u32,
+    time_ms: f64,
+}
+
+/// Runs `simdx run`.
+pub fn run(args: RunArgs) -> Result<(), CliError> {
+    let (graph, _) = args.graph.load()?;
+    let engine = Engine::new(args.engine.options());
+    let outcome = args.algorithm.run(&args.params, &graph, args.graph.seed, &engine, args.trials, args.validate)?;
+    report(&args, &graph, outcome)
+}
+
+/// Runs `program` `count` times; returns the last run and every trial's time.
+pub fn trials<P: Program>(
+    engine: &Engine,
+    program: &P,
+    graph: &Graph,
+    count: u32,
+) -> Result<(Run<P::Value>, Vec<Duration>), CliError> {
+    let mut times = Vec::new();
+    let mut last = None;
+    for _ in 0..count {
+        let run = engine.run(program, graph).map_err(|e| CliError::Usage(e.to_string()))?;
+        times.push(run.stats.time);
+        last = Some(run);
+    }
+    let run = last.ok_or_else(|| CliError::Usage("--trials must be at least 1".into()))?;
+    Ok((run, times))
+}
+
+fn report(args: &RunArgs, graph: &Graph, outcome: Outcome) -> Result<(), CliError> {
+    let mut times = outcome.times.clone();
+    times.sort();
+    let median = times[times.len() / 2];
+    let stats: &RunStats = &outcome.stats;
+    let gteps = graph.num_edges() as f64 / median.as_secs_f64().max(1e-12) / 1e9;
+    let validated = if args.validate { Some(outcome.validation.is_ok()) } else { None };
+    let mut out = std::io::stdout().lock();
+    let source = outcome.source.map(|s| format!(" from vertex {s}")).unwrap_or_default();
+    writeln!(
+        out,
+        "{}{source} on {} ({} vertices, {} edges), backend {}: {:.3} ms (median of {}), {} iterations, {:.3} GTEPS",
+        args.algorithm.name(),
+        args.graph.describe(),
+        graph.num_vertices(),
+        graph.num_edges(),
+        "cpu",
+        median.as_secs_f64() * 1e3,
+        times.len(),
+        stats.iterations.len(),
+        gteps
+    )?;
+    if args.trace {
+        writeln!(
+            out,
+            "{:>5} {:>9} {:>7} {:>7} {:>12} {:>14} {:>10}",
+            "iter", "direction", "filter", "bucket", "frontier", "edges", "ms"
+        )?;
+        for (i, it) in stats.iterations.iter().enumerate() {
+            writeln!(
+                out,
+                "{i:>5} {:>9} {:>7} {:>7} {:>12} {:>14} {:>10.3}",
+                format!("{:?}", it.direction).to_lowercase(),
+                format!("{:?}", it.filter).to_lowercase(),
+                it.bucket,
+                it.frontier,
+                it.edges,
+                it.time.as_secs_f64() * 1e3
+            )?;
+        }
+    }
+    if validated.is_some() {
+        match &outcome.validation {
+            Ok(detail) => writeln!(out, "validation: passed{detail}")?,
+            Err(e) => writeln!(out, "validation: FAILED: {e}")?,
+        }
+    }
+    if let Some(path) = &args.output {
+        write_values(path, &outcome.values).map_err(|e| simdx_core::GraphError::io(path, e))?;
+    }
+    if let Some(path) = &args.json {
+        let report = RunReport {
+            algorithm: args.algorithm.name(),
+            backend: args.backend,
+            graph: args.graph.describe(),
+            vertices: graph.num_vertices(),
+            edges: graph.num_edges(),
+            source: outcome.source,
+            iterations: stats.iterations.len(),
+            time_ms: median.as_secs_f64() * 1e3,
+            trial_ms: outcome.times.iter().map(|t| t.as_secs_f64() * 1e3).collect(),
+            gteps,
+            edges_touched: stats.edges_touched(),
+            validated,
+            trace: stats
+                .iterations
+                .iter()
+                .map(|it| TraceRow {
+                    direction: format!("{:?}", it.direction).to_lowercase(),
+                    filter: format!("{:?}", it.filter).to_lowercase(),
+                    frontier: it.frontier,
+                    edges: it.edges,
+                    bucket: it.bucket,
+                    time_ms: it.time.as_secs_f64() * 1e3,
+                })
+                .collect(),
+        };
+        let text = serde_json::to_string_pretty(&report).map_err(|e| CliError::Output(e.into()))?;
+        std::fs::write(path, text + "\n").map_err(|e| simdx_core::GraphError::io(path, e))?;
+    }
+    match outcome.validation {
+        Err(e) if args.validate => Err(CliError::Validation(e)),
+        _ => Ok(()),
+    }
+}
+
+/// A result array as `--output` prints it.
+pub enum Values {
+    /// Integer values (`u32::MAX` prints as `inf`).
+    U32(Vec<u32>),
+    /// Real values (infinity prints as `inf`).
+    F32(Vec<f32>),
+}
+
+fn write_values(path: &std::path::Path, values: &Values) -> std::io::Result<()> {
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
+    match values {
+        Values::U32(v) => {
+            for (i, x) in v.iter().enumerate() {
+                if x.is_max() {
+                    writeln!(out, "{i} inf")?;
+                } else {
+                    writeln!(out, "{i} {x}")?;
+                }
+            }
+        }
+        Values::F32(v) => {
+            for (i, x) in v.iter().enumerate() {
+                if x.is_max() {
+                    writeln!(out, "{i} inf")?;
+                } else {
+                    writeln!(out, "{i} {x:e}")?;
+                }
+            }
+        }
+    }
+    out.flush()
+}
