@@ -71,31 +71,26 @@ pub(crate) fn parse(path: &Path, bytes: &[u8]) -> Result<ParsedEdges> {
     Ok(ParsedEdges { edges, directed: true })
 }
 
-/// Whether a line is an arc line (starts with `a`).
+/// Whether a line is an arc line (its first token is `a`).
 #[inline]
 fn is_arc(line: &mut Line<'_>) -> bool {
-    line.first_byte() == Some(b'a')
+    line.next_token() == Some(b"a")
 }
 
 /// Parses one line after the problem line: a comment, a blank line or an arc `a u v w`.
 #[inline]
 fn parse_data_line(line: &mut Line<'_>, chunk: &mut EdgeChunk, n: u64, p_line: u64) -> Result<(), String> {
-    match line.first_byte() {
-        None | Some(b'c') => return Ok(()),
-        Some(b'p') => return Err(format!("a second problem line (the first is line {p_line})")),
-        _ => {}
+    if matches!(line.first_byte(), None | Some(b'c')) {
+        return Ok(());
     }
-    let kind = line.next_token().unwrap_or_default();
-    if kind != b"a" {
-        return Err(unknown_line(kind));
+    match line.next_token().unwrap_or_default() {
+        b"a" => {}
+        b"p" => return Err(format!("a second problem line (the first is line {p_line})")),
+        kind => return Err(unknown_line(kind)),
     }
     let layout = "'a <u> <v> <weight>'";
-    let u = text::parse_index(
-        line.expect_token("the arc's source (expected 'a <u> <v> <weight>')")?,
-        "vertex",
-        n,
-        "vertices",
-    )?;
+    let u = line.next_token().ok_or_else(|| format!("missing the arc's source (expected {layout})"))?;
+    let u = text::parse_index(u, "vertex", n, "vertices")?;
     let v = line.next_token().ok_or_else(|| format!("missing the arc's target (expected {layout})"))?;
     let v = text::parse_index(v, "vertex", n, "vertices")?;
     let w = line.next_token().ok_or_else(|| format!("missing the arc's weight (expected {layout})"))?;

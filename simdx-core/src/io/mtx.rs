@@ -15,7 +15,7 @@
 
 use std::path::Path;
 
-use super::text::{self, EdgeChunk, Line, LineReader};
+use super::text::{self, EdgeChunk, Line, LineReader, Weight};
 use super::ParsedEdges;
 use crate::error::{GraphError, Result};
 use crate::graph::builder::EdgeList;
@@ -107,18 +107,18 @@ fn parse_entry(line: &mut Line<'_>, chunk: &mut EdgeChunk, rows: u64, cols: u64,
     let i = text::parse_index(line.expect_token("the row index")?, "row", rows, "rows")?;
     let j = line.next_token().ok_or_else(|| format!("missing the column index (expected {layout})"))?;
     let j = text::parse_index(j, "column", cols, "columns")?;
-    match field {
-        Field::Pattern => {}
-        Field::Integer => {
-            let w = line.next_token().ok_or_else(|| format!("missing the value (expected {layout})"))?;
-            chunk.push_u32(text::parse_weight_u32(w)?);
-        }
-        Field::Real => {
-            let w = line.next_token().ok_or_else(|| format!("missing the value (expected {layout})"))?;
-            chunk.push_f32(text::parse_weight_f32(w)?);
-        }
-    }
+    let mut value = || line.next_token().ok_or_else(|| format!("missing the value (expected {layout})"));
+    let w = match field {
+        Field::Pattern => None,
+        Field::Integer => Some(Weight::U32(text::parse_weight_u32(value()?)?)),
+        Field::Real => Some(Weight::F32(text::parse_weight_f32(value()?)?)),
+    };
     line.expect_end(layout)?;
+    match w {
+        None => {}
+        Some(Weight::U32(w)) => chunk.push_u32(w),
+        Some(Weight::F32(w)) => chunk.push_f32(w),
+    }
     chunk.push_edge(i, j);
     Ok(())
 }

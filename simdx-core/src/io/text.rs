@@ -131,14 +131,15 @@ impl<'a> Line<'a> {
     }
 }
 
-/// A token for an error message: lossy UTF-8, cut after 40 characters.
+/// A token for an error message: lossy UTF-8 with control characters escaped, cut after 40 characters.
 pub(crate) fn show(tok: &[u8]) -> String {
     let text = String::from_utf8_lossy(tok);
-    if text.chars().count() <= 40 {
-        text.into_owned()
-    } else {
-        format!("{}...", text.chars().take(40).collect::<String>())
+    let mut shown: String =
+        text.chars().take(40).flat_map(|c| if c.is_control() { c.escape_debug().collect() } else { vec![c] }).collect();
+    if text.chars().nth(40).is_some() {
+        shown.push_str("...");
     }
+    shown
 }
 
 /// Why a token is not an unsigned integer.
@@ -414,17 +415,17 @@ where
 {
     let mut value = T::for_chunk(chunk.len());
     let mut lines = 0u64;
-    let mut rest = chunk;
-    while !rest.is_empty() {
-        let (line, next) = match memchr::memchr(b'\n', rest) {
-            Some(i) => (&rest[..i], &rest[i + 1..]),
-            None => (rest, &rest[rest.len()..]),
-        };
-        if let Err(message) = parse_line(&mut Line::new(line), &mut value) {
+    let mut start = 0;
+    // Every newline ends a line; the end of the chunk ends a last line that lacks one.
+    for end in memchr::memchr_iter(b'\n', chunk).chain(std::iter::once(chunk.len())) {
+        if start == chunk.len() {
+            break;
+        }
+        if let Err(message) = parse_line(&mut Line::new(&chunk[start..end]), &mut value) {
             return ChunkOutcome::Failed { line: lines, message };
         }
         lines += 1;
-        rest = next;
+        start = end + 1;
         if lines % 4096 == 0 && first_failed.load(Ordering::Relaxed) < index {
             return ChunkOutcome::Aborted;
         }
@@ -763,6 +764,8 @@ mod tests {
         assert!(parse_weight_f32(b"nan").unwrap_err().contains("not a number"));
         assert!(parse_weight_f32(b"-inf").unwrap_err().contains("infinite"));
         assert_eq!(parse_weight_f32(b"0.5"), Ok(0.5));
+        assert_eq!(show(b"a\x00b\xff"), "a\\0b\u{fffd}");
+        assert_eq!(show(&[b'7'; 50]), format!("{}...", "7".repeat(40)));
     }
 
     #[test]
