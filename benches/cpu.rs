@@ -18,7 +18,8 @@ const PAGERANK: PageRank = PageRank { damping: 0.85, tolerance: 0.0, max_iterati
 /// The same graph for the baseline: every undirected edge as two arcs, weights as f32.
 fn baseline(g: &Graph) -> (DirectedCsrGraph<u32>, DirectedCsrGraph<u32, (), f32>) {
     let csr = g.out_csr();
-    let arcs: Vec<(u32, u32, f32)> = csr.arcs().zip(0..).map(|((u, v), i)| (u, v, csr.weights().map_or(1.0, |w| w.get_f64(i) as f32))).collect();
+    let arcs: Vec<(u32, u32, f32)> =
+        csr.arcs().zip(0..).map(|((u, v), i)| (u, v, csr.weights().map_or(1.0, |w| w.get_f64(i) as f32))).collect();
     let plain = Baseline::new().csr_layout(CsrLayout::Sorted).edges(arcs.iter().map(|a| (a.0, a.1))).build();
     let weighted = Baseline::new().csr_layout(CsrLayout::Sorted).edges_with_values(arcs).build();
     (plain, weighted)
@@ -37,14 +38,18 @@ fn benches(c: &mut Criterion) {
         let delta = default_delta(&g);
         let mut group = c.benchmark_group(spec);
         group.sample_size(10);
-        group.bench_function(BenchmarkId::new("bfs", "simdx"), |b| b.iter(|| engine.run(&Bfs { source: s }, &g).unwrap()));
+        group.bench_function(BenchmarkId::new("bfs", "simdx"), |b| {
+            b.iter(|| engine.run(&Bfs { source: s }, &g).unwrap())
+        });
         group.bench_function(BenchmarkId::new("sssp", "simdx"), |b| {
             b.iter(|| engine.run(&Sssp { source: s, delta }, &g).unwrap())
         });
         group.bench_function(BenchmarkId::new("sssp", "graph-crate"), |b| {
             b.iter(|| delta_stepping(&weighted, DeltaSteppingConfig::new(s as usize, delta as f32)))
         });
-        group.bench_function(BenchmarkId::new("pagerank-20", "simdx"), |b| b.iter(|| engine.run(&PAGERANK, &g).unwrap()));
+        group.bench_function(BenchmarkId::new("pagerank-20", "simdx"), |b| {
+            b.iter(|| engine.run(&PAGERANK, &g).unwrap())
+        });
         group.bench_function(BenchmarkId::new("pagerank-20", "graph-crate"), |b| {
             b.iter(|| page_rank(&plain, PageRankConfig::new(20, 0.0, 0.85)))
         });
