@@ -192,7 +192,7 @@ fn report(args: &RunArgs, graph: &Graph, outcome: Outcome) -> Result<(), CliErro
         args.graph.describe(),
         graph.num_vertices(),
         graph.num_edges(),
-        "cpu",
+        format!("{:?}", args.backend).to_lowercase(),
         median.as_secs_f64() * 1e3,
         times.len(),
         stats.iterations.len(),

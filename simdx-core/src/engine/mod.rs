@@ -1,5 +1,5 @@
 //! The engine: [`Engine::run`] drives a [`Program`] over a [`Graph`] on a backend and returns the
-//! per-vertex result with [`RunStats`]. The CPU backend ([`crate::cpu`]) is built in; the CUDA backend
+//! per-vertex result with [`RunStats`]. The CPU backend (module `cpu`) is built in; the CUDA backend
 //! lives in simdx-cuda and runs the same programs.
 
 pub mod options;

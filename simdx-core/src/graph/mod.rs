@@ -1,4 +1,4 @@
-//! Graph storage: CSR arrays (owned or memory-mapped), weights, the [`Graph`] type and its builder.
+//! Graph storage: CSR arrays (owned or memory-mapped), weights, the [`graph::Graph`] type and its builder.
 
 pub mod array;
 pub mod builder;
