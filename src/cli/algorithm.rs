@@ -81,11 +81,7 @@ impl Algorithm {
             Algorithm::Bfs => {
                 let source = pick_source(params.source, graph, seed)?;
                 let (run, times) = trials(engine, &Bfs { source }, graph, count)?;
-                let validation = if validate {
-                    verify::bfs(graph, source, &run.values).map(|()| String::new())
-                } else {
-                    Ok(String::new())
-                };
+                let validation = check(validate, || verify::bfs(graph, source, &run.values).map(|()| String::new()));
                 Ok(Outcome {
                     values: Values::U32(run.values),
                     times,
@@ -101,11 +97,8 @@ impl Algorithm {
                     return Err(CliError::Usage("--delta must be at least 1".into()));
                 }
                 let (run, times) = trials(engine, &Sssp { source, delta }, graph, count)?;
-                let validation = if validate {
-                    verify::sssp(graph, source, &run.values).map(|()| format!(" (delta {delta})"))
-                } else {
-                    Ok(String::new())
-                };
+                let validation =
+                    check(validate, || verify::sssp(graph, source, &run.values).map(|()| format!(" (delta {delta})")));
                 Ok(Outcome {
                     values: Values::U32(run.values),
                     times,
@@ -126,14 +119,21 @@ impl Algorithm {
                 let (run, times) = trials(engine, &program, graph, count)?;
                 // The oracle converges much further; allow for where the run stopped.
                 let allowed = (params.tolerance * 10.0).max(1e-5);
-                let validation = if validate {
+                let validation = check(validate, || {
                     verify::pagerank(graph, &program, &run.values, allowed).map(|l1| format!(" (L1 distance {l1:.2e})"))
-                } else {
-                    Ok(String::new())
-                };
+                });
                 Ok(Outcome { values: Values::F32(run.values), times, stats: run.stats, source: None, validation })
             }
         }
+    }
+}
+
+/// The oracle's verdict when `validate` is set; no check (and no cost) otherwise.
+fn check(validate: bool, oracle: impl FnOnce() -> Result<String, String>) -> Result<String, String> {
+    if validate {
+        oracle()
+    } else {
+        Ok(String::new())
     }
 }
 
