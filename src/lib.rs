@@ -11,4 +11,8 @@
 //! assert_eq!(graph.num_edges(), 2 * 12 - 4 - 3);
 //! ```
 
+// Lets the paths `#[graph_kernel]` emits (`::simdx::acc::...`) resolve inside this crate too.
+extern crate self as simdx;
+
 pub use simdx_core::*;
+pub use simdx_macros::graph_kernel;

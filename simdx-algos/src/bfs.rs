@@ -3,6 +3,7 @@
 
 use simdx_core::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
 use simdx_core::VertexId;
+use simdx_macros::graph_kernel;
 
 /// The level of an unreachable vertex.
 pub const UNREACHED: u32 = u32::MAX;
@@ -14,6 +15,7 @@ pub struct Bfs {
     pub source: VertexId,
 }
 
+#[graph_kernel]
 impl Program for Bfs {
     type Value = u32;
     type Weight = ();

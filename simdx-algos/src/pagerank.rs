@@ -4,6 +4,7 @@
 //! Combine: `sum`, aggregation; every vertex recomputes every iteration.
 
 use simdx_core::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
+use simdx_macros::graph_kernel;
 
 /// PageRank with its damping factor, tolerance and iteration cap.
 #[derive(Debug, Clone, Copy)]
@@ -22,6 +23,7 @@ impl Default for PageRank {
     }
 }
 
+#[graph_kernel]
 impl Program for PageRank {
     type Value = f32;
     type Weight = ();

@@ -4,6 +4,7 @@
 
 use simdx_core::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
 use simdx_core::VertexId;
+use simdx_macros::graph_kernel;
 
 /// The distance of an unreachable vertex (sums saturate here too).
 pub const UNREACHED: u32 = u32::MAX;
@@ -17,6 +18,7 @@ pub struct Sssp {
     pub delta: u32,
 }
 
+#[graph_kernel]
 impl Program for Sssp {
     type Value = u32;
     type Weight = u32;

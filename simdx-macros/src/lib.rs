@@ -1,3 +1,82 @@
-//! simdx-macros: home of the `#[graph_kernel]` procedural macro, which turns a program's Active,
-//! Compute and Combine functions into both CPU code and CUDA C device code. The macro arrives with
-//! the ACC model; until then this crate exports nothing.
+//! simdx-macros: `#[graph_kernel]`, which turns a program's Active / Compute / Combine functions into
+//! both CPU code (the functions, unchanged) and CUDA C device code (a `DeviceProgram` impl).
+//!
+//! The macro goes on an `impl Program for T` block. It accepts a subset of Rust — scalars
+//! (`u32 i32 u64 i64 f32 f64 bool`), the `Vertex` and `Edge` views, arithmetic, comparisons, `let`,
+//! `if`/`else`, `match` on integers, bounded `for` loops, scalar methods (`min`, `max`, `sqrt`, ...),
+//! fields of `self` and constants — and reports everything else at its span. The original impl is
+//! always emitted, so the CPU path and rust-analyzer keep working while errors are shown.
+
+use proc_macro::TokenStream;
+use proc_macro2::TokenStream as TokenStream2;
+use quote::quote;
+
+mod commutative;
+mod ir;
+mod lit;
+mod lower;
+mod program;
+mod ty;
+
+/// Makes an `impl Program for T` block run on every simdx backend: the functions stay as they are for
+/// the CPU, and their CUDA C translation is emitted as `impl DeviceProgram for T`.
+///
+/// ```ignore
+/// #[graph_kernel]
+/// impl Program for Bfs {
+///     type Value = u32;
+///     // ...
+///     fn compute(&self, e: Edge<u32, ()>) -> u32 { e.src + 1 }
+/// }
+/// ```
+#[proc_macro_attribute]
+pub fn graph_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let original = TokenStream2::from(item.clone());
+    let mut errors = Vec::new();
+    if !attr.is_empty() {
+        errors.push(syn::Error::new(
+            TokenStream2::from(attr).into_iter().next().map_or_else(proc_macro2::Span::call_site, |t| t.span()),
+            "#[graph_kernel] takes no arguments",
+        ));
+    }
+    let generated = match syn::parse::<syn::ItemImpl>(item) {
+        Ok(imp) => match program::expand(&imp, &facade_path()) {
+            Ok(tokens) => tokens,
+            Err(mut e) => {
+                errors.append(&mut e);
+                TokenStream2::new()
+            }
+        },
+        Err(_) => {
+            errors.push(syn::Error::new(
+                proc_macro2::Span::call_site(),
+                "#[graph_kernel] goes on an `impl Program for YourProgram { ... }` block",
+            ));
+            TokenStream2::new()
+        }
+    };
+    let errors = errors.into_iter().map(|e| e.to_compile_error());
+    quote!(#original #generated #(#errors)*).into()
+}
+
+/// The path to simdx's core items as the calling crate names them: `::simdx` for a user of the facade
+/// (or the facade itself), `::simdx_core` inside the workspace's own crates.
+fn facade_path() -> TokenStream2 {
+    use proc_macro_crate::{crate_name, FoundCrate};
+    let ident = |name: &str| syn::Ident::new(&name.replace('-', "_"), proc_macro2::Span::call_site());
+    match crate_name("simdx") {
+        Ok(FoundCrate::Itself) => quote!(::simdx),
+        Ok(FoundCrate::Name(n)) => {
+            let id = ident(&n);
+            quote!(::#id)
+        }
+        Err(_) => match crate_name("simdx-core") {
+            Ok(FoundCrate::Itself) => quote!(crate),
+            Ok(FoundCrate::Name(n)) => {
+                let id = ident(&n);
+                quote!(::#id)
+            }
+            Err(_) => quote!(::simdx),
+        },
+    }
+}

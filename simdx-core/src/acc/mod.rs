@@ -1,10 +1,12 @@
 //! The Active-Compute-Combine (ACC) model: the traits an algorithm implements (by hand, or through
 //! `#[graph_kernel]`) to run on any simdx backend. See [`Program`] for the model and an example.
 
+pub mod device;
 pub mod program;
 pub mod value;
 pub mod weight;
 
+pub use device::{DeviceProgram, DeviceScalar};
 pub use program::{Apply, Combinable, CombineKind, CombineOp, Edge, Program, Vertex};
 pub use value::{AtomicCell, Value};
 pub use weight::{weights_of, EdgeWeight, WeightView};

@@ -4,10 +4,11 @@
 use std::fmt::{Debug, Display};
 use std::sync::atomic::{AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering};
 
+use super::device::DeviceScalar;
 use super::program::CombineOp;
 
 /// A per-vertex value: a plain scalar with an atomic cell.
-pub trait Value: Copy + Send + Sync + PartialEq + PartialOrd + Debug + Display + 'static {
+pub trait Value: Copy + Send + Sync + PartialEq + PartialOrd + Debug + Display + DeviceScalar + 'static {
     /// The atomic cell holding one value.
     type Cell: AtomicCell<Self>;
     /// The value as `f64` (for convergence sums and output).

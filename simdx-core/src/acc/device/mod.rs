@@ -1,0 +1,200 @@
+//! The device side of a program: [`DeviceProgram`], which `#[graph_kernel]` implements next to
+//! [`Program`], gives a GPU backend the program's functions as CUDA C and its parameters as bytes.
+//!
+//! # The contract between generated code and a backend
+//! A backend compiles [`PRELUDE`] followed by [`DeviceProgram::device_code`]. The program's code
+//! defines, with every identifier of the user's prefixed by `sx_` so that none can clash with CUDA:
+//! - `simdx_value` and `simdx_weight` (typedefs of `simdx_u32`, `simdx_f32`, ...), `simdx_params` (a
+//!   struct of the program's fields that its functions read, laid out as [`DeviceProgram::device_params`]
+//!   writes them) and `simdx_edge` (`src`, `dst`, `weight`, `src_out_degree`, as [`Edge`](super::Edge));
+//! - `SIMDX_OP`, `SIMDX_KIND`, `SIMDX_APPLY` (the `SIMDX_OP_*`, `SIMDX_KIND_*`, `SIMDX_APPLY_*` numbers of
+//!   the prelude), `SIMDX_IDENTITY`, `SIMDX_UNSEEN`, `SIMDX_USES_GLOBAL`, `SIMDX_WEIGHTED` and
+//!   `SIMDX_HAS_<NAME>` (1 where the program defines `bucket`, `can_update`, `done`, `combine`, `apply`,
+//!   `global` itself rather than taking the default);
+//! - one `__device__ __forceinline__` function per [`Program`] function, each taking
+//!   `const simdx_params* sx_self` first: `simdx_init(p, simdx_vertex)`, `simdx_active(p, now, seen)`,
+//!   `simdx_compute(p, simdx_edge)`, `simdx_combine(p, a, b)`, `simdx_apply(p, v, old, combined, global)`,
+//!   `simdx_global(p, v, value)`, `simdx_can_update(p, value)`, `simdx_bucket(p, value)` and
+//!   `simdx_done(p, iterations, change)`, with the same results as the Rust functions bit for bit
+//!   (integers wrap, shifts mask, float-to-int casts saturate). Only the transcendental functions
+//!   (`exp`, `ln`, ...) may differ in the last bits on a GPU, whose math library is not glibc's.
+
+use super::{Apply, CombineKind, CombineOp, Program};
+
+/// The CUDA C every program's device code builds on: scalar typedefs, `simdx_vertex`, and the helpers
+/// that keep Rust's integer and cast semantics. Plain C that is also CUDA C++, with no `#include`.
+pub const PRELUDE: &str = include_str!("prelude.cuh");
+
+/// A header that lets [`PRELUDE`] and device code compile as host C11 (it maps `__device__`,
+/// `__forceinline__`, `__popc`, ... to standard C and GNU builtins): used to test generated code
+/// against the Rust functions without a GPU.
+pub const HOST_SHIM: &str = include_str!("host_shim.h");
+
+/// A program that can also run on a GPU: implemented by `#[graph_kernel]`, never by hand.
+pub trait DeviceProgram: Program {
+    /// The program's functions as CUDA C, to be compiled after [`PRELUDE`] (see the module docs).
+    fn device_code() -> &'static str;
+    /// The program's parameters (the fields of `self` that its functions read) as the bytes of the C
+    /// struct `simdx_params`, little-endian and laid out with C alignment.
+    fn device_params(&self) -> Vec<u8>;
+}
+
+/// The whole translation unit of a program's device code: [`PRELUDE`] then the program.
+pub fn device_unit<P: DeviceProgram>() -> String {
+    let mut unit = String::with_capacity(PRELUDE.len() + P::device_code().len() + 1);
+    unit.push_str(PRELUDE);
+    unit.push('\n');
+    unit.push_str(P::device_code());
+    unit
+}
+
+/// The `#define`s of a program that follow from its [`Program`] constants: `SIMDX_OP`, `SIMDX_KIND`,
+/// `SIMDX_APPLY`, `SIMDX_USES_GLOBAL`, `SIMDX_IDENTITY` and `SIMDX_UNSEEN`. Generated code calls this
+/// so that the device sees the constants' Rust values.
+pub fn program_defines<P: Program>() -> String {
+    let op = match P::OP {
+        CombineOp::Min => "SIMDX_OP_MIN",
+        CombineOp::Max => "SIMDX_OP_MAX",
+        CombineOp::Sum => "SIMDX_OP_SUM",
+        CombineOp::Or => "SIMDX_OP_OR",
+        CombineOp::Custom => "SIMDX_OP_CUSTOM",
+    };
+    let kind = match P::KIND {
+        CombineKind::Aggregate => "SIMDX_KIND_AGGREGATE",
+        CombineKind::Voting => "SIMDX_KIND_VOTING",
+    };
+    let apply = match P::APPLY {
+        Apply::InPlace => "SIMDX_APPLY_IN_PLACE",
+        Apply::Received => "SIMDX_APPLY_RECEIVED",
+        Apply::Every => "SIMDX_APPLY_EVERY",
+    };
+    format!(
+        "#define SIMDX_OP {op}\n#define SIMDX_KIND {kind}\n#define SIMDX_APPLY {apply}\n\
+         #define SIMDX_USES_GLOBAL {}\n#define SIMDX_IDENTITY {}\n#define SIMDX_UNSEEN {}\n",
+        P::USES_GLOBAL as u32,
+        P::IDENTITY.c_literal(),
+        P::UNSEEN.c_literal()
+    )
+}
+
+/// A scalar type that can cross to the device: its C name, how its values are written as C literals,
+/// and its bytes. Implemented for `u32 i32 u64 i64 f32 f64 bool`.
+pub trait DeviceScalar: Copy {
+    /// The C type generated code uses for it (`simdx_u32`, ..., `bool`).
+    const C_TYPE: &'static str;
+    /// `self` as a C literal of exactly this type and value (`7u`, `-1ll`, `0.5f`, bit-exact
+    /// infinities and NaNs).
+    fn c_literal(self) -> String;
+    /// Appends `self`'s little-endian bytes to `out`.
+    fn write_le(self, out: &mut Vec<u8>);
+}
+
+impl DeviceScalar for u32 {
+    const C_TYPE: &'static str = "simdx_u32";
+    fn c_literal(self) -> String {
+        format!("{self}u")
+    }
+    fn write_le(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_le_bytes());
+    }
+}
+
+impl DeviceScalar for u64 {
+    const C_TYPE: &'static str = "simdx_u64";
+    fn c_literal(self) -> String {
+        format!("{self}ull")
+    }
+    fn write_le(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_le_bytes());
+    }
+}
+
+impl DeviceScalar for i32 {
+    const C_TYPE: &'static str = "simdx_i32";
+    fn c_literal(self) -> String {
+        match self {
+            i32::MIN => "(-2147483647 - 1)".to_string(),
+            v if v < 0 => format!("({v})"),
+            v => format!("{v}"),
+        }
+    }
+    fn write_le(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_le_bytes());
+    }
+}
+
+impl DeviceScalar for i64 {
+    const C_TYPE: &'static str = "simdx_i64";
+    fn c_literal(self) -> String {
+        match self {
+            i64::MIN => "(-9223372036854775807ll - 1ll)".to_string(),
+            v if v < 0 => format!("({v}ll)"),
+            v => format!("{v}ll"),
+        }
+    }
+    fn write_le(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_le_bytes());
+    }
+}
+
+impl DeviceScalar for f32 {
+    const C_TYPE: &'static str = "simdx_f32";
+    fn c_literal(self) -> String {
+        if self.is_finite() {
+            // `{:?}` prints the shortest decimal that reads back as the same f32, always with a `.` or `e`.
+            format!("({:?}f)", self)
+        } else {
+            format!("simdx_f32_from_bits({}u)", self.to_bits())
+        }
+    }
+    fn write_le(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_le_bytes());
+    }
+}
+
+impl DeviceScalar for f64 {
+    const C_TYPE: &'static str = "simdx_f64";
+    fn c_literal(self) -> String {
+        if self.is_finite() {
+            format!("({:?})", self)
+        } else {
+            format!("simdx_f64_from_bits({}ull)", self.to_bits())
+        }
+    }
+    fn write_le(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_le_bytes());
+    }
+}
+
+impl DeviceScalar for bool {
+    const C_TYPE: &'static str = "bool";
+    fn c_literal(self) -> String {
+        if self { "true" } else { "false" }.to_string()
+    }
+    fn write_le(self, out: &mut Vec<u8>) {
+        out.push(self as u8);
+    }
+}
+
+/// Pads `out` with zero bytes up to a multiple of `align` (for laying out `simdx_params`).
+pub fn pad_to(out: &mut Vec<u8>, align: usize) {
+    while out.len() % align != 0 {
+        out.push(0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_are_typed_and_exact() {
+        assert_eq!(7u32.c_literal(), "7u");
+        assert_eq!(i32::MIN.c_literal(), "(-2147483647 - 1)");
+        assert_eq!((-3i64).c_literal(), "(-3ll)");
+        assert_eq!(0.1f32.c_literal(), "(0.1f)");
+        assert_eq!(1.0f32.c_literal(), "(1.0f)");
+        assert_eq!(1e300f64.c_literal(), "(1e300)");
+        assert_eq!(f32::INFINITY.c_literal(), "simdx_f32_from_bits(2139095040u)");
+    }
+}

@@ -1,0 +1,361 @@
+//! `#[graph_kernel]` on an `impl Program for T` block: checks the program's shape (value and weight
+//! types, combine declarations, function signatures), lowers each function to CUDA C, fills in the
+//! trait's defaults, and emits the `DeviceProgram` impl that carries the code and the parameters.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{FnArg, ImplItem, ImplItemFn, ItemImpl, Pat};
+
+use crate::commutative;
+use crate::ir::{CStmt, Render};
+use crate::lower::{FnLowering, Lowering};
+use crate::ty::Ty;
+
+/// A parameter or result type of a trait function.
+#[derive(Clone, Copy)]
+enum Slot {
+    Value,
+    Weightless(Ty),
+}
+
+/// The trait functions that become device code: name, parameters, result.
+const FUNCTIONS: &[(&str, &[Slot], Slot)] = &[
+    ("init", &[Slot::Weightless(Ty::Vertex)], Slot::Value),
+    ("active", &[Slot::Value, Slot::Value], Slot::Weightless(Ty::Bool)),
+    ("compute", &[Slot::Weightless(Ty::Edge)], Slot::Value),
+    ("combine", &[Slot::Value, Slot::Value], Slot::Value),
+    ("apply", &[Slot::Weightless(Ty::Vertex), Slot::Value, Slot::Value, Slot::Weightless(Ty::F64)], Slot::Value),
+    ("global", &[Slot::Weightless(Ty::Vertex), Slot::Value], Slot::Weightless(Ty::F64)),
+    ("can_update", &[Slot::Value], Slot::Weightless(Ty::Bool)),
+    ("bucket", &[Slot::Value], Slot::Weightless(Ty::U32)),
+    ("done", &[Slot::Weightless(Ty::U32), Slot::Weightless(Ty::F64)], Slot::Weightless(Ty::Bool)),
+];
+
+/// Functions the program must define itself.
+const REQUIRED: &[&str] = &["init", "active", "compute"];
+
+/// The expansion: the `DeviceProgram` impl, or the errors that stop it.
+pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<syn::Error>> {
+    let mut errors = Vec::new();
+    check_impl_shape(item, &mut errors);
+    let value = assoc_type(item, "Value", &mut errors).unwrap_or(Ty::U32);
+    let weight = assoc_type(item, "Weight", &mut errors).unwrap_or(Ty::Unit);
+    if !(value.is_int() || value.is_float()) {
+        errors.push(err(item, "the program's `Value` must be one of u32 i32 u64 i64 f32 f64"));
+    }
+    if !matches!(weight, Ty::Unit | Ty::U32 | Ty::F32) {
+        errors.push(err(item, "the program's `Weight` must be `()`, `u32` or `f32`"));
+    }
+    let op = assoc_const(item, "OP", &mut errors);
+    let kind = assoc_const(item, "KIND", &mut errors);
+    let fns: Vec<&ImplItemFn> =
+        item.items.iter().filter_map(|i| if let ImplItem::Fn(f) = i { Some(f) } else { None }).collect();
+    let find = |name: &str| fns.iter().copied().find(|f| f.sig.ident == name);
+    for name in REQUIRED {
+        if find(name).is_none() {
+            errors.push(err(item, &format!("a program needs `fn {name}`; #[graph_kernel] found none in this impl")));
+        }
+    }
+    check_combine(item, op.as_ref(), kind.as_ref(), find("combine"), &mut errors);
+
+    let mut cx = Lowering::new(value, weight);
+    let mut bodies: Vec<(&str, Option<(usize, Vec<String>, Vec<CStmt>)>)> = Vec::new();
+    for (name, params, ret) in FUNCTIONS {
+        let lowered = find(name).map(|f| lower_fn(&mut cx, f, params, *ret));
+        bodies.push((name, lowered.flatten()));
+    }
+    for (span, what) in cx.types.finish() {
+        cx.error(
+            span,
+            format!(
+                "kernel code cannot tell the type of {what} from how it is used here; bind it with its type \
+                 first, e.g. `let x: u32 = {};`",
+                what.trim_matches('`')
+            ),
+        );
+    }
+    errors.append(&mut cx.errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+
+    let mut functions = String::new();
+    let mut has = String::new();
+    let mut render = Render { types: &mut cx.types, errors: &mut errors, file: "@SIMDX_FILE@" };
+    for (name, lowered) in &bodies {
+        let (_, params, ret) = FUNCTIONS.iter().find(|f| f.0 == *name).expect("a known function");
+        has.push_str(&format!("#define SIMDX_HAS_{} {}\n", name.to_uppercase(), lowered.is_some() as u32));
+        let ret_c = c_type(*ret, value, weight);
+        match lowered {
+            Some((line, names, stmts)) => {
+                let mut sig = vec!["const simdx_params* sx_self".to_string()];
+                for (slot, n) in params.iter().zip(names) {
+                    sig.push(format!("{} {n}", c_type(*slot, value, weight)));
+                }
+                functions.push_str(&format!("#line {line} \"@SIMDX_FILE@\"\n"));
+                functions
+                    .push_str(&format!("__device__ __forceinline__ {ret_c} simdx_{name}({}) {{\n", sig.join(", ")));
+                for n in std::iter::once("sx_self".to_string()).chain(names.iter().cloned()) {
+                    functions.push_str(&format!("    (void){n};\n"));
+                }
+                render.stmts(stmts, 1, &mut functions);
+                functions.push_str("}\n");
+            }
+            None => functions.push_str(&default_fn(name, value, op.as_ref().map(|o| o.to_string()).as_deref())),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+
+    // The parameters: fields of `self` the code reads, widest first so that C adds no padding between them.
+    let mut fields: Vec<(String, Ty, syn::Expr, String)> = cx
+        .fields
+        .iter()
+        .map(|(n, o)| (n.clone(), cx.types.get(o.ty).unwrap_or(Ty::U32), o.rust.clone(), o.c_name.clone()))
+        .collect();
+    fields.sort_by_key(|f| std::cmp::Reverse(f.1.size()));
+    let mut params_c = String::from("typedef struct {\n");
+    for (_, t, _, c) in &fields {
+        params_c.push_str(&format!("    {} {c};\n", t.c()));
+    }
+    if fields.is_empty() {
+        params_c.push_str("    simdx_u32 sx_unused;\n");
+    }
+    params_c.push_str("} simdx_params;\n");
+    let align = fields.iter().map(|f| f.1.size()).max().unwrap_or(4);
+
+    let self_ty = &item.self_ty;
+    let type_name = quote!(#self_ty).to_string().replace(' ', "");
+    let head = format!(
+        "/* Device code of the simdx program `{type_name}`, generated by #[graph_kernel]. */\n\
+         typedef {} simdx_value;\ntypedef {} simdx_weight;\n#define SIMDX_WEIGHTED {}\n{has}",
+        value.c(),
+        weight.c(),
+        (weight != Ty::Unit) as u32
+    );
+    let tail = format!(
+        "{params_c}typedef struct {{\n    simdx_value src;\n    simdx_value dst;\n    simdx_weight weight;\n    \
+         simdx_u32 src_out_degree;\n}} simdx_edge;\n{functions}"
+    );
+    let consts = cx.consts.values().map(|o| {
+        let t = rust_ty(cx.types.get(o.ty).unwrap_or(Ty::U32));
+        let (c, path) = (&o.c_name, &o.rust);
+        quote_spanned! {path.span()=>
+            code.push_str(&::std::format!("#define {} {}\n", #c, <#t as #krate::acc::DeviceScalar>::c_literal(#path)));
+        }
+    });
+    let writes = fields.iter().map(|(_, t, rust, _)| {
+        let t = rust_ty(*t);
+        quote_spanned! {rust.span()=> <#t as #krate::acc::DeviceScalar>::write_le(#rust, &mut out); }
+    });
+    let empty = fields.is_empty();
+    Ok(quote! {
+        impl #krate::acc::DeviceProgram for #self_ty {
+            fn device_code() -> &'static str {
+                static CODE: ::std::sync::OnceLock<::std::string::String> = ::std::sync::OnceLock::new();
+                CODE.get_or_init(|| {
+                    let mut code = ::std::string::String::from(#head);
+                    code.push_str(&#krate::acc::device::program_defines::<Self>());
+                    #(#consts)*
+                    code.push_str(&#tail.replace("@SIMDX_FILE@", ::core::file!()));
+                    code
+                })
+            }
+            fn device_params(&self) -> ::std::vec::Vec<u8> {
+                let mut out = ::std::vec::Vec::new();
+                #(#writes)*
+                if #empty {
+                    out.extend_from_slice(&[0u8; 4]);
+                }
+                #krate::acc::device::pad_to(&mut out, #align);
+                out
+            }
+        }
+    })
+}
+
+fn err(item: &impl Spanned, message: &str) -> syn::Error {
+    syn::Error::new(item.span(), message)
+}
+
+fn check_impl_shape(item: &ItemImpl, errors: &mut Vec<syn::Error>) {
+    let is_program = item.trait_.as_ref().and_then(|(_, p, _)| p.segments.last()).is_some_and(|s| s.ident == "Program");
+    if !is_program {
+        errors.push(err(&item.self_ty, "#[graph_kernel] goes on an `impl Program for YourProgram { ... }` block"));
+    }
+    if !item.generics.params.is_empty() {
+        errors
+            .push(err(&item.generics, "a #[graph_kernel] program cannot be generic; write one impl per concrete type"));
+    }
+    if let Some(u) = &item.unsafety {
+        errors.push(err(u, "`unsafe impl` is not allowed for a #[graph_kernel] program"));
+    }
+}
+
+/// `type Value = u32;` and the like.
+fn assoc_type(item: &ItemImpl, name: &str, errors: &mut Vec<syn::Error>) -> Option<Ty> {
+    let t = item.items.iter().find_map(|i| match i {
+        ImplItem::Type(t) if t.ident == name => Some(t),
+        _ => None,
+    })?;
+    let mut cx = Lowering::new(Ty::U32, Ty::Unit);
+    let ty = cx.ty_of(&t.ty);
+    errors.append(&mut cx.errors);
+    ty
+}
+
+/// The variant named by `const OP: CombineOp = CombineOp::Min;` and the like.
+fn assoc_const(item: &ItemImpl, name: &str, errors: &mut Vec<syn::Error>) -> Option<syn::Ident> {
+    let c = item.items.iter().find_map(|i| match i {
+        ImplItem::Const(c) if c.ident == name => Some(c),
+        _ => None,
+    })?;
+    match &c.expr {
+        syn::Expr::Path(p) => p.path.segments.last().map(|s| s.ident.clone()),
+        other => {
+            errors.push(err(
+                other,
+                &format!("#[graph_kernel] needs `{name}` written as a variant, e.g. `CombineOp::Min`"),
+            ));
+            None
+        }
+    }
+}
+
+/// Voting needs a combine whose result does not depend on which update came first.
+fn check_combine(
+    item: &ItemImpl,
+    op: Option<&syn::Ident>,
+    kind: Option<&syn::Ident>,
+    combine: Option<&ImplItemFn>,
+    errors: &mut Vec<syn::Error>,
+) {
+    let voting = kind.is_some_and(|k| k == "Voting");
+    match op.map(|o| o.to_string()).as_deref() {
+        Some("Sum") if voting => errors.push(err(
+            op.expect("an op"),
+            "a voting program keeps any one update, but `CombineOp::Sum` needs every update; use \
+             `CombineKind::Aggregate`, or a Min/Max/Or combine for voting",
+        )),
+        Some("Custom") if combine.is_none() => {
+            errors.push(err(item, "`CombineOp::Custom` needs the program's own `fn combine(&self, a, b)`"))
+        }
+        _ => {}
+    }
+    if let (true, Some(f)) = (voting, combine) {
+        if !commutative::is_commutative(f) {
+            errors.push(err(
+                &f.sig.ident,
+                "a voting program's combine must be commutative (the same for `combine(a, b)` and \
+                 `combine(b, a)`), and this one is not; use `CombineKind::Aggregate` or a symmetric combine \
+                 such as `a.min(b)`",
+            ));
+        }
+    }
+}
+
+/// Checks a function's signature against the trait's and lowers its body; returns the line it starts
+/// on, its parameters' C names and its statements.
+fn lower_fn(cx: &mut Lowering, f: &ImplItemFn, params: &[Slot], ret: Slot) -> Option<(usize, Vec<String>, Vec<CStmt>)> {
+    let sig = &f.sig;
+    let name = sig.ident.to_string();
+    let expected = params.len() + 1;
+    let shape = format!("`fn {name}` takes `&self` and {} parameter(s) in a #[graph_kernel] program", params.len());
+    if !sig.generics.params.is_empty() || sig.asyncness.is_some() || sig.unsafety.is_some() || sig.constness.is_some() {
+        cx.error(sig.span(), format!("`fn {name}` must be a plain function: no generics, async, unsafe or const"));
+        return None;
+    }
+    if sig.inputs.len() != expected {
+        cx.error(sig.inputs.span(), shape);
+        return None;
+    }
+    match sig.inputs.first() {
+        Some(FnArg::Receiver(r)) if r.reference.is_some() && r.mutability.is_none() => {}
+        Some(other) => {
+            cx.error(other.span(), format!("{shape}: the first must be `&self`"));
+            return None;
+        }
+        None => return None,
+    }
+    let ret_ty = slot_ty(ret, cx.value, cx.weight);
+    let mut lowering = FnLowering::new(cx, ret_ty);
+    let mut names = Vec::new();
+    for (i, (arg, slot)) in sig.inputs.iter().skip(1).zip(params).enumerate() {
+        let FnArg::Typed(pt) = arg else { continue };
+        let ty = slot_ty(*slot, lowering.cx.value, lowering.cx.weight);
+        match &*pt.pat {
+            Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
+                names.push(lowering.param(&p.ident.to_string(), ty));
+            }
+            Pat::Wild(_) => names.push(format!("sx_unused{i}")),
+            other => {
+                lowering
+                    .cx
+                    .error(other.span(), "parameters of kernel functions must be plain names (no destructuring)");
+                names.push(format!("sx_unused{i}"));
+            }
+        }
+    }
+    let stmts = lowering.body(&f.block);
+    Some((sig.span().start().line, names, stmts))
+}
+
+fn slot_ty(slot: Slot, value: Ty, _weight: Ty) -> Ty {
+    match slot {
+        Slot::Value => value,
+        Slot::Weightless(t) => t,
+    }
+}
+
+fn c_type(slot: Slot, value: Ty, weight: Ty) -> &'static str {
+    match slot {
+        Slot::Value => "simdx_value",
+        Slot::Weightless(t) => slot_ty(Slot::Weightless(t), value, weight).c(),
+    }
+}
+
+fn rust_ty(t: Ty) -> TokenStream {
+    let id = syn::Ident::new(t.rust(), Span::call_site());
+    quote!(#id)
+}
+
+/// The trait's default for a function the program does not define, as C.
+fn default_fn(name: &str, value: Ty, op: Option<&str>) -> String {
+    let f = "__device__ __forceinline__";
+    let tag = value.tag();
+    match name {
+        "combine" => {
+            let body = match (op, value.is_float()) {
+                (Some("Min"), true) => format!("fmin{}(a, b)", if value == Ty::F32 { "f" } else { "" }),
+                (Some("Max"), true) => format!("fmax{}(a, b)", if value == Ty::F32 { "f" } else { "" }),
+                (Some("Min"), false) => format!("simdx_min_{tag}(a, b)"),
+                (Some("Max"), false) => format!("simdx_max_{tag}(a, b)"),
+                (Some("Sum"), _) if value.is_signed_int() => format!("simdx_add_{tag}(a, b)"),
+                (Some("Sum"), _) => "a + b".into(),
+                (Some("Or"), false) => "a | b".into(),
+                // `CombineOp::Or` on floats panics on the CPU; the device keeps the first update.
+                _ => "a".into(),
+            };
+            format!("{f} simdx_value simdx_combine(const simdx_params* sx_self, simdx_value a, simdx_value b) {{\n    (void)sx_self;\n    return {body};\n}}\n")
+        }
+        "apply" => format!(
+            "{f} simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex v, simdx_value old, simdx_value combined, simdx_f64 global) {{\n    (void)v;\n    (void)global;\n    return simdx_combine(sx_self, old, combined);\n}}\n"
+        ),
+        "global" => format!(
+            "{f} simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex v, simdx_value value) {{\n    (void)sx_self;\n    (void)v;\n    (void)value;\n    return 0.0;\n}}\n"
+        ),
+        "can_update" => format!(
+            "{f} bool simdx_can_update(const simdx_params* sx_self, simdx_value value) {{\n    (void)sx_self;\n    (void)value;\n    return true;\n}}\n"
+        ),
+        "bucket" => format!(
+            "{f} simdx_u32 simdx_bucket(const simdx_params* sx_self, simdx_value value) {{\n    (void)sx_self;\n    (void)value;\n    return 0u;\n}}\n"
+        ),
+        "done" => format!(
+            "{f} bool simdx_done(const simdx_params* sx_self, simdx_u32 iterations, simdx_f64 change) {{\n    (void)sx_self;\n    (void)iterations;\n    (void)change;\n    return false;\n}}\n"
+        ),
+        // init, active and compute are required; their absence was reported.
+        _ => String::new(),
+    }
+}
