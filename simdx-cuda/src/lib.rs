@@ -1,3 +1,19 @@
-//! simdx-cuda: the CUDA backend — NVRTC compilation to CUBIN, the device graph, the kernels, the
-//! online and ballot filters, push-pull fusion and the grid barrier. It runs any program through
-//! simdx-core's traits; until those exist this crate exports nothing.
+//! simdx-cuda: the CUDA backend. It compiles a program's device code (from `#[graph_kernel]`) with
+//! the kernel templates through NVRTC into a CUBIN for the device's own architecture (cached in memory
+//! and on disk), uploads graphs once ([`DeviceGraph`]) and runs programs ([`CudaEngine`]) with degree-
+//! classed push and pull kernels, the online and ballot filters and priority buckets.
+//!
+//! The CUDA driver and NVRTC are loaded at run time: this crate builds anywhere, and [`Gpu::open`]
+//! says clearly when there is no usable GPU.
+
+mod compile;
+mod engine;
+mod error;
+mod gpu;
+mod graph;
+
+pub use compile::{cache_dir, CacheHit};
+pub use engine::{kernel_source, CudaEngine};
+pub use error::CudaError;
+pub use gpu::{available, Gpu};
+pub use graph::DeviceGraph;

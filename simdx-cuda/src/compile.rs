@@ -1,0 +1,140 @@
+//! Kernel compilation: generated source -> NVRTC for the device's own `sm_XY` -> CUBIN (not PTX, so a
+//! newer NVRTC never meets an older driver) -> module. CUBINs are cached in memory and on disk under
+//! the user's cache directory, keyed by a hash of the source, the architecture and NVRTC's version;
+//! a file is written under a unique name and renamed into place, so racing processes are safe.
+
+use std::collections::HashMap;
+use std::ffi::{c_char, CStr, CString};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use cudarc::driver::CudaModule;
+use cudarc::nvrtc::{result as nvrtc, sys as nvrtc_sys, Ptx};
+
+use crate::error::{driver, CudaError};
+use crate::gpu::Gpu;
+
+/// Options every kernel is compiled with: no fused multiply-add, so that device arithmetic rounds as
+/// the CPU's does, and IEEE division and square root.
+const NVRTC_OPTIONS: &[&str] = &["--fmad=false", "--prec-div=true", "--prec-sqrt=true", "-std=c++17"];
+
+/// Where compiled kernels come from, for reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CacheHit {
+    /// Compiled by NVRTC in this call.
+    Compiled,
+    /// Read from the on-disk cache.
+    Disk,
+    /// Already loaded in this process.
+    Memory,
+}
+
+fn memory_cache() -> &'static Mutex<HashMap<u64, Arc<CudaModule>>> {
+    static CACHE: OnceLock<Mutex<HashMap<u64, Arc<CudaModule>>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// NVRTC's version as `(major, minor)`.
+fn nvrtc_version() -> (i32, i32) {
+    let (mut major, mut minor) = (0, 0);
+    // SAFETY: nvrtcVersion writes two ints through valid pointers.
+    unsafe { nvrtc_sys::nvrtcVersion(&mut major, &mut minor) };
+    (major, minor)
+}
+
+/// The cache directory: `$SIMDX_CACHE_DIR`, else `$XDG_CACHE_HOME/simdx`, else `~/.cache/simdx`.
+pub fn cache_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("SIMDX_CACHE_DIR") {
+        return Some(PathBuf::from(d));
+    }
+    if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
+        return Some(PathBuf::from(d).join("simdx"));
+    }
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("simdx"))
+}
+
+/// The module for `source` on `gpu`, from the memory cache, the disk cache or NVRTC.
+pub fn module(gpu: &Gpu, source: &str) -> Result<(Arc<CudaModule>, CacheHit), CudaError> {
+    let arch = gpu.arch();
+    let version = nvrtc_version();
+    let key = xxhash_rust::xxh3::xxh3_64(format!("{arch}\0{version:?}\0{NVRTC_OPTIONS:?}\0{source}").as_bytes());
+    if let Some(m) = memory_cache().lock().expect("cache lock").get(&key) {
+        return Ok((m.clone(), CacheHit::Memory));
+    }
+    let path = cache_dir().map(|d| d.join(format!("{key:016x}.{arch}.cubin")));
+    let (cubin, hit) = match path.as_ref().and_then(|p| std::fs::read(p).ok()) {
+        Some(bytes) if !bytes.is_empty() => (bytes, CacheHit::Disk),
+        _ => {
+            let bytes = compile_cubin(source, &arch)?;
+            if let Some(p) = &path {
+                store(p, &bytes);
+            }
+            (bytes, CacheHit::Compiled)
+        }
+    };
+    let module = gpu.ctx.load_module(Ptx::from_binary(cubin)).map_err(driver("loading the compiled kernels"))?;
+    memory_cache().lock().expect("cache lock").insert(key, module.clone());
+    Ok((module, hit))
+}
+
+/// Writes `bytes` to `path` atomically; a failure only costs a recompilation later.
+fn store(path: &std::path::Path, bytes: &[u8]) {
+    let Some(dir) = path.parent() else { return };
+    if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let tmp = dir.join(format!(".{}.{}.tmp", std::process::id(), xxhash_rust::xxh3::xxh3_64(bytes)));
+    if std::fs::write(&tmp, bytes).is_ok() && std::fs::rename(&tmp, path).is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+}
+
+/// Compiles `source` to a CUBIN for `arch` with NVRTC; on failure returns the log and keeps the source
+/// in a file for inspection.
+fn compile_cubin(source: &str, arch: &str) -> Result<Vec<u8>, CudaError> {
+    let src = CString::new(source).map_err(|_| CudaError::Compile {
+        log: "the generated source contains a NUL byte".into(),
+        source_path: String::new(),
+    })?;
+    let name = CString::new("simdx_kernels.cu").expect("no NUL");
+    let prog = nvrtc::create_program(&src, Some(&name)).map_err(|e| CudaError::Compile {
+        log: format!("nvrtcCreateProgram failed: {e:?}"),
+        source_path: String::new(),
+    })?;
+    let mut options: Vec<String> = NVRTC_OPTIONS.iter().map(|s| s.to_string()).collect();
+    options.push(format!("--gpu-architecture={arch}"));
+    // SAFETY: `prog` is a live program; the options are valid strings.
+    let compiled = unsafe { nvrtc::compile_program(prog, &options) };
+    let result = match compiled {
+        Ok(()) => cubin_of(prog),
+        Err(e) => {
+            // SAFETY: `prog` is live; the log is a NUL-terminated buffer NVRTC filled.
+            let log = unsafe { nvrtc::get_program_log(prog) }
+                .map(|raw| unsafe { CStr::from_ptr(raw.as_ptr() as *const c_char) }.to_string_lossy().into_owned())
+                .unwrap_or_else(|_| format!("{e:?}"));
+            let path = std::env::temp_dir().join(format!("simdx-failed-{}.cu", std::process::id()));
+            let _ = std::fs::write(&path, source);
+            Err(CudaError::Compile { log, source_path: path.display().to_string() })
+        }
+    };
+    // SAFETY: `prog` is destroyed once, after its last use.
+    let _ = unsafe { nvrtc::destroy_program(prog) };
+    result
+}
+
+fn cubin_of(prog: nvrtc_sys::nvrtcProgram) -> Result<Vec<u8>, CudaError> {
+    let mut size = 0usize;
+    let fail = |what: &str| CudaError::Compile { log: format!("{what} failed"), source_path: String::new() };
+    // SAFETY: `prog` compiled successfully; NVRTC writes the size through a valid pointer.
+    if unsafe { nvrtc_sys::nvrtcGetCUBINSize(prog, &mut size) } != nvrtc_sys::nvrtcResult::NVRTC_SUCCESS {
+        return Err(fail("nvrtcGetCUBINSize"));
+    }
+    let mut bytes = vec![0u8; size];
+    // SAFETY: `bytes` has exactly the size NVRTC reported.
+    if unsafe { nvrtc_sys::nvrtcGetCUBIN(prog, bytes.as_mut_ptr() as *mut c_char) }
+        != nvrtc_sys::nvrtcResult::NVRTC_SUCCESS
+    {
+        return Err(fail("nvrtcGetCUBIN"));
+    }
+    Ok(bytes)
+}

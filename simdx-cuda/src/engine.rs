@@ -1,0 +1,463 @@
+//! [`CudaEngine`]: runs any [`DeviceProgram`] on a [`DeviceGraph`], one kernel launch per step (fusion
+//! mode `none`), with the same iteration semantics as the CPU backend: snapshot of the frontier's
+//! values, optional global sum, push or pull by the direction policy, online or ballot filter per the
+//! filter policy, apply, priority buckets, and the program's stopping test.
+
+use std::any::TypeId;
+use std::time::Instant;
+
+use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
+use simdx_core::acc::device::{device_unit, DeviceProgram};
+use simdx_core::acc::{Apply, Program};
+use simdx_core::engine::{
+    Direction, DirectionPolicy, FilterPolicy, FilterUsed, IterationStats, Run, RunOptions, RunStats,
+};
+
+use crate::compile;
+use crate::error::{driver, CudaError};
+use crate::graph::{DeviceGraph, WeightKind};
+
+/// The kernel templates, compiled after the prelude and the program's device code.
+const KERNELS: &str = include_str!("kernels/engine.cu");
+const BLOCK: u32 = 256;
+const TILE: u32 = BLOCK * 16;
+/// Counter slots, as in kernels/engine.cu.
+const NEXT_LEN: usize = 0;
+const OVERFLOW: usize = 1;
+const PENDING: usize = 2;
+const MIN_BUCKET: usize = 3;
+const EDGES: usize = 4;
+const OUT_EDGES: usize = 5;
+const GLOBAL: usize = 6;
+const CHANGE: usize = 7;
+const CLASS_LEN: usize = 8;
+const COUNTERS: usize = 12;
+/// Blocks that share one vertex of the grid class.
+const GRID_SPLIT: u32 = 64;
+/// Byte offset of `online_capacity` in `sx_state` (13 pointers, then `n`).
+const CAPACITY_OFFSET: usize = 13 * 8 + 4;
+
+/// Runs programs on the GPU.
+#[derive(Debug, Clone, Default)]
+pub struct CudaEngine {
+    options: RunOptions,
+}
+
+/// The kernels of one program.
+struct Kernels {
+    module: std::sync::Arc<CudaModule>,
+}
+
+impl Kernels {
+    fn get(&self, name: &str) -> Result<CudaFunction, CudaError> {
+        self.module.load_function(name).map_err(driver("finding a kernel"))
+    }
+}
+
+/// The full source compiled for program `P`: prelude, program, kernel templates.
+pub fn kernel_source<P: DeviceProgram>() -> String {
+    format!("{}\n{}", device_unit::<P>(), KERNELS)
+}
+
+impl CudaEngine {
+    /// An engine with `options`.
+    pub fn new(options: RunOptions) -> Self {
+        CudaEngine { options }
+    }
+
+    /// The options runs use.
+    pub fn options(&self) -> &RunOptions {
+        &self.options
+    }
+
+    /// Runs `program` on `graph`.
+    pub fn run<P: DeviceProgram>(&self, program: &P, graph: &DeviceGraph) -> Result<Run<P::Value>, CudaError> {
+        let opts = &self.options;
+        let gpu = &graph.gpu;
+        let stream = gpu.stream.clone();
+        let (module, _) = compile::module(gpu, &kernel_source::<P>())?;
+        let k = Kernels { module };
+        let n = graph.num_vertices;
+        let nz = n.max(1) as usize;
+        let value_size = std::mem::size_of::<P::Value>() as u64;
+        let in_place = P::APPLY == Apply::InPlace;
+        let every = P::APPLY == Apply::Every;
+        let tiles = n.div_ceil(TILE).max(1);
+        let needed = n as u64 * (value_size * if in_place { 2 } else { 3 } + 4 * 3 + 4 * 2 + 4 * 8) + tiles as u64 * 4;
+        gpu.check_free("the run's vertex arrays and worklists", needed)?;
+
+        let alloc_u32 = |len: usize| stream.alloc_zeros::<u32>(len).map_err(driver("allocating worklists"));
+        let alloc_val =
+            |len: usize| stream.alloc_zeros::<u8>(len * value_size as usize).map_err(driver("allocating values"));
+        let now = alloc_val(nz)?;
+        let seen = alloc_val(nz)?;
+        let acc = if in_place { None } else { Some(alloc_val(nz)?) };
+        let mut touched = alloc_u32(nz)?;
+        let in_frontier = alloc_u32(nz)?;
+        let pending = alloc_u32(nz)?;
+        let mut frontier = alloc_u32(nz)?;
+        let mut next = alloc_u32(nz)?;
+        let push_classes: Vec<CudaSlice<u32>> = (0..4).map(|_| alloc_u32(nz)).collect::<Result<_, _>>()?;
+        let pull_classes: Vec<CudaSlice<u32>> = (0..4).map(|_| alloc_u32(nz)).collect::<Result<_, _>>()?;
+        let tile_counts = alloc_u32(tiles as usize)?;
+        let mut counters = stream.alloc_zeros::<u64>(COUNTERS).map_err(driver("allocating counters"))?;
+
+        let (out_w, in_w, uniform_bits) = self.weights::<P>(graph)?;
+        let (in_offsets, in_targets) = match &graph.incoming {
+            Some((o, t)) => (o, t),
+            None => (&graph.out_offsets, &graph.out_targets),
+        };
+        let ptr = |p: u64| p.to_le_bytes();
+        let mut bytes: Vec<u8> = Vec::new();
+        macro_rules! push_ptr {
+            ($slice:expr) => {{
+                let (p, _sync) = $slice.device_ptr(&stream);
+                bytes.extend_from_slice(&ptr(p));
+            }};
+        }
+        push_ptr!(graph.out_offsets);
+        push_ptr!(graph.out_targets);
+        match out_w {
+            Some(w) => push_ptr!(w),
+            None => bytes.extend_from_slice(&ptr(0)),
+        }
+        push_ptr!(in_offsets);
+        push_ptr!(in_targets);
+        match in_w {
+            Some(w) => push_ptr!(w),
+            None => bytes.extend_from_slice(&ptr(0)),
+        }
+        push_ptr!(now);
+        push_ptr!(seen);
+        match &acc {
+            Some(a) => push_ptr!(a),
+            None => bytes.extend_from_slice(&ptr(0)),
+        }
+        push_ptr!(touched);
+        push_ptr!(in_frontier);
+        push_ptr!(pending);
+        push_ptr!(counters);
+        let classes = opts.classes;
+        for x in [n, 0, uniform_bits, classes.warp, classes.cta, classes.grid] {
+            bytes.extend_from_slice(&x.to_le_bytes());
+        }
+        bytes.extend_from_slice(&program.device_params());
+        while bytes.len() % 8 != 0 {
+            bytes.push(0);
+        }
+        let mut state = stream.clone_htod(&bytes).map_err(driver("uploading the run state"))?;
+
+        let sms = gpu.sm_count;
+        let cfg = |blocks: u32| LaunchConfig {
+            grid_dim: (blocks.max(1), 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let per_thread = |count: u32| cfg(count.div_ceil(BLOCK).min(sms * 32));
+        let per_warp = |count: u32| cfg((count as u64 * 32).div_ceil(BLOCK as u64).min(sms as u64 * 32) as u32);
+        let per_block = |count: u32| cfg(count.min(sms * 16));
+        let f_init = k.get("sx_init")?;
+        let f_snapshot = k.get("sx_snapshot")?;
+        let f_unmark = k.get("sx_unmark")?;
+        let f_global = k.get("sx_global")?;
+        let f_classify = k.get("sx_classify")?;
+        let f_push = [k.get("sx_push_thread")?, k.get("sx_push_warp")?, k.get("sx_push_cta")?];
+        let f_pull = [k.get("sx_pull_thread")?, k.get("sx_pull_warp")?, k.get("sx_pull_cta")?];
+        let f_apply = k.get("sx_apply")?;
+        let f_select = k.get("sx_select")?;
+        let f_pending = k.get("sx_pending_min")?;
+        let f_scan = [k.get("sx_scan_count")?, k.get("sx_scan_offsets")?, k.get("sx_scan_write")?];
+        let f_clear = k.get("sx_clear_touched")?;
+
+        macro_rules! launch {
+            ($f:expr, $cfg:expr $(, $arg:expr)*) => {{
+                let mut b = stream.launch_builder(&$f);
+                $(b.arg($arg);)*
+                // SAFETY: the arguments match the kernel's parameters in kernels/engine.cu, and every
+                // buffer the state struct points to lives until the run ends.
+                unsafe { b.launch($cfg) }.map_err(driver("launching a kernel"))?;
+            }};
+        }
+        let read = |counters: &mut CudaSlice<u64>| -> Result<Vec<u64>, CudaError> {
+            let v = stream.clone_dtoh(counters).map_err(driver("reading counters"))?;
+            stream.memset_zeros(counters).map_err(driver("resetting counters"))?;
+            Ok(v)
+        };
+        let set_capacity = |state: &mut CudaSlice<u8>, capacity: u32| -> Result<(), CudaError> {
+            let mut view = state.slice_mut(CAPACITY_OFFSET..CAPACITY_OFFSET + 4);
+            stream.memcpy_htod(&capacity.to_le_bytes(), &mut view).map_err(driver("setting the filter capacity"))
+        };
+
+        let start = Instant::now();
+        let mut stats = RunStats { graph_edges: graph.num_edges, ..RunStats::default() };
+        launch!(f_init, per_thread(n), &state);
+        // The pull step's candidates, by in-degree class, once per run.
+        let zero = 0u32;
+        let (one, all_flag) = (1u32, 1u32);
+        launch!(
+            f_classify,
+            per_thread(n),
+            &state,
+            &frontier,
+            &zero,
+            &all_flag,
+            &one,
+            &pull_classes[0],
+            &pull_classes[1],
+            &pull_classes[2],
+            &pull_classes[3]
+        );
+        let c = read(&mut counters)?;
+        let pull_lens: Vec<u32> = (0..4).map(|i| c[CLASS_LEN + i] as u32).collect();
+
+        // The ballot scan into `out` with predicate `mode`; returns the list's length.
+        let scan = |mode: u32,
+                    bucket: u32,
+                    out: &mut CudaSlice<u32>,
+                    state: &CudaSlice<u8>,
+                    counters: &mut CudaSlice<u64>|
+         -> Result<u32, CudaError> {
+            let mut b = stream.launch_builder(&f_scan[0]);
+            b.arg(state).arg(&mode).arg(&bucket).arg(&tile_counts);
+            // SAFETY: as for `launch!`.
+            unsafe { b.launch(cfg(tiles)) }.map_err(driver("launching the ballot filter"))?;
+            let mut b = stream.launch_builder(&f_scan[1]);
+            b.arg(state).arg(&tile_counts).arg(&tiles);
+            // SAFETY: as above.
+            unsafe { b.launch(cfg(1)) }.map_err(driver("launching the ballot filter"))?;
+            let mut b = stream.launch_builder(&f_scan[2]);
+            b.arg(state).arg(&mode).arg(&bucket).arg(&tile_counts).arg(out);
+            // SAFETY: as above.
+            unsafe { b.launch(cfg(tiles)) }.map_err(driver("launching the ballot filter"))?;
+            let v = stream.clone_dtoh(counters).map_err(driver("reading counters"))?;
+            stream.memset_zeros(counters).map_err(driver("resetting counters"))?;
+            Ok(v[NEXT_LEN] as u32)
+        };
+
+        let mut bucket = 0u32;
+        let mut pending_maybe;
+        let mut len = scan(1, bucket, &mut frontier, &state, &mut counters)?;
+        pending_maybe = true;
+        let mut iterations = 0u32;
+        loop {
+            if len == 0 && pending_maybe {
+                // The current bucket is exhausted: move to the lowest bucket still waiting.
+                launch!(f_pending, per_thread(n), &state);
+                let c = read(&mut counters)?;
+                pending_maybe = false;
+                if c[PENDING] > 0 {
+                    bucket = c[MIN_BUCKET] as u32;
+                    len = scan(2, bucket, &mut frontier, &state, &mut counters)?;
+                    pending_maybe = true;
+                }
+            }
+            if len == 0 || iterations >= opts.max_iterations {
+                break;
+            }
+            let began = Instant::now();
+            let all_active = every && len == n;
+            let pull_possible = !matches!(opts.direction, DirectionPolicy::Push);
+            let mark = u32::from(pull_possible && !all_active);
+            launch!(f_snapshot, per_thread(len), &state, &frontier, &len, &mark);
+            if P::USES_GLOBAL {
+                launch!(f_global, per_thread(n), &state);
+            }
+            let c = read(&mut counters)?;
+            let global = f64::from_bits(c[GLOBAL]);
+            let direction = match opts.direction {
+                DirectionPolicy::Push => Direction::Push,
+                DirectionPolicy::Pull => Direction::Pull,
+                DirectionPolicy::Auto { threshold } => {
+                    if c[OUT_EDGES] as f64 > threshold * graph.num_arcs as f64 {
+                        Direction::Pull
+                    } else {
+                        Direction::Push
+                    }
+                }
+            };
+            let capacity = match (every, opts.filter) {
+                (true, _) | (_, FilterPolicy::Ballot) => 0,
+                (false, FilterPolicy::Online) => n,
+                (false, FilterPolicy::Jit) => (opts.bin_capacity as u64 * 8).min(n as u64) as u32,
+            };
+            set_capacity(&mut state, capacity)?;
+            match direction {
+                Direction::Push => {
+                    launch!(
+                        f_classify,
+                        per_thread(len),
+                        &state,
+                        &frontier,
+                        &len,
+                        &zero,
+                        &zero,
+                        &push_classes[0],
+                        &push_classes[1],
+                        &push_classes[2],
+                        &push_classes[3]
+                    );
+                    let c = read(&mut counters)?;
+                    let lens: Vec<u32> = (0..4).map(|i| c[CLASS_LEN + i] as u32).collect();
+                    if lens[0] > 0 {
+                        launch!(f_push[0], per_thread(lens[0]), &state, &push_classes[0], &lens[0], &next);
+                    }
+                    if lens[1] > 0 {
+                        launch!(f_push[1], per_warp(lens[1]), &state, &push_classes[1], &lens[1], &next);
+                    }
+                    let one_split = 1u32;
+                    if lens[2] > 0 {
+                        launch!(f_push[2], per_block(lens[2]), &state, &push_classes[2], &lens[2], &next, &one_split);
+                    }
+                    if lens[3] > 0 {
+                        let blocks = lens[3].min((sms * 16).div_ceil(GRID_SPLIT)) * GRID_SPLIT;
+                        launch!(f_push[2], cfg(blocks), &state, &push_classes[3], &lens[3], &next, &GRID_SPLIT);
+                    }
+                }
+                Direction::Pull => {
+                    let all = u32::from(all_active);
+                    if pull_lens[0] > 0 {
+                        launch!(
+                            f_pull[0],
+                            per_thread(pull_lens[0]),
+                            &state,
+                            &pull_classes[0],
+                            &pull_lens[0],
+                            &all,
+                            &next
+                        );
+                    }
+                    if pull_lens[1] > 0 {
+                        launch!(
+                            f_pull[1],
+                            per_warp(pull_lens[1]),
+                            &state,
+                            &pull_classes[1],
+                            &pull_lens[1],
+                            &all,
+                            &next
+                        );
+                    }
+                    for c in 2..4 {
+                        if pull_lens[c] > 0 {
+                            launch!(
+                                f_pull[2],
+                                per_block(pull_lens[c]),
+                                &state,
+                                &pull_classes[c],
+                                &pull_lens[c],
+                                &all,
+                                &next
+                            );
+                        }
+                    }
+                }
+            }
+            if mark == 1 {
+                launch!(f_unmark, per_thread(len), &state, &frontier, &len);
+            }
+            let c = read(&mut counters)?;
+            let edges = c[EDGES];
+            let frontier_len = len;
+            // The reached vertices: online list, or a ballot scan when the bins overflowed.
+            let (reached_len, filter) = if every {
+                stream.memset_zeros(&mut touched).map_err(driver("clearing flags"))?;
+                (n, FilterUsed::Every)
+            } else if capacity == 0 || c[OVERFLOW] != 0 {
+                (scan(0, 0, &mut next, &state, &mut counters)?, FilterUsed::Ballot)
+            } else {
+                let reached = c[NEXT_LEN] as u32;
+                launch!(f_clear, per_thread(reached), &state, &next, &reached);
+                (reached, FilterUsed::Online)
+            };
+            let mut change = 0.0;
+            if !in_place {
+                let all = u32::from(every);
+                launch!(
+                    f_apply,
+                    per_thread(if every { n } else { reached_len }),
+                    &state,
+                    &next,
+                    &reached_len,
+                    &all,
+                    &global
+                );
+                change = f64::from_bits(read(&mut counters)?[CHANGE]);
+            }
+            stats.iterations.push(IterationStats {
+                direction,
+                filter,
+                frontier: frontier_len as u64,
+                edges,
+                bucket,
+                time: began.elapsed(),
+            });
+            iterations += 1;
+            if program.done(iterations, change) {
+                break;
+            }
+            // The next frontier: active reached vertices of the current bucket; the rest wait.
+            if every {
+                len = scan(1, bucket, &mut frontier, &state, &mut counters)?;
+            } else {
+                launch!(f_select, per_thread(reached_len), &state, &next, &reached_len, &bucket, &frontier);
+                let c = read(&mut counters)?;
+                len = c[NEXT_LEN] as u32;
+                pending_maybe |= c[PENDING] > 0;
+            }
+        }
+        let raw = stream.clone_dtoh(&now).map_err(driver("reading the result"))?;
+        stats.time = start.elapsed();
+        let _ = &mut next;
+        let values = raw
+            .chunks_exact(value_size as usize)
+            .take(n as usize)
+            .map(|b| {
+                // SAFETY: `b` holds exactly one `P::Value` (a plain scalar) as the device wrote it.
+                unsafe { std::ptr::read_unaligned(b.as_ptr() as *const P::Value) }
+            })
+            .collect();
+        Ok(Run { values, stats })
+    }
+
+    /// The device weights the program reads: out-arcs, in-arcs, and the uniform weight's bits.
+    fn weights<'g, P: Program>(
+        &self,
+        graph: &'g DeviceGraph,
+    ) -> Result<(Option<&'g CudaSlice<u32>>, Option<&'g CudaSlice<u32>>, u32), CudaError> {
+        let w = TypeId::of::<P::Weight>();
+        let native = graph.weights.as_ref();
+        if w == TypeId::of::<()>() {
+            return Ok((None, None, 0));
+        }
+        let (one_bits, want_f32) = if w == TypeId::of::<f32>() { (1.0f32.to_bits(), true) } else { (1u32, false) };
+        let Some((kind, out, inw)) = native else { return Ok((None, None, one_bits)) };
+        let pick = |o: &'g CudaSlice<u32>, i: Option<&'g CudaSlice<u32>>| (Some(o), Some(i.unwrap_or(o)), one_bits);
+        match (kind, want_f32) {
+            (WeightKind::U32, false) | (WeightKind::F32, true) => Ok(pick(out, inw.as_ref())),
+            (WeightKind::F32, false) => Err(CudaError::Weights(
+                "this algorithm needs integer edge weights, but the graph has real (f32) weights".into(),
+            )),
+            (WeightKind::U32, true) => {
+                let converted = match graph.weights_as_f32.get() {
+                    Some(c) => c,
+                    None => {
+                        let s = &graph.gpu.stream;
+                        let conv = |x: &CudaSlice<u32>| -> Result<CudaSlice<u32>, CudaError> {
+                            let host = s.clone_dtoh(x).map_err(driver("converting weights"))?;
+                            let bits: Vec<u32> = host.iter().map(|&v| (v as f32).to_bits()).collect();
+                            s.clone_htod(&bits).map_err(driver("converting weights"))
+                        };
+                        let o = conv(out)?;
+                        let i = match inw {
+                            Some(i) => Some(conv(i)?),
+                            None => None,
+                        };
+                        let _ = graph.weights_as_f32.set((o, i));
+                        graph.weights_as_f32.get().expect("just set")
+                    }
+                };
+                Ok(pick(&converted.0, converted.1.as_ref()))
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+//! [`Gpu`]: one CUDA device opened through the dynamically loaded driver — its context, stream,
+//! architecture and multiprocessor count — or a clear error when there is no usable GPU.
+
+use std::sync::Arc;
+
+use cudarc::driver::sys::CUdevice_attribute;
+use cudarc::driver::{CudaContext, CudaStream};
+
+use crate::error::{driver, CudaError};
+
+/// An opened CUDA device.
+#[derive(Debug, Clone)]
+pub struct Gpu {
+    pub(crate) ctx: Arc<CudaContext>,
+    pub(crate) stream: Arc<CudaStream>,
+    /// Compute capability as `(major, minor)`.
+    pub compute_capability: (i32, i32),
+    /// Streaming multiprocessors.
+    pub sm_count: u32,
+    /// The device's name.
+    pub name: String,
+}
+
+impl Gpu {
+    /// Opens device `ordinal`, or says why there is none.
+    pub fn open(ordinal: usize) -> Result<Gpu, CudaError> {
+        // SAFETY: only probes whether the shared library can be loaded; no CUDA call is made.
+        if !unsafe { cudarc::driver::sys::is_culib_present() } {
+            return Err(CudaError::NoDriver);
+        }
+        // SAFETY: as above, for NVRTC.
+        if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+            return Err(CudaError::NoNvrtc);
+        }
+        let ctx = CudaContext::new(ordinal).map_err(|e| CudaError::NoDevice { ordinal, message: e.to_string() })?;
+        let compute_capability = ctx.compute_capability().map_err(driver("reading the compute capability"))?;
+        let sm_count = ctx
+            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+            .map_err(driver("reading the multiprocessor count"))? as u32;
+        let name = ctx.name().unwrap_or_else(|_| "CUDA device".to_string());
+        let stream = ctx.default_stream();
+        Ok(Gpu { ctx, stream, compute_capability, sm_count, name })
+    }
+
+    /// The `sm_XY` architecture NVRTC compiles for.
+    pub fn arch(&self) -> String {
+        format!("sm_{}{}", self.compute_capability.0, self.compute_capability.1)
+    }
+
+    /// Free and total device memory in bytes.
+    pub fn memory(&self) -> Result<(u64, u64), CudaError> {
+        let (free, total) = self.ctx.mem_get_info().map_err(driver("reading free memory"))?;
+        Ok((free as u64, total as u64))
+    }
+
+    /// Fails with [`CudaError::OutOfMemory`] unless `bytes` (plus a margin) are free.
+    pub(crate) fn check_free(&self, what: &'static str, bytes: u64) -> Result<(), CudaError> {
+        let (free, _) = self.memory()?;
+        let margin = 64 << 20;
+        if bytes + margin > free {
+            return Err(CudaError::OutOfMemory { what, needed: bytes, free });
+        }
+        Ok(())
+    }
+}
+
+/// Whether a CUDA device can be opened here (for tests and the CLI's fallback).
+pub fn available() -> Result<Gpu, CudaError> {
+    Gpu::open(0)
+}

@@ -1,0 +1,660 @@
+/* simdx CUDA kernels, one launch per step (fusion mode `none`). Compiled by NVRTC after the device
+ * prelude and a program's device code, which define simdx_value, simdx_weight, simdx_params and the
+ * simdx_<fn> functions. Every kernel reads the run's state through one sx_state struct. */
+
+#define SX_BLOCK 256
+#define SX_WARPS (SX_BLOCK / 32)
+#define SX_TILE_ROUNDS 16
+#define SX_TILE (SX_BLOCK * SX_TILE_ROUNDS)
+#define SX_FULL 0xffffffffu
+
+/* Counter slots (u64 each) that the host reads after a step. */
+#define SX_NEXT_LEN 0
+#define SX_OVERFLOW 1
+#define SX_PENDING 2
+#define SX_MIN_BUCKET 3
+#define SX_EDGES 4
+#define SX_OUT_EDGES 5
+#define SX_GLOBAL 6
+#define SX_CHANGE 7
+#define SX_CLASS_LEN 8 /* 4 slots: thread, warp, cta, grid */
+#define SX_COUNTERS 12
+
+typedef struct {
+    const simdx_u64* out_offsets;
+    const simdx_u32* out_targets;
+    const simdx_weight* out_weights; /* NULL: every edge weighs uniform_weight */
+    const simdx_u64* in_offsets;
+    const simdx_u32* in_targets;
+    const simdx_weight* in_weights;
+    simdx_value* now;
+    simdx_value* seen;
+    simdx_value* acc;
+    simdx_u32* touched;     /* 1: reached in this iteration */
+    simdx_u32* in_frontier; /* 1: an active source of this pull step */
+    simdx_u32* pending;     /* 1: active, waiting in a later bucket */
+    unsigned long long* counters;
+    simdx_u32 n;
+    simdx_u32 online_capacity;
+    simdx_u32 uniform_weight_bits;
+    simdx_u32 class_warp;
+    simdx_u32 class_cta;
+    simdx_u32 class_grid;
+    simdx_params params;
+} sx_state;
+
+template <int N> struct sx_bits_of;
+template <> struct sx_bits_of<4> { typedef unsigned int T; };
+template <> struct sx_bits_of<8> { typedef unsigned long long T; };
+typedef sx_bits_of<sizeof(simdx_value)>::T sx_vbits;
+
+__device__ __forceinline__ sx_vbits sx_to_bits(simdx_value v) {
+    union { simdx_value v; sx_vbits b; } u;
+    u.v = v;
+    return u.b;
+}
+__device__ __forceinline__ simdx_value sx_from_bits(sx_vbits b) {
+    union { simdx_value v; sx_vbits b; } u;
+    u.b = b;
+    return u.v;
+}
+
+__device__ __forceinline__ simdx_weight sx_weight(const sx_state* s, const simdx_weight* w, simdx_u64 i) {
+    if (w) return w[i];
+    union { simdx_u32 b; simdx_weight w; } u;
+    u.b = s->uniform_weight_bits;
+    return u.w;
+}
+
+__device__ __forceinline__ simdx_vertex sx_vertex(const sx_state* s, simdx_u32 v) {
+    simdx_vertex x;
+    simdx_u64 od = s->out_offsets[v + 1] - s->out_offsets[v];
+    simdx_u64 id = s->in_offsets[v + 1] - s->in_offsets[v];
+    x.id = v;
+    x.out_degree = od > 0xffffffffull ? 0xffffffffu : (simdx_u32)od;
+    x.in_degree = id > 0xffffffffull ? 0xffffffffu : (simdx_u32)id;
+    x.num_vertices = s->n;
+    return x;
+}
+
+__device__ __forceinline__ simdx_u32 sx_out_degree32(const sx_state* s, simdx_u32 v) {
+    simdx_u64 d = s->out_offsets[v + 1] - s->out_offsets[v];
+    return d > 0xffffffffull ? 0xffffffffu : (simdx_u32)d;
+}
+
+/* A combine at an address, returning the old value: native atomics where the op and type have them,
+ * else a compare-and-swap loop over the program's combine. */
+__device__ __forceinline__ simdx_value sx_cas_combine(simdx_value* a, simdx_value v, const simdx_params* p) {
+    sx_vbits* ab = (sx_vbits*)a;
+    sx_vbits old = *(volatile sx_vbits*)ab, assumed;
+    do {
+        assumed = old;
+        sx_vbits next = sx_to_bits(simdx_combine(p, sx_from_bits(assumed), v));
+        if (next == assumed) break;
+        old = atomicCAS(ab, assumed, next);
+    } while (old != assumed);
+    return sx_from_bits(old);
+}
+__device__ __forceinline__ simdx_u32 sx_atomic(simdx_u32* a, simdx_u32 v, const simdx_params* p) {
+    if (SIMDX_OP == SIMDX_OP_MIN) return atomicMin(a, v);
+    if (SIMDX_OP == SIMDX_OP_MAX) return atomicMax(a, v);
+    if (SIMDX_OP == SIMDX_OP_SUM) return atomicAdd(a, v);
+    if (SIMDX_OP == SIMDX_OP_OR) return atomicOr(a, v);
+    return sx_cas_combine((simdx_value*)a, (simdx_value)v, p);
+}
+__device__ __forceinline__ simdx_i32 sx_atomic(simdx_i32* a, simdx_i32 v, const simdx_params* p) {
+    if (SIMDX_OP == SIMDX_OP_MIN) return atomicMin(a, v);
+    if (SIMDX_OP == SIMDX_OP_MAX) return atomicMax(a, v);
+    if (SIMDX_OP == SIMDX_OP_SUM) return atomicAdd(a, v);
+    if (SIMDX_OP == SIMDX_OP_OR) return atomicOr(a, v);
+    return sx_cas_combine((simdx_value*)a, (simdx_value)v, p);
+}
+__device__ __forceinline__ simdx_u64 sx_atomic(simdx_u64* a, simdx_u64 v, const simdx_params* p) {
+    if (SIMDX_OP == SIMDX_OP_MIN) return atomicMin(a, v);
+    if (SIMDX_OP == SIMDX_OP_MAX) return atomicMax(a, v);
+    if (SIMDX_OP == SIMDX_OP_SUM) return atomicAdd(a, v);
+    if (SIMDX_OP == SIMDX_OP_OR) return atomicOr(a, v);
+    return sx_cas_combine((simdx_value*)a, (simdx_value)v, p);
+}
+__device__ __forceinline__ simdx_i64 sx_atomic(simdx_i64* a, simdx_i64 v, const simdx_params* p) {
+    if (SIMDX_OP == SIMDX_OP_MIN) return atomicMin(a, v);
+    if (SIMDX_OP == SIMDX_OP_MAX) return atomicMax(a, v);
+    if (SIMDX_OP == SIMDX_OP_SUM) return (simdx_i64)atomicAdd((simdx_u64*)a, (simdx_u64)v);
+    if (SIMDX_OP == SIMDX_OP_OR) return (simdx_i64)atomicOr((simdx_u64*)a, (simdx_u64)v);
+    return sx_cas_combine((simdx_value*)a, (simdx_value)v, p);
+}
+__device__ __forceinline__ simdx_f32 sx_atomic(simdx_f32* a, simdx_f32 v, const simdx_params* p) {
+    if (SIMDX_OP == SIMDX_OP_SUM) return atomicAdd(a, v);
+    return sx_cas_combine((simdx_value*)a, (simdx_value)v, p);
+}
+__device__ __forceinline__ simdx_f64 sx_atomic(simdx_f64* a, simdx_f64 v, const simdx_params* p) {
+    if (SIMDX_OP == SIMDX_OP_SUM) return atomicAdd(a, v);
+    return sx_cas_combine((simdx_value*)a, (simdx_value)v, p);
+}
+
+/* Values compared as Rust's `==` does (so that NaN differs from itself, as on the CPU). */
+__device__ __forceinline__ bool sx_same(simdx_value a, simdx_value b) { return a == b; }
+
+/* The online filter: a warp-aggregated append of newly reached vertices to the next worklist; past its
+ * capacity the overflow flag is raised and the host takes the ballot filter for this iteration. */
+__device__ __forceinline__ void sx_record(const sx_state* s, simdx_u32* next, bool take, simdx_u32 v) {
+    unsigned mask = __activemask();
+    unsigned want = __ballot_sync(mask, take);
+    if (want == 0u) return;
+    int lane = threadIdx.x & 31;
+    int leader = __ffs(want) - 1;
+    unsigned long long base = 0;
+    if (lane == leader) base = atomicAdd(&s->counters[SX_NEXT_LEN], (unsigned long long)__popc(want));
+    base = __shfl_sync(mask, base, leader);
+    if (take) {
+        unsigned long long at = base + __popc(want & ((1u << lane) - 1u));
+        if (at < s->online_capacity) next[at] = v;
+        else s->counters[SX_OVERFLOW] = 1ull;
+    }
+}
+
+/* Marks v reached; true the first time in this iteration. */
+__device__ __forceinline__ bool sx_touch(const sx_state* s, simdx_u32 v) {
+    if (s->touched[v]) return false;
+    return atomicExch(&s->touched[v], 1u) == 0u;
+}
+
+__device__ __forceinline__ void sx_add_edges(const sx_state* s, unsigned long long edges) {
+    for (int o = 16; o > 0; o >>= 1) edges += __shfl_down_sync(__activemask(), edges, o);
+    if ((threadIdx.x & 31) == 0 && edges) atomicAdd(&s->counters[SX_EDGES], edges);
+}
+
+/* Push along one out-arc i of u: compute, combine at the destination, record it if reached. */
+__device__ __forceinline__ bool sx_push_arc(const sx_state* s, const simdx_params* p, simdx_value src,
+                                            simdx_u32 src_deg, simdx_u64 i, simdx_u32* vout) {
+    simdx_u32 v = s->out_targets[i];
+    *vout = v;
+    simdx_value dst = s->now[v];
+    if (!simdx_can_update(p, dst)) return false;
+    simdx_edge e;
+    e.src = src;
+    e.dst = dst;
+    e.weight = sx_weight(s, s->out_weights, i);
+    e.src_out_degree = src_deg;
+    simdx_value update = simdx_compute(p, e);
+    bool reached;
+    if (SIMDX_APPLY == SIMDX_APPLY_IN_PLACE) {
+        if (sx_same(simdx_combine(p, dst, update), dst)) return false;
+        simdx_value old = sx_atomic(&s->now[v], update, p);
+        reached = !sx_same(simdx_combine(p, old, update), old);
+    } else {
+        sx_atomic(&s->acc[v], update, p);
+        reached = true;
+    }
+    return reached && sx_touch(s, v);
+}
+
+extern "C" {
+
+__global__ void sx_init(const sx_state* __restrict__ s) {
+    simdx_params p = s->params;
+    for (simdx_u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < s->n; v += gridDim.x * blockDim.x) {
+        s->now[v] = simdx_init(&p, sx_vertex(s, v));
+        s->seen[v] = SIMDX_UNSEEN;
+        if (s->acc) s->acc[v] = SIMDX_IDENTITY;
+        s->touched[v] = 0u;
+        s->in_frontier[v] = 0u;
+        s->pending[v] = 0u;
+    }
+}
+
+/* seen := now for the frontier (the values its vertices send this iteration); optionally marks them
+ * as the pull step's active sources. */
+__global__ void sx_snapshot(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 mark) {
+    unsigned long long out_edges = 0;
+    for (simdx_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < len; i += gridDim.x * blockDim.x) {
+        simdx_u32 u = list[i];
+        s->seen[u] = s->now[u];
+        if (mark) s->in_frontier[u] = 1u;
+        out_edges += s->out_offsets[u + 1] - s->out_offsets[u];
+    }
+    for (int o = 16; o > 0; o >>= 1) out_edges += __shfl_down_sync(SX_FULL, out_edges, o);
+    if ((threadIdx.x & 31) == 0 && out_edges) atomicAdd(&s->counters[SX_OUT_EDGES], out_edges);
+}
+
+__global__ void sx_unmark(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len) {
+    for (simdx_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < len; i += gridDim.x * blockDim.x) s->in_frontier[list[i]] = 0u;
+}
+
+/* The sum over all vertices of global(v, now[v]). */
+__global__ void sx_global(const sx_state* __restrict__ s) {
+    simdx_params p = s->params;
+    double sum = 0.0;
+    for (simdx_u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < s->n; v += gridDim.x * blockDim.x)
+        sum += simdx_global(&p, sx_vertex(s, v), s->now[v]);
+    for (int o = 16; o > 0; o >>= 1) sum += __shfl_down_sync(SX_FULL, sum, o);
+    if ((threadIdx.x & 31) == 0 && sum != 0.0) atomicAdd((double*)&s->counters[SX_GLOBAL], sum);
+}
+
+/* Splits a worklist into degree classes: thread (< class_warp), warp (< class_cta), CTA (< class_grid),
+ * grid. `in_degree` picks the in-CSR (pull). */
+__global__ void sx_classify(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
+                            simdx_u32 in_degree, simdx_u32* c0, simdx_u32* c1, simdx_u32* c2, simdx_u32* c3) {
+    simdx_u32 count = all ? s->n : len;
+    simdx_u32 stride = gridDim.x * blockDim.x;
+    simdx_u32 rounds = (count + stride - 1) / stride;
+    for (simdx_u32 r = 0; r < rounds; r++) {
+        simdx_u32 i = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
+        bool live = i < count;
+        simdx_u32 v = live ? (all ? i : list[i]) : 0u;
+        const simdx_u64* off = in_degree ? s->in_offsets : s->out_offsets;
+        simdx_u64 d = live ? off[v + 1] - off[v] : 0;
+        int cls = d < s->class_warp ? 0 : d < s->class_cta ? 1 : d < s->class_grid ? 2 : 3;
+        simdx_u32* out[4] = {c0, c1, c2, c3};
+        for (int c = 0; c < 4; c++) {
+            unsigned want = __ballot_sync(SX_FULL, live && cls == c);
+            if (!want) continue;
+            int lane = threadIdx.x & 31, leader = __ffs(want) - 1;
+            unsigned long long base = 0;
+            if (lane == leader) base = atomicAdd(&s->counters[SX_CLASS_LEN + c], (unsigned long long)__popc(want));
+            base = __shfl_sync(SX_FULL, base, leader);
+            if (live && cls == c) out[c][base + __popc(want & ((1u << lane) - 1u))] = v;
+        }
+    }
+}
+
+/* Push, thread class: one thread per frontier vertex. */
+__global__ void sx_push_thread(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
+    simdx_params p = s->params;
+    simdx_u32 stride = gridDim.x * blockDim.x;
+    simdx_u32 rounds = (len + stride - 1) / stride;
+    unsigned long long edges = 0;
+    for (simdx_u32 r = 0; r < rounds; r++) {
+        simdx_u32 i = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
+        bool live = i < len;
+        simdx_u32 u = live ? list[i] : 0u;
+        simdx_u64 b = live ? s->out_offsets[u] : 0, e = live ? s->out_offsets[u + 1] : 0;
+        simdx_value src = live ? s->seen[u] : SIMDX_IDENTITY;
+        simdx_u32 deg = live ? sx_out_degree32(s, u) : 0u;
+        edges += e - b;
+        simdx_u32 most = __reduce_max_sync(SX_FULL, (simdx_u32)(e - b));
+        for (simdx_u32 k = 0; k < most; k++) {
+            simdx_u32 v = 0;
+            bool take = (b + k < e) && sx_push_arc(s, &p, src, deg, b + k, &v);
+            sx_record(s, next, take, v);
+        }
+    }
+    sx_add_edges(s, edges);
+}
+
+/* Push, warp class: one warp per vertex, lanes over its arcs. */
+__global__ void sx_push_warp(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
+    simdx_params p = s->params;
+    simdx_u32 warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x & 31;
+    simdx_u32 warps = gridDim.x * blockDim.x / 32;
+    unsigned long long edges = 0;
+    for (simdx_u32 i = warp; i < len; i += warps) {
+        simdx_u32 u = list[i];
+        simdx_u64 b = s->out_offsets[u], e = s->out_offsets[u + 1];
+        simdx_value src = s->seen[u];
+        simdx_u32 deg = sx_out_degree32(s, u);
+        if (lane == 0) edges += e - b;
+        for (simdx_u64 k = b; k < e; k += 32) {
+            simdx_u32 v = 0;
+            bool take = (k + lane < e) && sx_push_arc(s, &p, src, deg, k + lane, &v);
+            sx_record(s, next, take, v);
+        }
+    }
+    sx_add_edges(s, edges);
+}
+
+/* Push, CTA class: one block per vertex. With `grid_split` > 1 (grid class), `grid_split` blocks
+ * share each vertex, each taking an interleaved part of its arcs. */
+__global__ void sx_push_cta(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next,
+                            simdx_u32 grid_split) {
+    simdx_params p = s->params;
+    unsigned long long edges = 0;
+    simdx_u32 part = blockIdx.x % grid_split;
+    for (simdx_u32 i = blockIdx.x / grid_split; i < len; i += gridDim.x / grid_split) {
+        simdx_u32 u = list[i];
+        simdx_u64 b = s->out_offsets[u], e = s->out_offsets[u + 1];
+        simdx_value src = s->seen[u];
+        simdx_u32 deg = sx_out_degree32(s, u);
+        if (threadIdx.x == 0 && part == 0) edges += e - b;
+        for (simdx_u64 k = b + (simdx_u64)part * blockDim.x; k < e; k += (simdx_u64)blockDim.x * grid_split) {
+            simdx_u32 v = 0;
+            bool take = (k + threadIdx.x < e) && sx_push_arc(s, &p, src, deg, k + threadIdx.x, &v);
+            sx_record(s, next, take, v);
+        }
+    }
+    sx_add_edges(s, edges);
+}
+
+/* The pull side of one vertex, after its in-arcs were combined: store and record. */
+__device__ __forceinline__ bool sx_pull_finish(const sx_state* s, const simdx_params* p, simdx_u32 v, bool got,
+                                               simdx_value update) {
+    if (!got) return false;
+    if (SIMDX_APPLY == SIMDX_APPLY_IN_PLACE) {
+        simdx_value old = s->now[v];
+        simdx_value nv = simdx_combine(p, old, update);
+        if (sx_same(nv, old)) return false;
+        s->now[v] = nv;
+    } else {
+        s->acc[v] = update;
+    }
+    return sx_touch(s, v);
+}
+
+/* One in-arc i of v during pull: whether its source is active, and its update. */
+__device__ __forceinline__ bool sx_pull_arc(const sx_state* s, const simdx_params* p, simdx_u32 all, simdx_value dst,
+                                            simdx_u64 i, simdx_value* update) {
+    simdx_u32 u = s->in_targets[i];
+    if (!all && !s->in_frontier[u]) return false;
+    simdx_edge e;
+    e.src = s->seen[u];
+    e.dst = dst;
+    e.weight = sx_weight(s, s->in_weights, i);
+    e.src_out_degree = sx_out_degree32(s, u);
+    *update = simdx_compute(p, e);
+    return true;
+}
+
+/* Warp-wide combine of (got, value) pairs; lane 0 ends with the result. */
+__device__ __forceinline__ bool sx_warp_combine(const simdx_params* p, bool got, simdx_value* value) {
+    for (int o = 16; o > 0; o >>= 1) {
+        bool og = __shfl_down_sync(SX_FULL, (int)got, o) != 0;
+        simdx_value ov = __shfl_down_sync(SX_FULL, *value, o);
+        if (og) {
+            *value = got ? simdx_combine(p, *value, ov) : ov;
+            got = true;
+        }
+    }
+    return got;
+}
+
+/* Pull, thread class: one thread per candidate vertex; voting stops at the first update. */
+__global__ void sx_pull_thread(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
+                               simdx_u32* next) {
+    simdx_params p = s->params;
+    simdx_u32 stride = gridDim.x * blockDim.x;
+    simdx_u32 rounds = (len + stride - 1) / stride;
+    unsigned long long edges = 0;
+    for (simdx_u32 r = 0; r < rounds; r++) {
+        simdx_u32 i = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
+        bool take = false;
+        simdx_u32 v = 0;
+        if (i < len) {
+            v = list[i];
+            simdx_value dst = s->now[v];
+            if (simdx_can_update(&p, dst)) {
+                bool got = false;
+                simdx_value acc = SIMDX_IDENTITY;
+                for (simdx_u64 k = s->in_offsets[v]; k < s->in_offsets[v + 1]; k++) {
+                    edges++;
+                    simdx_value up;
+                    if (!sx_pull_arc(s, &p, all, dst, k, &up)) continue;
+                    acc = got ? simdx_combine(&p, acc, up) : up;
+                    got = true;
+                    if (SIMDX_KIND == SIMDX_KIND_VOTING) break;
+                }
+                take = sx_pull_finish(s, &p, v, got, acc);
+            }
+        }
+        sx_record(s, next, take, v);
+    }
+    sx_add_edges(s, edges);
+}
+
+/* Pull, warp class: one warp per vertex; voting stops once any lane found an update. */
+__global__ void sx_pull_warp(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
+                             simdx_u32* next) {
+    simdx_params p = s->params;
+    simdx_u32 warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x & 31;
+    simdx_u32 warps = gridDim.x * blockDim.x / 32;
+    unsigned long long edges = 0;
+    for (simdx_u32 i = warp; i < len; i += warps) {
+        simdx_u32 v = list[i];
+        simdx_value dst = s->now[v];
+        if (!simdx_can_update(&p, dst)) continue;
+        bool got = false;
+        simdx_value acc = SIMDX_IDENTITY;
+        simdx_u64 b = s->in_offsets[v], e = s->in_offsets[v + 1];
+        for (simdx_u64 k = b; k < e; k += 32) {
+            simdx_value up;
+            if (k + lane < e) {
+                edges++;
+                if (sx_pull_arc(s, &p, all, dst, k + lane, &up)) {
+                    acc = got ? simdx_combine(&p, acc, up) : up;
+                    got = true;
+                }
+            }
+            if (SIMDX_KIND == SIMDX_KIND_VOTING && __any_sync(SX_FULL, got)) break;
+        }
+        got = sx_warp_combine(&p, got, &acc);
+        bool take = false;
+        if (lane == 0) take = sx_pull_finish(s, &p, v, got, acc);
+        sx_record(s, next, take, v);
+    }
+    sx_add_edges(s, edges);
+}
+
+/* Pull, CTA and grid classes: one block per vertex, warps combined through shared memory. */
+__global__ void sx_pull_cta(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
+                            simdx_u32* next) {
+    __shared__ simdx_value part[SX_WARPS];
+    __shared__ int part_got[SX_WARPS];
+    __shared__ int any_got;
+    simdx_params p = s->params;
+    simdx_u32 lane = threadIdx.x & 31, w = threadIdx.x / 32;
+    unsigned long long edges = 0;
+    for (simdx_u32 i = blockIdx.x; i < len; i += gridDim.x) {
+        simdx_u32 v = list[i];
+        simdx_value dst = s->now[v];
+        if (!simdx_can_update(&p, dst)) continue;
+        bool got = false;
+        simdx_value acc = SIMDX_IDENTITY;
+        simdx_u64 b = s->in_offsets[v], e = s->in_offsets[v + 1];
+        if (threadIdx.x == 0) any_got = 0;
+        __syncthreads();
+        for (simdx_u64 k = b; k < e; k += blockDim.x) {
+            simdx_value up;
+            if (k + threadIdx.x < e) {
+                edges++;
+                if (sx_pull_arc(s, &p, all, dst, k + threadIdx.x, &up)) {
+                    acc = got ? simdx_combine(&p, acc, up) : up;
+                    got = true;
+                }
+            }
+            if (SIMDX_KIND == SIMDX_KIND_VOTING) {
+                if (got) any_got = 1;
+                __syncthreads();
+                bool stop = any_got != 0;
+                __syncthreads();
+                if (stop) break;
+            }
+        }
+        got = sx_warp_combine(&p, got, &acc);
+        if (lane == 0) {
+            part[w] = acc;
+            part_got[w] = got;
+        }
+        __syncthreads();
+        bool take = false;
+        if (threadIdx.x == 0) {
+            bool g = false;
+            simdx_value r = SIMDX_IDENTITY;
+            for (int k = 0; k < SX_WARPS; k++) {
+                if (!part_got[k]) continue;
+                r = g ? simdx_combine(&p, r, part[k]) : part[k];
+                g = true;
+            }
+            take = sx_pull_finish(s, &p, v, g, r);
+        }
+        __syncthreads();
+        if (w == 0) sx_record(s, next, take, v);
+    }
+    sx_add_edges(s, edges);
+}
+
+/* Apply the combined updates of the reached vertices (`all`: every vertex); sums |new - old|. */
+__global__ void sx_apply(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all, double global) {
+    simdx_params p = s->params;
+    simdx_u32 count = all ? s->n : len;
+    double change = 0.0;
+    for (simdx_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
+        simdx_u32 v = all ? i : list[i];
+        simdx_value old = s->now[v];
+        simdx_value combined = s->acc[v];
+        s->acc[v] = SIMDX_IDENTITY;
+        simdx_value nv = simdx_apply(&p, sx_vertex(s, v), old, combined, global);
+        s->now[v] = nv;
+        if (!sx_same(nv, old)) change += fabs((double)nv - (double)old);
+    }
+    for (int o = 16; o > 0; o >>= 1) change += __shfl_down_sync(SX_FULL, change, o);
+    if ((threadIdx.x & 31) == 0 && change != 0.0) atomicAdd((double*)&s->counters[SX_CHANGE], change);
+}
+
+/* Picks the next frontier from the reached vertices: the active ones in buckets up to `bucket`; the
+ * others wait (pending flag). */
+__global__ void sx_select(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 bucket,
+                          simdx_u32* next) {
+    simdx_params p = s->params;
+    simdx_u32 stride = gridDim.x * blockDim.x;
+    simdx_u32 rounds = (len + stride - 1) / stride;
+    for (simdx_u32 r = 0; r < rounds; r++) {
+        simdx_u32 i = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
+        bool take = false;
+        simdx_u32 v = 0;
+        if (i < len) {
+            v = list[i];
+            simdx_value now = s->now[v];
+            if (simdx_active(&p, now, s->seen[v])) {
+                if (simdx_bucket(&p, now) <= bucket) {
+                    take = true;
+                } else if (!s->pending[v]) {
+                    s->pending[v] = 1u;
+                    atomicAdd(&s->counters[SX_PENDING], 1ull);
+                }
+            }
+        }
+        unsigned want = __ballot_sync(SX_FULL, take);
+        if (want) {
+            int lane = threadIdx.x & 31, leader = __ffs(want) - 1;
+            unsigned long long base = 0;
+            if (lane == leader) base = atomicAdd(&s->counters[SX_NEXT_LEN], (unsigned long long)__popc(want));
+            base = __shfl_sync(SX_FULL, base, leader);
+            if (take) next[base + __popc(want & ((1u << lane) - 1u))] = v;
+        }
+    }
+}
+
+/* Over the waiting vertices: drop those no longer active, find the lowest bucket, count the rest. */
+__global__ void sx_pending_min(const sx_state* __restrict__ s) {
+    simdx_params p = s->params;
+    for (simdx_u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < s->n; v += gridDim.x * blockDim.x) {
+        if (!s->pending[v]) continue;
+        simdx_value now = s->now[v];
+        if (!simdx_active(&p, now, s->seen[v])) {
+            s->pending[v] = 0u;
+            continue;
+        }
+        atomicMin(&s->counters[SX_MIN_BUCKET], (unsigned long long)simdx_bucket(&p, now));
+        atomicAdd(&s->counters[SX_PENDING], 1ull);
+    }
+}
+
+/* The predicate of the ballot scans. mode 0: reached this iteration (clears the flag); mode 1: active
+ * (initial frontier and `Every` programs), waiting if in a later bucket; mode 2: waiting and in a
+ * bucket up to `bucket` (clears the flag). */
+__device__ __forceinline__ bool sx_scan_pred(const sx_state* s, const simdx_params* p, simdx_u32 mode,
+                                             simdx_u32 bucket, simdx_u32 v, bool write) {
+    if (mode == 0) {
+        if (!s->touched[v]) return false;
+        if (write) s->touched[v] = 0u;
+        return true;
+    }
+    if (mode == 1) {
+        simdx_value now = s->now[v];
+        if (!simdx_active(p, now, s->seen[v])) return false;
+        if (simdx_bucket(p, now) <= bucket) return true;
+        if (write && !s->pending[v]) {
+            s->pending[v] = 1u;
+            atomicAdd(&s->counters[SX_PENDING], 1ull);
+        }
+        return false;
+    }
+    if (!s->pending[v] || simdx_bucket(p, s->now[v]) > bucket) return false;
+    if (write) s->pending[v] = 0u;
+    return true;
+}
+
+/* The ballot filter, pass 1: how many vertices of each tile of SX_TILE pass. */
+__global__ void sx_scan_count(const sx_state* __restrict__ s, simdx_u32 mode, simdx_u32 bucket, simdx_u32* tile_counts) {
+    __shared__ simdx_u32 warp_counts[SX_WARPS];
+    simdx_params p = s->params;
+    simdx_u32 base = blockIdx.x * SX_TILE;
+    simdx_u32 count = 0;
+    for (int r = 0; r < SX_TILE_ROUNDS; r++) {
+        simdx_u32 v = base + r * SX_BLOCK + threadIdx.x;
+        bool hit = v < s->n && sx_scan_pred(s, &p, mode, bucket, v, false);
+        count += __popc(__ballot_sync(SX_FULL, hit));
+    }
+    if ((threadIdx.x & 31) == 0) warp_counts[threadIdx.x / 32] = count;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        simdx_u32 total = 0;
+        for (int w = 0; w < SX_WARPS; w++) total += warp_counts[w];
+        tile_counts[blockIdx.x] = total;
+    }
+}
+
+/* The ballot filter, pass 2: exclusive prefix of the tile counts (one block); the total goes to
+ * counters[SX_NEXT_LEN]. */
+__global__ void sx_scan_offsets(const sx_state* __restrict__ s, simdx_u32* tile_counts, simdx_u32 tiles) {
+    __shared__ simdx_u32 sums[SX_BLOCK];
+    simdx_u32 carry = 0;
+    for (simdx_u32 start = 0; start < tiles; start += SX_BLOCK) {
+        simdx_u32 i = start + threadIdx.x;
+        simdx_u32 x = i < tiles ? tile_counts[i] : 0u;
+        sums[threadIdx.x] = x;
+        __syncthreads();
+        for (int o = 1; o < SX_BLOCK; o <<= 1) {
+            simdx_u32 y = threadIdx.x >= (unsigned)o ? sums[threadIdx.x - o] : 0u;
+            __syncthreads();
+            sums[threadIdx.x] += y;
+            __syncthreads();
+        }
+        if (i < tiles) tile_counts[i] = carry + sums[threadIdx.x] - x;
+        simdx_u32 block_total = sums[SX_BLOCK - 1];
+        __syncthreads();
+        carry += block_total;
+    }
+    if (threadIdx.x == 0) s->counters[SX_NEXT_LEN] = carry;
+}
+
+/* The ballot filter, pass 3: each tile writes its hits in vertex order from its offset: the list is
+ * sorted and free of duplicates. */
+__global__ void sx_scan_write(const sx_state* __restrict__ s, simdx_u32 mode, simdx_u32 bucket,
+                              const simdx_u32* tile_offsets, simdx_u32* out) {
+    __shared__ simdx_u32 warp_counts[SX_WARPS];
+    simdx_params p = s->params;
+    simdx_u32 base = blockIdx.x * SX_TILE;
+    simdx_u32 offset = tile_offsets[blockIdx.x];
+    simdx_u32 lane = threadIdx.x & 31, w = threadIdx.x / 32;
+    for (int r = 0; r < SX_TILE_ROUNDS; r++) {
+        simdx_u32 v = base + r * SX_BLOCK + threadIdx.x;
+        bool hit = v < s->n && sx_scan_pred(s, &p, mode, bucket, v, true);
+        unsigned ballot = __ballot_sync(SX_FULL, hit);
+        if (lane == 0) warp_counts[w] = __popc(ballot);
+        __syncthreads();
+        simdx_u32 before = 0, total = 0;
+        for (simdx_u32 k = 0; k < SX_WARPS; k++) {
+            if (k < w) before += warp_counts[k];
+            total += warp_counts[k];
+        }
+        if (hit) out[offset + before + __popc(ballot & ((1u << lane) - 1u))] = v;
+        offset += total;
+        __syncthreads();
+    }
+}
+
+} /* extern "C" */
+
+extern "C" __global__ void sx_clear_touched(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len) {
+    for (simdx_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < len; i += gridDim.x * blockDim.x) s->touched[list[i]] = 0u;
+}

@@ -1,0 +1,149 @@
+//! The CUDA backend against the serial oracles: every program under every direction and filter policy
+//! and with small degree-class thresholds (so that the thread, warp, CTA and grid kernels all run), on
+//! generated and hand-made graphs; BFS and SSSP also equal to the CPU backend exactly.
+//! Without a GPU these tests print that they were skipped; with `SIMDX_REQUIRE_GPU=1` they fail.
+#![cfg(feature = "cuda")]
+
+use simdx::engine::{DegreeClasses, DirectionPolicy, Engine, FilterPolicy, RunOptions};
+use simdx::gen::GeneratorSpec;
+use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
+use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp};
+use simdx_cuda::{CudaEngine, DeviceGraph, Gpu};
+
+/// The GPU, or `None` after saying why the test is skipped; panics instead when SIMDX_REQUIRE_GPU=1.
+fn gpu() -> Option<Gpu> {
+    match simdx_cuda::available() {
+        Ok(g) => Some(g),
+        Err(e) if std::env::var("SIMDX_REQUIRE_GPU").is_ok_and(|v| v == "1") => panic!("SIMDX_REQUIRE_GPU=1 but {e}"),
+        Err(e) => {
+            eprintln!("skipped: no usable GPU ({e})");
+            None
+        }
+    }
+}
+
+fn generated(spec: &str) -> Graph {
+    GeneratorSpec::parse(spec).unwrap().generate(7).unwrap()
+}
+
+fn edges(n: usize, pairs: &[(u32, u32)], weights: Option<Vec<u32>>) -> EdgeList {
+    EdgeList {
+        num_vertices: n,
+        src: pairs.iter().map(|p| p.0).collect(),
+        dst: pairs.iter().map(|p| p.1).collect(),
+        weights: weights.map(EdgeWeights::U32),
+    }
+}
+
+fn graphs() -> Vec<(String, Graph)> {
+    let mut all: Vec<(String, Graph)> = ["kron:12:w", "urand:11:w", "rmat:10:8:w", "grid:40x30:w"]
+        .iter()
+        .map(|s| (s.to_string(), generated(s)))
+        .collect();
+    let loops_and_dups = edges(5, &[(0, 0), (0, 1), (0, 1), (1, 2), (2, 1), (3, 3)], Some(vec![3, 2, 5, 1, 1, 9]));
+    all.push((
+        "self-loops+duplicates".into(),
+        GraphBuilder::new().self_loops(SelfLoops::Keep).build(loops_and_dups.clone()).unwrap(),
+    ));
+    all.push(("one vertex".into(), GraphBuilder::new().build(edges(1, &[], None)).unwrap()));
+    all.push(("no edges".into(), GraphBuilder::new().build(edges(6, &[], None)).unwrap()));
+    let directed = edges(8, &[(0, 1), (1, 2), (2, 0), (2, 3), (5, 4), (4, 6), (6, 3)], Some(vec![4, 1, 1, 7, 2, 2, 2]));
+    all.push(("directed, unreachable parts".into(), GraphBuilder::new().directed(true).build(directed).unwrap()));
+    all
+}
+
+fn policies() -> Vec<RunOptions> {
+    let mut all = Vec::new();
+    for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
+        for filter in [FilterPolicy::Online, FilterPolicy::Ballot, FilterPolicy::Jit] {
+            all.push(RunOptions { direction, filter, bin_capacity: 4, ..RunOptions::default() });
+        }
+    }
+    // Small thresholds: every degree class, the grid one included, gets vertices.
+    let classes = DegreeClasses { warp: 4, cta: 16, grid: 64 };
+    all.push(RunOptions { direction: DirectionPolicy::Push, classes, ..RunOptions::default() });
+    all.push(RunOptions { direction: DirectionPolicy::Pull, classes, ..RunOptions::default() });
+    all
+}
+
+fn sources(g: &Graph) -> Vec<u32> {
+    let n = g.num_vertices() as u32;
+    let mut s = vec![0, n / 2, n - 1];
+    s.dedup();
+    s
+}
+
+#[test]
+fn bfs_on_the_gpu_matches_the_oracle_and_the_cpu() {
+    let Some(gpu) = gpu() else { return };
+    for (name, g) in graphs() {
+        let dg = DeviceGraph::upload(&gpu, &g).unwrap();
+        for source in sources(&g) {
+            let cpu = Engine::default().run(&Bfs { source }, &g).unwrap().values;
+            for options in policies() {
+                let run = CudaEngine::new(options).run(&Bfs { source }, &dg).unwrap();
+                verify::bfs(&g, source, &run.values)
+                    .unwrap_or_else(|e| panic!("{name}, source {source}, {options:?}: {e}"));
+                assert_eq!(run.values, cpu, "{name}, source {source}, {options:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn sssp_on_the_gpu_matches_dijkstra() {
+    let Some(gpu) = gpu() else { return };
+    for (name, g) in graphs() {
+        let dg = DeviceGraph::upload(&gpu, &g).unwrap();
+        for source in sources(&g) {
+            for delta in [1, default_delta(&g), 1000] {
+                for options in policies() {
+                    let run = CudaEngine::new(options).run(&Sssp { source, delta }, &dg).unwrap();
+                    verify::sssp(&g, source, &run.values)
+                        .unwrap_or_else(|e| panic!("{name}, source {source}, delta {delta}, {options:?}: {e}"));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn pagerank_on_the_gpu_matches_power_iteration() {
+    let Some(gpu) = gpu() else { return };
+    let params = PageRank { tolerance: 1e-9, max_iterations: 200, ..PageRank::default() };
+    for (name, g) in graphs() {
+        let dg = DeviceGraph::upload(&gpu, &g).unwrap();
+        for options in policies() {
+            let run = CudaEngine::new(options).run(&params, &dg).unwrap();
+            verify::pagerank(&g, &params, &run.values, 1e-6).unwrap_or_else(|e| panic!("{name}, {options:?}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn gpu_stats_record_filters_and_directions() {
+    let Some(gpu) = gpu() else { return };
+    let g = generated("kron:14");
+    let dg = DeviceGraph::upload(&gpu, &g).unwrap();
+    let source = (0..g.num_vertices() as u32).max_by_key(|&v| g.out_degree(v)).unwrap();
+    let run = CudaEngine::new(RunOptions::default()).run(&Bfs { source }, &dg).unwrap();
+    let it = &run.stats.iterations;
+    assert!(it.iter().any(|i| i.direction == simdx::engine::Direction::Pull), "{it:?}");
+    assert_eq!(it[0].frontier, 1);
+    assert_eq!(it[0].edges, g.out_degree(source));
+    let tiny =
+        CudaEngine::new(RunOptions { bin_capacity: 1, ..RunOptions::default() }).run(&Bfs { source }, &dg).unwrap();
+    assert!(tiny.stats.iterations.iter().any(|i| i.filter == simdx::engine::FilterUsed::Ballot));
+    assert!(tiny.stats.iterations.iter().any(|i| i.filter == simdx::engine::FilterUsed::Online));
+}
+
+#[test]
+fn mismatched_weights_are_an_error_on_the_gpu() {
+    let Some(gpu) = gpu() else { return };
+    let real = GraphBuilder::new()
+        .build(EdgeList { weights: Some(EdgeWeights::F32(vec![0.5])), ..edges(2, &[(0, 1)], None) })
+        .unwrap();
+    let dg = DeviceGraph::upload(&gpu, &real).unwrap();
+    let err = CudaEngine::default().run(&Sssp { source: 0, delta: 1 }, &dg).unwrap_err();
+    assert!(err.to_string().contains("integer edge weights"), "{err}");
+}
