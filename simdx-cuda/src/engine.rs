@@ -37,6 +37,9 @@ const GRID_SPLIT: u32 = 64;
 /// Byte offset of `online_capacity` in `sx_state` (13 pointers, then `n`).
 const CAPACITY_OFFSET: usize = 13 * 8 + 4;
 
+/// The weights a program reads on the device: out-arcs, in-arcs (`None`: uniform), uniform weight bits.
+type ProgramWeights<'g> = (Option<&'g CudaSlice<u32>>, Option<&'g CudaSlice<u32>>, u32);
+
 /// Runs programs on the GPU.
 #[derive(Debug, Clone, Default)]
 pub struct CudaEngine {
@@ -242,6 +245,8 @@ impl CudaEngine {
         loop {
             if len == 0 && pending_maybe {
                 // The current bucket is exhausted: move to the lowest bucket still waiting.
+                let mut min_slot = counters.slice_mut(MIN_BUCKET..MIN_BUCKET + 1);
+                stream.memcpy_htod(&[u64::MAX], &mut min_slot).map_err(driver("resetting counters"))?;
                 launch!(f_pending, per_thread(n), &state);
                 let c = read(&mut counters)?;
                 pending_maybe = false;
@@ -420,10 +425,7 @@ impl CudaEngine {
     }
 
     /// The device weights the program reads: out-arcs, in-arcs, and the uniform weight's bits.
-    fn weights<'g, P: Program>(
-        &self,
-        graph: &'g DeviceGraph,
-    ) -> Result<(Option<&'g CudaSlice<u32>>, Option<&'g CudaSlice<u32>>, u32), CudaError> {
+    fn weights<'g, P: Program>(&self, graph: &'g DeviceGraph) -> Result<ProgramWeights<'g>, CudaError> {
         let w = TypeId::of::<P::Weight>();
         let native = graph.weights.as_ref();
         if w == TypeId::of::<()>() {

@@ -2,7 +2,7 @@
 //! that hold type variables, rendered to CUDA C once inference is done, so that every operator and
 //! helper is chosen for its operands' final type (`simdx_add_i32`, `fminf`, typed literals).
 
-use proc_macro2::Span;
+use crate::lower::{error_at, At};
 
 use crate::lit;
 use crate::ty::{Ty, TyVar, Types};
@@ -26,7 +26,7 @@ pub enum Arith {
 #[derive(Debug, Clone)]
 pub enum CExpr {
     /// An integer literal: its magnitude and sign, typed by its variable.
-    Int { value: u128, negative: bool, ty: TyVar, span: Span },
+    Int { value: u128, negative: bool, ty: TyVar, span: At },
     /// A float literal as written (digits), typed by its variable.
     Float { digits: String, negative: bool, ty: TyVar },
     /// C text needing no type (a name, `true`, a macro).
@@ -44,7 +44,7 @@ pub enum CExpr {
     /// `a as to`.
     Cast { a: Box<CExpr>, from: TyVar, to: Ty },
     /// A scalar method: `receiver.name(args)`, receiver first in `args`.
-    Method { name: String, args: Vec<CExpr>, ty: TyVar, span: Span },
+    Method { name: String, args: Vec<CExpr>, ty: TyVar, span: At },
     /// `c ? a : b`.
     Ternary { c: Box<CExpr>, a: Box<CExpr>, b: Box<CExpr> },
 }
@@ -129,8 +129,8 @@ impl Render<'_> {
         self.types.get(v).unwrap_or(Ty::Unit)
     }
 
-    fn error(&mut self, span: Span, message: String) -> String {
-        self.errors.push(syn::Error::new(span, message));
+    fn error(&mut self, span: At, message: String) -> String {
+        self.errors.push(error_at(span, message));
         "0".into()
     }
 
@@ -220,7 +220,7 @@ impl Render<'_> {
         }
     }
 
-    fn method(&mut self, name: &str, args: &[CExpr], ty: TyVar, span: Span) -> String {
+    fn method(&mut self, name: &str, args: &[CExpr], ty: TyVar, span: At) -> String {
         let t = self.ty(ty);
         let a: Vec<String> = args.iter().map(|x| self.expr(x)).collect();
         let tag = t.tag();

@@ -16,6 +16,7 @@ use crate::ty::{Ty, TyVar, Types};
 struct Local {
     c_name: String,
     ty: TyVar,
+    /// `let mut`, or a `let x;` whose value comes later: assignable.
     mutable: bool,
 }
 
@@ -68,8 +69,8 @@ impl Lowering {
         }
     }
 
-    pub fn error(&mut self, span: Span, message: impl Into<String>) {
-        self.errors.push(syn::Error::new(span, message.into()));
+    pub fn error(&mut self, at: impl Into<At>, message: impl Into<String>) {
+        self.errors.push(error_at(at.into(), message.into()));
     }
 
     /// A type written in kernel code: a scalar, `Self::Value`, `Self::Weight`, `Vertex` or `Edge<..>`.
@@ -91,7 +92,7 @@ impl Lowering {
                     "Edge" => Some(Ty::Edge),
                     "Vec" | "String" | "Box" | "Rc" | "Arc" | "HashMap" | "BTreeMap" | "HashSet" | "VecDeque" => {
                         self.error(
-                            t.span(),
+                            at(&t),
                             format!(
                                 "heap types like `{last}` are not allowed in kernel code; use the scalars \
                                  u32 i32 u64 i64 f32 f64 bool"
@@ -101,7 +102,7 @@ impl Lowering {
                     }
                     _ => {
                         self.error(
-                            t.span(),
+                            at(&t),
                             format!(
                                 "the type `{last}` is not allowed in kernel code; use the scalars u32 i32 u64 \
                                  i64 f32 f64 bool, `Self::Value` or `Self::Weight`"
@@ -114,14 +115,14 @@ impl Lowering {
             Type::Tuple(t) if t.elems.is_empty() => Some(Ty::Unit),
             Type::Reference(_) | Type::Ptr(_) => {
                 self.error(
-                    t.span(),
+                    at(&t),
                     "references and pointers are not allowed in kernel code; pass values (every kernel type is Copy)",
                 );
                 None
             }
             _ => {
                 self.error(
-                    t.span(),
+                    at(&t),
                     "this type is not allowed in kernel code; use the scalars u32 i32 u64 i64 f32 f64 bool",
                 );
                 None
@@ -170,19 +171,19 @@ impl<'a> FnLowering<'a> {
         format!("sx_{what}{}", self.temps)
     }
 
-    fn unify(&mut self, a: TyVar, b: TyVar, span: Span) {
+    fn unify(&mut self, a: TyVar, b: TyVar, span: impl Into<At>) {
         if let Err((x, y)) = self.cx.types.unify(a, b) {
             self.cx.error(span, format!("mismatched types in kernel code: `{x}` and `{y}`"));
         }
     }
 
-    fn require(&mut self, v: TyVar, ty: Ty, span: Span) {
+    fn require(&mut self, v: TyVar, ty: Ty, span: impl Into<At>) {
         if let Err((x, y)) = self.cx.types.require(v, ty) {
             self.cx.error(span, format!("mismatched types in kernel code: expected `{x}`, found `{y}`"));
         }
     }
 
-    fn fail(&mut self, span: Span, message: impl Into<String>) -> Lowered {
+    fn fail(&mut self, span: impl Into<At>, message: impl Into<String>) -> Lowered {
         self.cx.error(span, message);
         let t = self.cx.types.known(Ty::Never);
         (Vec::new(), Some(CExpr::Raw("0".into())), t)
@@ -192,7 +193,7 @@ impl<'a> FnLowering<'a> {
     pub fn body(&mut self, block: &Block) -> Vec<CStmt> {
         let (mut stmts, value, ty) = self.block(block);
         let ret = self.ret;
-        self.unify(ret, ty, block.span());
+        self.unify(ret, ty, at(&block));
         if let Some(v) = value {
             stmts.push(CStmt::Return(Some(v)));
         }
@@ -221,7 +222,7 @@ impl<'a> FnLowering<'a> {
                 }
                 Stmt::Item(item) => {
                     self.cx.error(
-                        item.span(),
+                        at(&item),
                         "items (fn, struct, use, ...) are not allowed inside kernel code; define them outside the impl",
                     );
                 }
@@ -246,24 +247,25 @@ impl<'a> FnLowering<'a> {
         let init = match &local.init {
             Some(init) => {
                 if let Some((_, diverge)) = &init.diverge {
-                    self.cx.error(diverge.span(), "`let ... else` is not allowed in kernel code; use if/else");
+                    self.cx.error(at(&diverge), "`let ... else` is not allowed in kernel code; use if/else");
                 }
                 let (s, v, t) = self.expr(&init.expr);
                 out.extend(s);
-                self.unify(ty, t, init.expr.span());
+                self.unify(ty, t, at(&init.expr));
                 v
             }
             None => None,
         };
         match pat {
             Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
-                let name = self.bind(&p.ident.to_string(), ty, p.mutability.is_some());
+                let deferred = local.init.is_none();
+                let name = self.bind(&p.ident.to_string(), ty, p.mutability.is_some() || deferred);
                 out.push(CStmt::Decl { name, ty, init });
             }
             Pat::Wild(_) => {}
             other => {
                 self.cx.error(
-                    other.span(),
+                    at(&other),
                     "only `let name = ...` and `let mut name = ...` are allowed in kernel code (no destructuring)",
                 );
             }
@@ -279,7 +281,7 @@ impl<'a> FnLowering<'a> {
             }
             _ => format!("macros like `{name}!` are not allowed in kernel code; write the expression out"),
         };
-        self.cx.error(mac.span(), message);
+        self.cx.error(at(&mac), message);
     }
 
     /// An expression.
@@ -302,13 +304,18 @@ impl<'a> FnLowering<'a> {
             Expr::If(i) => self.if_expr(i),
             Expr::Block(b) => {
                 if b.label.is_some() {
-                    return self.fail(b.span(), "labelled blocks are not allowed in kernel code");
+                    return self.fail(at(&b), "labelled blocks are not allowed in kernel code");
                 }
-                let (s, v, t) = self.block(&b.block);
+                let (mut s, v, t) = self.block(&b.block);
                 if only_lines(&s) {
                     return (Vec::new(), v, t);
                 }
-                (vec![CStmt::Block(s)], v, t)
+                let Some(v) = v else { return (vec![CStmt::Block(s)], None, t) };
+                // The value may read the block's own `let`s, which end with the C block: it is assigned
+                // to a variable declared outside, inside the block.
+                let tmp = self.temp("blk");
+                s.push(CStmt::Assign { place: tmp.clone(), value: v });
+                (vec![CStmt::Decl { name: tmp.clone(), ty: t, init: None }, CStmt::Block(s)], Some(CExpr::Raw(tmp)), t)
             }
             Expr::Match(m) => self.match_expr(m),
             Expr::MethodCall(m) => self.method_call(m),
@@ -320,7 +327,7 @@ impl<'a> FnLowering<'a> {
                         let (xs, xv, xt) = self.expr(x);
                         s.extend(xs);
                         let ret = self.ret;
-                        self.unify(ret, xt, x.span());
+                        self.unify(ret, xt, at(&x));
                         xv
                     }
                     None => None,
@@ -331,59 +338,54 @@ impl<'a> FnLowering<'a> {
             }
             Expr::Break(b) => {
                 if b.label.is_some() || b.expr.is_some() {
-                    return self.fail(b.span(), "`break` with a label or a value is not allowed in kernel code");
+                    return self.fail(at(&b), "`break` with a label or a value is not allowed in kernel code");
                 }
                 let t = self.cx.types.known(Ty::Never);
                 (vec![CStmt::Break], None, t)
             }
             Expr::Continue(c) => {
                 if c.label.is_some() {
-                    return self.fail(c.span(), "`continue` with a label is not allowed in kernel code");
+                    return self.fail(at(&c), "`continue` with a label is not allowed in kernel code");
                 }
                 let t = self.cx.types.known(Ty::Never);
                 (vec![CStmt::Continue], None, t)
             }
-            Expr::Assign(a) => self.assign(&a.left, None, &a.right, a.span()),
+            Expr::Assign(a) => self.assign(&a.left, None, &a.right, at(&a)),
             Expr::ForLoop(f) => self.for_loop(f),
             Expr::Loop(_) | Expr::While(_) => self.fail(
-                e.span(),
+                at(&e),
                 "loops without a bound are not allowed in kernel code; use `for i in a..b` with a bounded range",
             ),
             Expr::Closure(_) => {
-                self.fail(e.span(), "closures are not allowed in kernel code; write the expression inline")
+                self.fail(at(&e), "closures are not allowed in kernel code; write the expression inline")
             }
-            Expr::Reference(_) => self
-                .fail(e.span(), "references are not allowed in kernel code; pass values (every kernel type is Copy)"),
+            Expr::Reference(_) => {
+                self.fail(at(&e), "references are not allowed in kernel code; pass values (every kernel type is Copy)")
+            }
             Expr::Index(_) | Expr::Array(_) | Expr::Repeat(_) => {
-                self.fail(e.span(), "arrays and indexing are not allowed in kernel code; kernel values are scalars")
+                self.fail(at(&e), "arrays and indexing are not allowed in kernel code; kernel values are scalars")
             }
             Expr::Tuple(t) if t.elems.is_empty() => {
                 let t = self.cx.types.known(Ty::Unit);
                 (Vec::new(), None, t)
             }
-            Expr::Tuple(_) => {
-                self.fail(e.span(), "tuples are not allowed in kernel code; use separate scalar variables")
-            }
+            Expr::Tuple(_) => self.fail(at(&e), "tuples are not allowed in kernel code; use separate scalar variables"),
             Expr::Struct(_) => {
-                self.fail(e.span(), "struct literals are not allowed in kernel code; kernel values are scalars")
+                self.fail(at(&e), "struct literals are not allowed in kernel code; kernel values are scalars")
             }
             Expr::Macro(m) => {
                 self.macro_error(&m.mac);
                 let t = self.cx.types.known(Ty::Never);
                 (Vec::new(), Some(CExpr::Raw("0".into())), t)
             }
-            Expr::Unsafe(_) => self.fail(e.span(), "`unsafe` is not allowed in kernel code"),
+            Expr::Unsafe(_) => self.fail(at(&e), "`unsafe` is not allowed in kernel code"),
             Expr::Try(_) => {
-                self.fail(e.span(), "`?` is not allowed in kernel code: there is no Option or Result on the device")
+                self.fail(at(&e), "`?` is not allowed in kernel code: there is no Option or Result on the device")
             }
-            Expr::Let(_) => self.fail(
-                e.span(),
-                "`if let` / `while let` are not allowed in kernel code; use `if` or `match` on integers",
-            ),
-            Expr::Range(_) => {
-                self.fail(e.span(), "ranges are only allowed as the bound of a `for` loop in kernel code")
-            }
-            _ => self.fail(e.span(), "this expression is not allowed in kernel code"),
+            Expr::Let(_) => self
+                .fail(at(&e), "`if let` / `while let` are not allowed in kernel code; use `if` or `match` on integers"),
+            Expr::Range(_) => self.fail(at(&e), "ranges are only allowed as the bound of a `for` loop in kernel code"),
+            _ => self.fail(at(&e), "this expression is not allowed in kernel code"),
         }
     }
 
@@ -395,14 +397,18 @@ impl<'a> FnLowering<'a> {
                     s => match Ty::scalar(s) {
                         Some(t) if t.is_int() => self.cx.types.known(t),
                         _ => {
-                            return self
-                                .fail(i.span(), format!("the literal suffix `{s}` is not allowed in kernel code"))
+                            return self.fail(at(&i), format!("the literal suffix `{s}` is not allowed in kernel code"))
                         }
                     },
                 };
-                match i.base10_parse::<u128>() {
-                    Ok(value) => (Vec::new(), Some(CExpr::Int { value, negative, ty, span: i.span() }), ty),
-                    Err(e) => self.fail(i.span(), e.to_string()),
+                // syn folds the minus of a negative literal in a pattern (`-7 =>`) into the literal itself.
+                let (negative, digits) = match i.base10_digits().strip_prefix('-') {
+                    Some(digits) => (!negative, digits),
+                    None => (negative, i.base10_digits()),
+                };
+                match digits.parse::<u128>() {
+                    Ok(value) => (Vec::new(), Some(CExpr::Int { value, negative, ty, span: at(&i) }), ty),
+                    Err(e) => self.fail(at(&i), e.to_string()),
                 }
             }
             Lit::Float(f) => {
@@ -410,26 +416,30 @@ impl<'a> FnLowering<'a> {
                     "" => self.cx.types.float_literal(),
                     "f32" => self.cx.types.known(Ty::F32),
                     "f64" => self.cx.types.known(Ty::F64),
-                    s => return self.fail(f.span(), format!("the literal suffix `{s}` is not allowed in kernel code")),
+                    s => return self.fail(at(&f), format!("the literal suffix `{s}` is not allowed in kernel code")),
                 };
-                let digits = f.base10_digits().to_string();
+                let (negative, digits) = match f.base10_digits().strip_prefix('-') {
+                    Some(digits) => (!negative, digits.to_string()),
+                    None => (negative, f.base10_digits().to_string()),
+                };
                 (Vec::new(), Some(CExpr::Float { digits, negative, ty }), ty)
             }
             Lit::Bool(b) => {
                 let t = self.cx.types.known(Ty::Bool);
                 (Vec::new(), Some(CExpr::Raw(b.value.to_string())), t)
             }
-            _ => self
-                .fail(lit.span(), "strings, characters and byte literals are not allowed in kernel code; use numbers"),
+            _ => {
+                self.fail(at(&lit), "strings, characters and byte literals are not allowed in kernel code; use numbers")
+            }
         }
     }
 
     fn path(&mut self, p: &syn::ExprPath) -> Lowered {
         if p.qself.is_some() {
-            return self.fail(p.span(), "qualified paths (`<T as Trait>::X`) are not allowed in kernel code");
+            return self.fail(at(&p), "qualified paths (`<T as Trait>::X`) are not allowed in kernel code");
         }
         let segs: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
-        let span = p.span();
+        let span = at(&p);
         if segs.len() == 1 {
             if segs[0] == "self" {
                 return self.fail(span, "`self` can only be used to read a field (`self.delta`) in kernel code");
@@ -488,7 +498,7 @@ impl<'a> FnLowering<'a> {
     fn field(&mut self, f: &syn::ExprField) -> Lowered {
         let name = match &f.member {
             syn::Member::Named(n) => n.to_string(),
-            syn::Member::Unnamed(_) => return self.fail(f.span(), "tuple fields are not allowed in kernel code"),
+            syn::Member::Unnamed(_) => return self.fail(at(&f), "tuple fields are not allowed in kernel code"),
         };
         if let Expr::Path(p) = &*f.base {
             if p.path.is_ident("self") {
@@ -496,7 +506,7 @@ impl<'a> FnLowering<'a> {
                 let ty = match self.cx.fields.get(&name) {
                     Some(o) => o.ty,
                     None => {
-                        let ty = self.cx.types.outside(f.span(), format!("`self.{name}`"));
+                        let ty = self.cx.types.outside(at(&f), format!("`self.{name}`"));
                         let member = &f.member;
                         let rust: Expr = syn::parse_quote!(self.#member);
                         self.cx.fields.insert(name.clone(), Outside { c_name: c.clone(), ty, rust });
@@ -508,6 +518,10 @@ impl<'a> FnLowering<'a> {
             }
         }
         let (s, v, t) = self.expr(&f.base);
+        if self.cx.types.get(t) == Some(Ty::Never) {
+            // The base was already reported (or diverges): no second error about the field.
+            return (s, Some(CExpr::Raw("0".into())), t);
+        }
         let field_ty = match (self.cx.types.get(t), name.as_str()) {
             (Some(Ty::Vertex), "id" | "out_degree" | "in_degree" | "num_vertices") => Ty::U32,
             (Some(Ty::Edge), "src" | "dst") => self.cx.value,
@@ -515,7 +529,7 @@ impl<'a> FnLowering<'a> {
             (Some(Ty::Edge), "src_out_degree") => Ty::U32,
             _ => {
                 return self.fail(
-                    f.span(),
+                    at(&f),
                     format!("no field `{name}` here: kernel code reads fields of `self`, of a `Vertex` (id, out_degree, in_degree, num_vertices) and of an `Edge` (src, dst, weight, src_out_degree)"),
                 )
             }
@@ -552,7 +566,7 @@ impl<'a> FnLowering<'a> {
             })
         };
         if let Some((op, true)) = arith(&b.op) {
-            return self.assign(&b.left, Some(op), &b.right, b.span());
+            return self.assign(&b.left, Some(op), &b.right, at(&b));
         }
         if matches!(b.op, BinOp::And(_) | BinOp::Or(_)) {
             return self.logic(b);
@@ -581,7 +595,7 @@ impl<'a> FnLowering<'a> {
         tb: TyVar,
         arith: &dyn Fn(&BinOp) -> Option<(Arith, bool)>,
     ) -> Lowered {
-        let span = b.span();
+        let span = at(&b);
         if let Some((op, _)) = arith(&b.op) {
             if !matches!(op, Arith::Shl | Arith::Shr) {
                 self.unify(ta, tb, span);
@@ -607,8 +621,8 @@ impl<'a> FnLowering<'a> {
         let and = matches!(b.op, BinOp::And(_));
         let (mut s, va, ta) = self.expr(&b.left);
         let (sb, vb, tb) = self.expr(&b.right);
-        self.require(ta, Ty::Bool, b.left.span());
-        self.require(tb, Ty::Bool, b.right.span());
+        self.require(ta, Ty::Bool, at(&b.left));
+        self.require(tb, Ty::Bool, at(&b.right));
         let t = self.cx.types.known(Ty::Bool);
         let (a, bv) = (va.unwrap_or(CExpr::Raw("false".into())), vb.unwrap_or(CExpr::Raw("false".into())));
         if sb.is_empty() {
@@ -637,13 +651,14 @@ impl<'a> FnLowering<'a> {
                 let (s, v, t) = self.expr(&u.expr);
                 (s, Some(CExpr::Not { a: Box::new(v.unwrap_or(CExpr::Raw("0".into()))), ty: t }), t)
             }
-            UnOp::Deref(_) => self
-                .fail(u.span(), "references are not allowed in kernel code; pass values (every kernel type is Copy)"),
-            _ => self.fail(u.span(), "this operator is not allowed in kernel code"),
+            UnOp::Deref(_) => {
+                self.fail(at(&u), "references are not allowed in kernel code; pass values (every kernel type is Copy)")
+            }
+            _ => self.fail(at(&u), "this operator is not allowed in kernel code"),
         }
     }
 
-    fn assign(&mut self, left: &Expr, op: Option<Arith>, right: &Expr, span: Span) -> Lowered {
+    fn assign(&mut self, left: &Expr, op: Option<Arith>, right: &Expr, span: At) -> Lowered {
         let unit = self.cx.types.known(Ty::Unit);
         let local = match left {
             Expr::Path(p) if p.path.get_ident().is_some() => {
@@ -652,11 +667,11 @@ impl<'a> FnLowering<'a> {
             _ => None,
         };
         let Some(local) = local else {
-            self.cx.error(left.span(), "only local variables (`let mut x`) can be assigned in kernel code");
+            self.cx.error(at(&left), "only local variables (`let mut x`) can be assigned in kernel code");
             return (Vec::new(), None, unit);
         };
         if !local.mutable {
-            self.cx.error(left.span(), "this variable is not `mut`; kernel code assigns only `let mut` variables");
+            self.cx.error(at(&left), "this variable is not `mut`; kernel code assigns only `let mut` variables");
         }
         let (mut s, v, t) = self.expr(right);
         let v = v.unwrap_or(CExpr::Raw("0".into()));
@@ -678,7 +693,7 @@ impl<'a> FnLowering<'a> {
 
     fn if_expr(&mut self, i: &syn::ExprIf) -> Lowered {
         let (mut s, c, ct) = self.expr(&i.cond);
-        self.require(ct, Ty::Bool, i.cond.span());
+        self.require(ct, Ty::Bool, at(&i.cond));
         let c = c.unwrap_or(CExpr::Raw("false".into()));
         let (s1, v1, t1) = self.block(&i.then_branch);
         let Some((_, else_expr)) = &i.else_branch else {
@@ -687,7 +702,7 @@ impl<'a> FnLowering<'a> {
             return (s, None, unit);
         };
         let (s2, v2, t2) = self.expr(else_expr);
-        self.unify(t1, t2, i.span());
+        self.unify(t1, t2, at(&i));
         let t = if self.cx.types.get(t1) == Some(Ty::Never) { t2 } else { t1 };
         if only_lines(&s1) && only_lines(&s2) {
             if let (Some(a), Some(b)) = (&v1, &v2) {
@@ -724,9 +739,9 @@ impl<'a> FnLowering<'a> {
             let mut cond = self.pattern(&arm.pat, &scrutinee, st);
             if let Some((_, guard)) = &arm.guard {
                 let (gs, gv, gt) = self.expr(guard);
-                self.require(gt, Ty::Bool, guard.span());
+                self.require(gt, Ty::Bool, at(&guard));
                 if !gs.is_empty() {
-                    self.cx.error(guard.span(), "a match guard in kernel code must be a simple condition");
+                    self.cx.error(at(&guard), "a match guard in kernel code must be a simple condition");
                 }
                 let g = gv.unwrap_or(CExpr::Raw("false".into()));
                 cond = Some(match cond {
@@ -735,7 +750,7 @@ impl<'a> FnLowering<'a> {
                 });
             }
             let (mut body, bv, bt) = self.expr(&arm.body);
-            self.unify(result, bt, arm.body.span());
+            self.unify(result, bt, at(&arm.body));
             if let Some(bv) = bv {
                 has_value = true;
                 body.push(CStmt::Assign { place: tmp.clone(), value: bv });
@@ -795,7 +810,7 @@ impl<'a> FnLowering<'a> {
             Pat::Or(o) => {
                 let mut out: Option<CExpr> = None;
                 for case in &o.cases {
-                    let Some(c) = self.pattern(case, scrutinee, st) else { return None };
+                    let c = self.pattern(case, scrutinee, st)?;
                     out = Some(match out {
                         Some(prev) => CExpr::Infix { op: "||", a: Box::new(prev), b: Box::new(c) },
                         None => c,
@@ -805,8 +820,7 @@ impl<'a> FnLowering<'a> {
             }
             Pat::Paren(p) => self.pattern(&p.pat, scrutinee, st),
             other => {
-                self.cx
-                    .error(other.span(), "kernel code matches integers and bools only: literals, ranges, `|` and `_`");
+                self.cx.error(at(&other), "kernel code matches integers and bools only: literals, ranges, `|` and `_`");
                 None
             }
         }
@@ -814,27 +828,29 @@ impl<'a> FnLowering<'a> {
 
     fn pattern_value(&mut self, e: &Expr, st: TyVar) -> CExpr {
         let (_, v, t) = self.expr(e);
-        if self.cx.types.get(t).is_some_and(Ty::is_float) {
-            self.cx.error(e.span(), "match on floats is not allowed in kernel code; use if/else");
+        let float_literal = matches!(e, Expr::Lit(l) if matches!(l.lit, Lit::Float(_)))
+            || matches!(e, Expr::Unary(u) if matches!(&*u.expr, Expr::Lit(l) if matches!(l.lit, Lit::Float(_))));
+        self.unify(st, t, at(&e));
+        if float_literal || self.cx.types.get(t).is_some_and(Ty::is_float) {
+            self.cx.error(at(&e), "match on floats is not allowed in kernel code; use if/else");
         }
-        self.unify(st, t, e.span());
         v.unwrap_or(CExpr::Raw("0".into()))
     }
 
     fn method_call(&mut self, m: &syn::ExprMethodCall) -> Lowered {
         let name = m.method.to_string();
         if name == "unwrap" || name == "expect" {
-            return self.fail(m.method.span(), format!("`{name}` is not allowed in kernel code: there is no Option or Result on the device, and a kernel cannot panic"));
+            return self.fail(at(&m.method), format!("`{name}` is not allowed in kernel code: there is no Option or Result on the device, and a kernel cannot panic"));
         }
         if m.turbofish.is_some() {
-            return self.fail(m.span(), "generic arguments on methods are not allowed in kernel code");
+            return self.fail(at(&m), "generic arguments on methods are not allowed in kernel code");
         }
         let mut args: Vec<&Expr> = vec![&m.receiver];
         args.extend(m.args.iter());
-        self.scalar_method(&name, &args, m.method.span(), None)
+        self.scalar_method(&name, &args, at(&m.method), None)
     }
 
-    fn scalar_method(&mut self, name: &str, args: &[&Expr], span: Span, receiver_ty: Option<Ty>) -> Lowered {
+    fn scalar_method(&mut self, name: &str, args: &[&Expr], span: At, receiver_ty: Option<Ty>) -> Lowered {
         let Some(sig) = ir::method(name) else {
             return self.fail(
                 span,
@@ -842,7 +858,8 @@ impl<'a> FnLowering<'a> {
             );
         };
         if args.len() != sig.arity + 1 {
-            return self.fail(span, format!("`{name}` takes {} argument(s)", sig.arity));
+            return self
+                .fail(span, format!("`{name}` takes {} argument{}", sig.arity, if sig.arity == 1 { "" } else { "s" }));
         }
         let mut s = Vec::new();
         let mut values = Vec::new();
@@ -851,14 +868,14 @@ impl<'a> FnLowering<'a> {
             let (xs, xv, xt) = self.expr(a);
             if !xs.is_empty() && !s.is_empty() {
                 self.cx.error(
-                    a.span(),
+                    at(&a),
                     "method arguments in kernel code must be simple expressions; bind them with `let` first",
                 );
             }
             s.extend(xs);
             match receiver {
                 None => receiver = Some(xt),
-                Some(r) => self.unify(r, xt, a.span()),
+                Some(r) => self.unify(r, xt, at(&a)),
             }
             values.push(xv.unwrap_or(CExpr::Raw("0".into())));
         }
@@ -879,39 +896,39 @@ impl<'a> FnLowering<'a> {
             let args: Vec<&Expr> = c.args.iter().collect();
             // `f32::max(a, b)`, `u32::min(a, b)`: a scalar method called by its path.
             if segs.len() == 2 && Ty::scalar(&segs[0]).is_some() && ir::method(&segs[1]).is_some() {
-                return self.scalar_method(&segs[1], &args, c.span(), Ty::scalar(&segs[0]));
+                return self.scalar_method(&segs[1], &args, at(&c), Ty::scalar(&segs[0]));
             }
             // `std::cmp::min(a, b)`.
             let is_cmp = segs.len() >= 2 && segs[segs.len() - 2] == "cmp";
             if is_cmp && matches!(segs.last().map(String::as_str), Some("min" | "max")) {
-                return self.scalar_method(segs.last().expect("a name"), &args, c.span(), None);
+                return self.scalar_method(segs.last().expect("a name"), &args, at(&c), None);
             }
             let name = segs.join("::");
             return self.fail(
-                c.span(),
+                at(&c),
                 format!("calls to functions outside the kernel (`{name}`) are not allowed in kernel code; only scalar methods such as `a.min(b)`, `x.sqrt()` are"),
             );
         }
-        self.fail(c.span(), "calls to functions outside the kernel are not allowed in kernel code")
+        self.fail(at(&c), "calls to functions outside the kernel are not allowed in kernel code")
     }
 
     fn for_loop(&mut self, f: &syn::ExprForLoop) -> Lowered {
         let unit = self.cx.types.known(Ty::Unit);
         if f.label.is_some() {
-            return self.fail(f.span(), "labelled loops are not allowed in kernel code");
+            return self.fail(at(&f), "labelled loops are not allowed in kernel code");
         }
         let Expr::Range(r) = &*f.expr else {
-            return self.fail(f.expr.span(), "kernel code loops only over a bounded range: `for i in a..b`");
+            return self.fail(at(&f.expr), "kernel code loops only over a bounded range: `for i in a..b`");
         };
         let (Some(lo), Some(hi)) = (&r.start, &r.end) else {
-            return self.fail(r.span(), "a `for` loop in kernel code needs both bounds: `for i in a..b`");
+            return self.fail(at(&r), "a `for` loop in kernel code needs both bounds: `for i in a..b`");
         };
         let (mut s, lv, lt) = self.expr(lo);
         let (hs, hv, ht) = self.expr(hi);
         s.extend(hs);
-        self.unify(lt, ht, r.span());
+        self.unify(lt, ht, at(&r));
         let Pat::Ident(p) = &*f.pat else {
-            return self.fail(f.pat.span(), "the loop variable must be a plain name");
+            return self.fail(at(&f.pat), "the loop variable must be a plain name");
         };
         self.scopes.push(Vec::new());
         let var = self.bind(&p.ident.to_string(), lt, false);
@@ -929,4 +946,34 @@ impl<'a> FnLowering<'a> {
         });
         (s, None, unit)
     }
+}
+
+/// Where an error points: the first and last token of the offending construct, so that the compiler
+/// underlines all of it.
+#[derive(Debug, Clone, Copy)]
+pub struct At(pub Span, pub Span);
+
+impl From<Span> for At {
+    fn from(span: Span) -> At {
+        At(span, span)
+    }
+}
+
+/// The extent of a syntax node.
+pub fn at(node: &impl quote::ToTokens) -> At {
+    let tokens = node.to_token_stream();
+    let mut iter = tokens.into_iter();
+    let first = iter.next().map_or_else(Span::call_site, |t| t.span());
+    let last = iter.last().map_or(first, |t| t.span());
+    At(first, last)
+}
+
+/// An error at `at` carrying `message`.
+pub fn error_at(at: At, message: impl std::fmt::Display) -> syn::Error {
+    let mut ends = proc_macro2::TokenStream::new();
+    ends.extend([
+        proc_macro2::TokenTree::Ident(proc_macro2::Ident::new("start", at.0)),
+        proc_macro2::TokenTree::Ident(proc_macro2::Ident::new("end", at.1)),
+    ]);
+    syn::Error::new_spanned(ends, message)
 }

@@ -9,7 +9,7 @@ use syn::{FnArg, ImplItem, ImplItemFn, ItemImpl, Pat};
 
 use crate::commutative;
 use crate::ir::{CStmt, Render};
-use crate::lower::{FnLowering, Lowering};
+use crate::lower::{at, error_at, FnLowering, Lowering};
 use crate::ty::Ty;
 
 /// A parameter or result type of a trait function.
@@ -32,6 +32,9 @@ const FUNCTIONS: &[(&str, &[Slot], Slot)] = &[
     ("done", &[Slot::Weightless(Ty::U32), Slot::Weightless(Ty::F64)], Slot::Weightless(Ty::Bool)),
 ];
 
+/// A lowered function: the line it starts on, its parameters' C names, its statements.
+type LoweredFn = (usize, Vec<String>, Vec<CStmt>);
+
 /// Functions the program must define itself.
 const REQUIRED: &[&str] = &["init", "active", "compute"];
 
@@ -39,6 +42,10 @@ const REQUIRED: &[&str] = &["init", "active", "compute"];
 pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<syn::Error>> {
     let mut errors = Vec::new();
     check_impl_shape(item, &mut errors);
+    if !errors.is_empty() {
+        // Not a program impl: nothing else about it is worth reporting.
+        return Err(errors);
+    }
     let value = assoc_type(item, "Value", &mut errors).unwrap_or(Ty::U32);
     let weight = assoc_type(item, "Weight", &mut errors).unwrap_or(Ty::Unit);
     if !(value.is_int() || value.is_float()) {
@@ -60,7 +67,7 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<s
     check_combine(item, op.as_ref(), kind.as_ref(), find("combine"), &mut errors);
 
     let mut cx = Lowering::new(value, weight);
-    let mut bodies: Vec<(&str, Option<(usize, Vec<String>, Vec<CStmt>)>)> = Vec::new();
+    let mut bodies: Vec<(&str, Option<LoweredFn>)> = Vec::new();
     for (name, params, ret) in FUNCTIONS {
         let lowered = find(name).map(|f| lower_fn(&mut cx, f, params, *ret));
         bodies.push((name, lowered.flatten()));
@@ -176,8 +183,8 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<s
     })
 }
 
-fn err(item: &impl Spanned, message: &str) -> syn::Error {
-    syn::Error::new(item.span(), message)
+fn err(item: &impl quote::ToTokens, message: &str) -> syn::Error {
+    error_at(at(item), message)
 }
 
 fn check_impl_shape(item: &ItemImpl, errors: &mut Vec<syn::Error>) {
@@ -258,23 +265,27 @@ fn check_combine(
 
 /// Checks a function's signature against the trait's and lowers its body; returns the line it starts
 /// on, its parameters' C names and its statements.
-fn lower_fn(cx: &mut Lowering, f: &ImplItemFn, params: &[Slot], ret: Slot) -> Option<(usize, Vec<String>, Vec<CStmt>)> {
+fn lower_fn(cx: &mut Lowering, f: &ImplItemFn, params: &[Slot], ret: Slot) -> Option<LoweredFn> {
     let sig = &f.sig;
     let name = sig.ident.to_string();
     let expected = params.len() + 1;
-    let shape = format!("`fn {name}` takes `&self` and {} parameter(s) in a #[graph_kernel] program", params.len());
+    let count = match params.len() {
+        1 => "one parameter".to_string(),
+        k => format!("{k} parameters"),
+    };
+    let shape = format!("`fn {name}` takes `&self` and {count} in a #[graph_kernel] program");
     if !sig.generics.params.is_empty() || sig.asyncness.is_some() || sig.unsafety.is_some() || sig.constness.is_some() {
-        cx.error(sig.span(), format!("`fn {name}` must be a plain function: no generics, async, unsafe or const"));
+        cx.error(at(&sig), format!("`fn {name}` must be a plain function: no generics, async, unsafe or const"));
         return None;
     }
     if sig.inputs.len() != expected {
-        cx.error(sig.inputs.span(), shape);
+        cx.error(at(&sig.inputs), shape);
         return None;
     }
     match sig.inputs.first() {
         Some(FnArg::Receiver(r)) if r.reference.is_some() && r.mutability.is_none() => {}
         Some(other) => {
-            cx.error(other.span(), format!("{shape}: the first must be `&self`"));
+            cx.error(at(&other), format!("{shape}: the first must be `&self`"));
             return None;
         }
         None => return None,
@@ -291,9 +302,7 @@ fn lower_fn(cx: &mut Lowering, f: &ImplItemFn, params: &[Slot], ret: Slot) -> Op
             }
             Pat::Wild(_) => names.push(format!("sx_unused{i}")),
             other => {
-                lowering
-                    .cx
-                    .error(other.span(), "parameters of kernel functions must be plain names (no destructuring)");
+                lowering.cx.error(at(&other), "parameters of kernel functions must be plain names (no destructuring)");
                 names.push(format!("sx_unused{i}"));
             }
         }

@@ -2,7 +2,7 @@
 //! variables unified the way rustc types scalar code (both operands of `+`, `<`, `min` ... agree;
 //! unsuffixed literals default to `i32` / `f64`).
 
-use proc_macro2::Span;
+use crate::lower::At;
 
 /// A type in kernel code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,7 +120,7 @@ struct Slot {
     ty: Option<Ty>,
     constraint: Constraint,
     /// Where the variable comes from, and what to call it in an error (`self.delta`).
-    origin: Option<(Span, String)>,
+    origin: Option<(At, String)>,
 }
 
 /// The type variables of one function, unified as the body is read.
@@ -130,7 +130,7 @@ pub struct Types {
 }
 
 impl Types {
-    fn push(&mut self, ty: Option<Ty>, constraint: Constraint, origin: Option<(Span, String)>) -> TyVar {
+    fn push(&mut self, ty: Option<Ty>, constraint: Constraint, origin: Option<(At, String)>) -> TyVar {
         let id = self.slots.len();
         self.slots.push(Slot { parent: id, ty, constraint, origin });
         id
@@ -157,7 +157,7 @@ impl Types {
     }
 
     /// The type of something whose type only its uses can tell (a field of `self`, an outside constant).
-    pub fn outside(&mut self, span: Span, what: String) -> TyVar {
+    pub fn outside(&mut self, span: At, what: String) -> TyVar {
         self.push(None, Constraint::Any, Some((span, what)))
     }
 
@@ -225,7 +225,7 @@ impl Types {
 
     /// Settles every variable: literals take their default type; a variable that nothing decided is
     /// reported with its origin.
-    pub fn finish(&mut self) -> Vec<(Span, String)> {
+    pub fn finish(&mut self) -> Vec<(At, String)> {
         let mut unknown = Vec::new();
         for v in 0..self.slots.len() {
             let r = self.root(v);

@@ -5,9 +5,10 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp};
-use simdx_core::engine::{Engine, RunStats};
+use simdx_core::engine::RunStats;
 use simdx_core::{Graph, VertexId};
 
+use super::backend::Executor;
 use super::error::CliError;
 use super::run::{trials, Values};
 
@@ -73,14 +74,14 @@ impl Algorithm {
         params: &AlgorithmArgs,
         graph: &Graph,
         seed: u64,
-        engine: &Engine,
+        executor: &Executor<'_>,
         count: u32,
         validate: bool,
     ) -> Result<Outcome, CliError> {
         match self {
             Algorithm::Bfs => {
                 let source = pick_source(params.source, graph, seed)?;
-                let (run, times) = trials(engine, &Bfs { source }, graph, count)?;
+                let (run, times) = trials(executor, &Bfs { source }, count)?;
                 let validation = check(validate, || verify::bfs(graph, source, &run.values).map(|()| String::new()));
                 Ok(Outcome {
                     values: Values::U32(run.values),
@@ -96,7 +97,7 @@ impl Algorithm {
                 if delta == 0 {
                     return Err(CliError::Usage("--delta must be at least 1".into()));
                 }
-                let (run, times) = trials(engine, &Sssp { source, delta }, graph, count)?;
+                let (run, times) = trials(executor, &Sssp { source, delta }, count)?;
                 let validation =
                     check(validate, || verify::sssp(graph, source, &run.values).map(|()| format!(" (delta {delta})")));
                 Ok(Outcome {
@@ -116,7 +117,7 @@ impl Algorithm {
                     tolerance: params.tolerance,
                     max_iterations: params.iterations,
                 };
-                let (run, times) = trials(engine, &program, graph, count)?;
+                let (run, times) = trials(executor, &program, count)?;
                 // The oracle converges much further; allow for where the run stopped.
                 let allowed = (params.tolerance * 10.0).max(1e-5);
                 let validation = check(validate, || {

@@ -1,6 +1,7 @@
 //! Command-line definitions (clap) and dispatch to one module per subcommand.
 
 mod algorithm;
+mod backend;
 mod convert;
 mod error;
 mod gen;

@@ -8,12 +8,13 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use serde::Serialize;
-use simdx_core::acc::{Program, Value};
+use simdx_core::acc::{DeviceProgram, Value};
 
-use simdx_core::engine::{DegreeClasses, DirectionPolicy, Engine, FilterPolicy, Run, RunOptions, RunStats};
+use simdx_core::engine::{DegreeClasses, DirectionPolicy, FilterPolicy, Run, RunOptions, RunStats};
 use simdx_core::{Graph, VertexId};
 
 use super::algorithm::{Algorithm, AlgorithmArgs, Outcome};
+use super::backend::{Backend, Executor};
 use super::error::CliError;
 use super::graph_arg::GraphArg;
 
@@ -28,7 +29,7 @@ pub struct RunArgs {
     #[command(flatten)]
     params: AlgorithmArgs,
     /// Backend to run on.
-    #[arg(long, value_enum, default_value_t = Backend::Cpu)]
+    #[arg(long, value_enum, default_value_t = Backend::default_for_build())]
     backend: Backend,
     #[command(flatten)]
     engine: EngineArgs,
@@ -47,14 +48,6 @@ pub struct RunArgs {
     /// Print the per-iteration table (direction, filter, frontier, edges, time).
     #[arg(long)]
     trace: bool,
-}
-
-/// Where a program runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Backend {
-    /// The rayon CPU backend.
-    Cpu,
 }
 
 /// Engine options on the command line.
@@ -153,22 +146,21 @@ struct TraceRow {
 /// Runs `simdx run`.
 pub fn run(args: RunArgs) -> Result<(), CliError> {
     let (graph, _) = args.graph.load()?;
-    let engine = Engine::new(args.engine.options());
-    let outcome = args.algorithm.run(&args.params, &graph, args.graph.seed, &engine, args.trials, args.validate)?;
-    report(&args, &graph, outcome)
+    let (executor, backend) = Executor::new(args.backend, args.engine.options(), &graph)?;
+    let outcome = args.algorithm.run(&args.params, &graph, args.graph.seed, &executor, args.trials, args.validate)?;
+    report(&args, backend, &graph, outcome)
 }
 
 /// Runs `program` `count` times; returns the last run and every trial's time.
-pub fn trials<P: Program>(
-    engine: &Engine,
+pub fn trials<P: DeviceProgram>(
+    executor: &Executor<'_>,
     program: &P,
-    graph: &Graph,
     count: u32,
 ) -> Result<(Run<P::Value>, Vec<Duration>), CliError> {
     let mut times = Vec::new();
     let mut last = None;
     for _ in 0..count {
-        let run = engine.run(program, graph).map_err(|e| CliError::Usage(e.to_string()))?;
+        let run = executor.run(program)?;
         times.push(run.stats.time);
         last = Some(run);
     }
@@ -176,7 +168,7 @@ pub fn trials<P: Program>(
     Ok((run, times))
 }
 
-fn report(args: &RunArgs, graph: &Graph, outcome: Outcome) -> Result<(), CliError> {
+fn report(args: &RunArgs, backend: Backend, graph: &Graph, outcome: Outcome) -> Result<(), CliError> {
     let mut times = outcome.times.clone();
     times.sort();
     let median = times[times.len() / 2];
@@ -192,7 +184,7 @@ fn report(args: &RunArgs, graph: &Graph, outcome: Outcome) -> Result<(), CliErro
         args.graph.describe(),
         graph.num_vertices(),
         graph.num_edges(),
-        format!("{:?}", args.backend).to_lowercase(),
+        format!("{backend:?}").to_lowercase(),
         median.as_secs_f64() * 1e3,
         times.len(),
         stats.iterations.len(),
@@ -229,7 +221,7 @@ fn report(args: &RunArgs, graph: &Graph, outcome: Outcome) -> Result<(), CliErro
     if let Some(path) = &args.json {
         let report = RunReport {
             algorithm: args.algorithm.name(),
-            backend: args.backend,
+            backend,
             graph: args.graph.describe(),
             vertices: graph.num_vertices(),
             edges: graph.num_edges(),

@@ -14,3 +14,15 @@ static inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned in
 static inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
 static inline int __ffs(int x) { return __builtin_ffs(x); }
 static inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+/* CUDA's fminf/fmaxf/fmin/fmax, like Rust's f32::min/max, return the other operand when one is a NaN,
+ * signaling NaNs included (LLVM's minnum/maxnum); glibc's follow IEEE 754-2008 minNum/maxNum and return
+ * a NaN when either operand is a signaling NaN. These give the generated code CUDA's meaning on the host.
+ * Which zero `min(0.0, -0.0)` returns is unspecified by Rust and CUDA alike. */
+static inline float simdx_host_fminf(float a, float b) { return a != a ? b : (b != b ? a : (b < a ? b : a)); }
+static inline float simdx_host_fmaxf(float a, float b) { return a != a ? b : (b != b ? a : (b > a ? b : a)); }
+static inline double simdx_host_fmin(double a, double b) { return a != a ? b : (b != b ? a : (b < a ? b : a)); }
+static inline double simdx_host_fmax(double a, double b) { return a != a ? b : (b != b ? a : (b > a ? b : a)); }
+#define fminf simdx_host_fminf
+#define fmaxf simdx_host_fmaxf
+#define fmin simdx_host_fmin
+#define fmax simdx_host_fmax

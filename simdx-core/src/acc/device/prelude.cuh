@@ -107,3 +107,14 @@ __device__ __forceinline__ simdx_f32 simdx_f32_from_bits(simdx_u32 b) { return _
 __device__ __forceinline__ simdx_f64 simdx_f64_from_bits(simdx_u64 b) { return __longlong_as_double((long long)b); }
 __device__ __forceinline__ simdx_f32 simdx_signum_f32(simdx_f32 x) { return x != x ? x : copysignf(1.0f, x); }
 __device__ __forceinline__ simdx_f64 simdx_signum_f64(simdx_f64 x) { return x != x ? x : copysign(1.0, x); }
+
+/* Float clamp as Rust's f32::clamp / f64::clamp (whose bounds Rust asserts are ordered and not NaN):
+ * a NaN `x` stays NaN, and a bound is returned as it is (so `(-0.0).clamp(0.0, 1.0)` is -0.0). */
+#define SIMDX_FLOAT_CLAMP(TAG, T)                                                                               \
+    __device__ __forceinline__ T simdx_clamp_##TAG(T x, T lo, T hi) {                                         \
+        if (x < lo) x = lo;                                                                                 \
+        if (x > hi) x = hi;                                                                                 \
+        return x;                                                                                           \
+    }
+SIMDX_FLOAT_CLAMP(f32, simdx_f32)
+SIMDX_FLOAT_CLAMP(f64, simdx_f64)

@@ -1,0 +1,42 @@
+// Several violations in one impl: every one is reported, not just the first.
+
+use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
+use simdx::graph_kernel;
+
+struct P;
+
+#[graph_kernel]
+impl Program for P {
+    type Value = u32;
+    type Weight = ();
+    const OP: CombineOp = CombineOp::Min;
+    const KIND: CombineKind = CombineKind::Aggregate;
+    const APPLY: Apply = Apply::InPlace;
+    const IDENTITY: u32 = u32::MAX;
+    const UNSEEN: u32 = u32::MAX;
+
+    fn init(&self, v: Vertex) -> u32 {
+        v.id
+    }
+
+    fn active(&self, now: u32, seen: u32) -> bool {
+        now != seen
+    }
+
+    fn compute(&self, e: Edge<u32, ()>) -> u32 {
+        let _name = "edge";
+        let _f = |x: u32| x + 1;
+        let mut x = e.src;
+        while x % 2 == 1 {
+            x += 1;
+        }
+        x.checked_add(1).unwrap()
+    }
+
+    fn can_update(&self, value: u32) -> bool {
+        println!("{}", value);
+        value == u32::MAX
+    }
+}
+
+fn main() {}
