@@ -15,11 +15,13 @@ for spec in kron:22:w urand:22:w grid:2048x2048; do
 done
 for name in kron_22_w urand_22_w grid_2048x2048; do
   for algo in bfs sssp pr; do
-    for backend in cuda cpu; do
-      extra=""
-      [ "$algo" = pr ] && extra="--iterations 20 --tolerance 0"
-      $bin run $algo "$dir/$name.sxg" --source 1 --backend $backend --trials "$trials" $extra \
-        --json "$out/$name.$algo.$backend.json" | head -1
+    extra=""
+    [ "$algo" = pr ] && extra="--iterations 20 --tolerance 0"
+    for mode in cuda:all cuda:push-pull cuda:none cpu:none; do
+      backend=${mode%%:*}; fusion=${mode##*:}
+      printf '%-10s %-9s ' "$backend" "$fusion"
+      $bin run $algo "$dir/$name.sxg" --source 1 --backend $backend --fusion $fusion --trials "$trials" $extra \
+        --json "$out/$name.$algo.$backend.$fusion.json" | head -1
     done
   done
 done

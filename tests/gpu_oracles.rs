@@ -4,7 +4,7 @@
 //! Without a GPU these tests print that they were skipped; with `SIMDX_REQUIRE_GPU=1` they fail.
 #![cfg(feature = "cuda")]
 
-use simdx::engine::{DegreeClasses, DirectionPolicy, Engine, FilterPolicy, RunOptions};
+use simdx::engine::{DegreeClasses, DirectionPolicy, Engine, FilterPolicy, FusionPolicy, RunOptions};
 use simdx::gen::GeneratorSpec;
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp};
@@ -54,15 +54,17 @@ fn graphs() -> Vec<(String, Graph)> {
 
 fn policies() -> Vec<RunOptions> {
     let mut all = Vec::new();
-    for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
-        for filter in [FilterPolicy::Online, FilterPolicy::Ballot, FilterPolicy::Jit] {
-            all.push(RunOptions { direction, filter, bin_capacity: 4, ..RunOptions::default() });
+    for fusion in [FusionPolicy::None, FusionPolicy::PushPull, FusionPolicy::All] {
+        for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
+            for filter in [FilterPolicy::Online, FilterPolicy::Ballot, FilterPolicy::Jit] {
+                all.push(RunOptions { direction, filter, fusion, bin_capacity: 4, ..RunOptions::default() });
+            }
         }
+        // Small thresholds: every degree class, the grid one included, gets vertices.
+        let classes = DegreeClasses { warp: 4, cta: 16, grid: 64 };
+        all.push(RunOptions { direction: DirectionPolicy::Push, classes, fusion, ..RunOptions::default() });
+        all.push(RunOptions { direction: DirectionPolicy::Pull, classes, fusion, ..RunOptions::default() });
     }
-    // Small thresholds: every degree class, the grid one included, gets vertices.
-    let classes = DegreeClasses { warp: 4, cta: 16, grid: 64 };
-    all.push(RunOptions { direction: DirectionPolicy::Push, classes, ..RunOptions::default() });
-    all.push(RunOptions { direction: DirectionPolicy::Pull, classes, ..RunOptions::default() });
     all
 }
 
@@ -146,4 +148,39 @@ fn mismatched_weights_are_an_error_on_the_gpu() {
     let dg = DeviceGraph::upload(&gpu, &real).unwrap();
     let err = CudaEngine::default().run(&Sssp { source: 0, delta: 1 }, &dg).unwrap_err();
     assert!(err.to_string().contains("integer edge weights"), "{err}");
+}
+
+#[test]
+fn fused_grid_is_co_resident_and_an_oversized_grid_is_refused() {
+    let Some(gpu) = gpu() else { return };
+    let g = generated("grid:64x64");
+    let dg = DeviceGraph::upload(&gpu, &g).unwrap();
+    let engine = CudaEngine::new(RunOptions::default());
+    let grid = engine.fused_grid::<Bfs>(&dg).unwrap();
+    assert!(grid.blocks_per_sm >= 1 && grid.blocks == grid.blocks_per_sm * gpu.sm_count, "{grid:?}");
+    // The largest co-resident grid runs; one block more is refused by the driver, without hanging.
+    let fits = engine.clone().with_fused_blocks(grid.blocks).run(&Bfs { source: 0 }, &dg).unwrap();
+    verify::bfs(&g, 0, &fits.values).unwrap();
+    let started = std::time::Instant::now();
+    let err = engine.with_fused_blocks(grid.blocks + 1).run(&Bfs { source: 0 }, &dg).unwrap_err();
+    assert!(err.to_string().contains("cooperative"), "{err}");
+    assert!(started.elapsed().as_secs() < 10);
+}
+
+#[test]
+fn fusion_modes_agree_on_a_high_diameter_graph() {
+    let Some(gpu) = gpu() else { return };
+    let g = generated("grid:300x200");
+    let dg = DeviceGraph::upload(&gpu, &g).unwrap();
+    let source = 0;
+    for fusion in [FusionPolicy::None, FusionPolicy::PushPull, FusionPolicy::All] {
+        let options = RunOptions { fusion, ..RunOptions::default() };
+        let bfs = CudaEngine::new(options).run(&Bfs { source }, &dg).unwrap();
+        verify::bfs(&g, source, &bfs.values).unwrap_or_else(|e| panic!("{fusion:?}: {e}"));
+        let cpu = Engine::default().run(&Bfs { source }, &g).unwrap();
+        assert_eq!(bfs.values, cpu.values, "{fusion:?}");
+        assert_eq!(bfs.stats.iterations.len(), cpu.stats.iterations.len(), "{fusion:?}");
+        let sssp = CudaEngine::new(options).run(&Sssp { source, delta: default_delta(&g) }, &dg).unwrap();
+        verify::sssp(&g, source, &sssp.values).unwrap_or_else(|e| panic!("{fusion:?}: {e}"));
+    }
 }

@@ -10,16 +10,19 @@ use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, DevicePtr, LaunchConfi
 use simdx_core::acc::device::{device_unit, DeviceProgram};
 use simdx_core::acc::{Apply, Program};
 use simdx_core::engine::{
-    Direction, DirectionPolicy, FilterPolicy, FilterUsed, IterationStats, Run, RunOptions, RunStats,
+    Direction, DirectionPolicy, FilterPolicy, FilterUsed, FusionPolicy, IterationStats, Run, RunOptions, RunStats,
 };
 
 use crate::compile;
 use crate::error::{driver, CudaError};
+use crate::fused::FusedRun;
 use crate::graph::{DeviceGraph, WeightKind};
 
 /// The kernel templates, compiled after the prelude and the program's device code.
 const KERNELS: &str = include_str!("kernels/engine.cu");
-const BLOCK: u32 = 256;
+/// The fused (persistent) kernels, compiled after [`KERNELS`].
+const FUSED_KERNELS: &str = include_str!("kernels/fused.cu");
+pub(crate) const BLOCK: u32 = 256;
 const TILE: u32 = BLOCK * 16;
 /// Counter slots, as in kernels/engine.cu.
 const NEXT_LEN: usize = 0;
@@ -44,28 +47,47 @@ type ProgramWeights<'g> = (Option<&'g CudaSlice<u32>>, Option<&'g CudaSlice<u32>
 #[derive(Debug, Clone, Default)]
 pub struct CudaEngine {
     options: RunOptions,
+    blocks_override: Option<u32>,
 }
 
 /// The kernels of one program.
-struct Kernels {
+pub(crate) struct Kernels {
     module: std::sync::Arc<CudaModule>,
 }
 
 impl Kernels {
-    fn get(&self, name: &str) -> Result<CudaFunction, CudaError> {
+    pub(crate) fn get(&self, name: &str) -> Result<CudaFunction, CudaError> {
         self.module.load_function(name).map_err(driver("finding a kernel"))
     }
 }
 
 /// The full source compiled for program `P`: prelude, program, kernel templates.
 pub fn kernel_source<P: DeviceProgram>() -> String {
-    format!("{}\n{}", device_unit::<P>(), KERNELS)
+    format!("{}\n{}\n{}", device_unit::<P>(), KERNELS, FUSED_KERNELS)
 }
 
 impl CudaEngine {
     /// An engine with `options`.
     pub fn new(options: RunOptions) -> Self {
-        CudaEngine { options }
+        CudaEngine { options, blocks_override: None }
+    }
+
+    /// Launches fused kernels with `blocks` blocks instead of the largest co-resident grid. A grid that
+    /// cannot be co-resident is refused by the driver (an error, never a hang); for tests.
+    pub fn with_fused_blocks(mut self, blocks: u32) -> Self {
+        self.blocks_override = Some(blocks);
+        self
+    }
+
+    /// The grid a fused kernel of program `P` gets on `graph`'s GPU: occupancy, blocks, registers.
+    pub fn fused_grid<P: DeviceProgram>(&self, graph: &DeviceGraph) -> Result<crate::FusedGrid, CudaError> {
+        let (module, _) = compile::module(&graph.gpu, &kernel_source::<P>())?;
+        let kernels = Kernels { module };
+        let name = match self.options.fusion {
+            FusionPolicy::All | FusionPolicy::None => "sx_fused_all",
+            FusionPolicy::PushPull => "sx_fused_push",
+        };
+        crate::fused::grid_for(&graph.gpu, &kernels.get(name)?)
     }
 
     /// The options runs use.
@@ -237,11 +259,37 @@ impl CudaEngine {
             Ok(v[NEXT_LEN] as u32)
         };
 
+        // The online filter's capacity, fixed for the run: `Every` programs and the ballot policy record
+        // nothing; jit takes bins of `bin_capacity` for about 8 warps' worth of vertices.
+        let capacity = match (every, opts.filter) {
+            (true, _) | (_, FilterPolicy::Ballot) => 0,
+            (false, FilterPolicy::Online) => n,
+            (false, FilterPolicy::Jit) => (opts.bin_capacity as u64 * 8).min(n as u64) as u32,
+        };
+        set_capacity(&mut state, capacity)?;
         let mut bucket = 0u32;
         let mut pending_maybe;
         let mut len = scan(1, bucket, &mut frontier, &state, &mut counters)?;
         pending_maybe = true;
         let mut iterations = 0u32;
+        if opts.fusion != FusionPolicy::None {
+            let fused = FusedRun {
+                kernels: &k,
+                state: &state,
+                lists: [&frontier, &next],
+                push_classes: &push_classes,
+                pull_classes: &pull_classes,
+                pull_lens: [pull_lens[0], pull_lens[1], pull_lens[2], pull_lens[3]],
+                tile_counts: &tile_counts,
+                len,
+                blocks_override: self.blocks_override,
+            };
+            let iterations = fused.run(gpu, opts, graph.num_arcs, &mut stats)?;
+            let _ = iterations;
+            let raw = stream.clone_dtoh(&now).map_err(driver("reading the result"))?;
+            stats.time = start.elapsed();
+            return Ok(Run { values: values_of::<P>(&raw, n), stats });
+        }
         loop {
             if len == 0 && pending_maybe {
                 // The current bucket is exhausted: move to the lowest bucket still waiting.
@@ -280,12 +328,6 @@ impl CudaEngine {
                     }
                 }
             };
-            let capacity = match (every, opts.filter) {
-                (true, _) | (_, FilterPolicy::Ballot) => 0,
-                (false, FilterPolicy::Online) => n,
-                (false, FilterPolicy::Jit) => (opts.bin_capacity as u64 * 8).min(n as u64) as u32,
-            };
-            set_capacity(&mut state, capacity)?;
             match direction {
                 Direction::Push => {
                     launch!(
@@ -413,15 +455,7 @@ impl CudaEngine {
         let raw = stream.clone_dtoh(&now).map_err(driver("reading the result"))?;
         stats.time = start.elapsed();
         let _ = &mut next;
-        let values = raw
-            .chunks_exact(value_size as usize)
-            .take(n as usize)
-            .map(|b| {
-                // SAFETY: `b` holds exactly one `P::Value` (a plain scalar) as the device wrote it.
-                unsafe { std::ptr::read_unaligned(b.as_ptr() as *const P::Value) }
-            })
-            .collect();
-        Ok(Run { values, stats })
+        Ok(Run { values: values_of::<P>(&raw, n), stats })
     }
 
     /// The device weights the program reads: out-arcs, in-arcs, and the uniform weight's bits.
@@ -462,4 +496,15 @@ impl CudaEngine {
             }
         }
     }
+}
+
+/// The device's result bytes as values.
+fn values_of<P: Program>(raw: &[u8], n: u32) -> Vec<P::Value> {
+    raw.chunks_exact(std::mem::size_of::<P::Value>())
+        .take(n as usize)
+        .map(|b| {
+            // SAFETY: `b` holds exactly one `P::Value` (a plain scalar) as the device wrote it.
+            unsafe { std::ptr::read_unaligned(b.as_ptr() as *const P::Value) }
+        })
+        .collect()
 }

@@ -9,11 +9,13 @@
 mod compile;
 mod engine;
 mod error;
+mod fused;
 mod gpu;
 mod graph;
 
 pub use compile::{cache_dir, CacheHit};
 pub use engine::{kernel_source, CudaEngine};
 pub use error::CudaError;
+pub use fused::FusedGrid;
 pub use gpu::{available, Gpu};
 pub use graph::DeviceGraph;

@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 use simdx_core::acc::{DeviceProgram, Value};
 
-use simdx_core::engine::{DegreeClasses, DirectionPolicy, FilterPolicy, Run, RunOptions, RunStats};
+use simdx_core::engine::{DegreeClasses, DirectionPolicy, FilterPolicy, FusionPolicy, Run, RunOptions, RunStats};
 use simdx_core::{Graph, VertexId};
 
 use super::algorithm::{Algorithm, AlgorithmArgs, Outcome};
@@ -71,6 +71,16 @@ pub struct EngineArgs {
     /// Worker threads (default: one per core).
     #[arg(long)]
     threads: Option<usize>,
+    /// GPU kernel fusion: none (a launch per step), push-pull (persistent kernel per direction), all.
+    #[arg(long, value_enum, default_value_t = FusionArg::All)]
+    fusion: FusionArg,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum FusionArg {
+    None,
+    PushPull,
+    All,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -110,6 +120,11 @@ impl EngineArgs {
             classes: self.classes,
             max_iterations: self.max_iterations,
             threads: self.threads,
+            fusion: match self.fusion {
+                FusionArg::None => FusionPolicy::None,
+                FusionArg::PushPull => FusionPolicy::PushPull,
+                FusionArg::All => FusionPolicy::All,
+            },
             ..RunOptions::default()
         }
     }

@@ -5,7 +5,7 @@
 pub mod options;
 pub mod stats;
 
-pub use options::{DegreeClasses, DirectionPolicy, FilterPolicy, RunOptions};
+pub use options::{DegreeClasses, DirectionPolicy, FilterPolicy, FusionPolicy, RunOptions};
 pub use stats::{Direction, FilterUsed, IterationStats, RunStats};
 
 use crate::acc::Program;

@@ -69,6 +69,21 @@ pub struct RunOptions {
     /// Capacity of one online-filter bin, in vertices; [`FilterPolicy::Jit`] falls back to the ballot
     /// filter when a bin would exceed it.
     pub bin_capacity: usize,
+    /// How a GPU backend groups iterations into kernel launches (the CPU backend ignores it).
+    pub fusion: FusionPolicy,
+}
+
+/// Kernel fusion on a GPU: how many iterations one launch runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FusionPolicy {
+    /// One launch per step of every iteration; the host decides everything.
+    None,
+    /// A persistent kernel runs consecutive push iterations, another consecutive pull iterations;
+    /// control returns to the host only to switch direction or finish.
+    PushPull,
+    /// One persistent kernel runs the whole algorithm, switching direction on the device (the default).
+    #[default]
+    All,
 }
 
 impl Default for RunOptions {
@@ -80,6 +95,7 @@ impl Default for RunOptions {
             max_iterations: u32::MAX,
             threads: None,
             bin_capacity: 4096,
+            fusion: FusionPolicy::default(),
         }
     }
 }

@@ -137,19 +137,19 @@ __device__ __forceinline__ bool sx_same(simdx_value a, simdx_value b) { return a
 
 /* The online filter: a warp-aggregated append of newly reached vertices to the next worklist; past its
  * capacity the overflow flag is raised and the host takes the ballot filter for this iteration. */
-__device__ __forceinline__ void sx_record(const sx_state* s, simdx_u32* next, bool take, simdx_u32 v) {
+__device__ __forceinline__ void sx_record(const sx_state* s, unsigned long long* ctr, simdx_u32* next, bool take, simdx_u32 v) {
     unsigned mask = __activemask();
     unsigned want = __ballot_sync(mask, take);
     if (want == 0u) return;
     int lane = threadIdx.x & 31;
     int leader = __ffs(want) - 1;
     unsigned long long base = 0;
-    if (lane == leader) base = atomicAdd(&s->counters[SX_NEXT_LEN], (unsigned long long)__popc(want));
+    if (lane == leader) base = atomicAdd(&ctr[SX_NEXT_LEN], (unsigned long long)__popc(want));
     base = __shfl_sync(mask, base, leader);
     if (take) {
         unsigned long long at = base + __popc(want & ((1u << lane) - 1u));
         if (at < s->online_capacity) next[at] = v;
-        else s->counters[SX_OVERFLOW] = 1ull;
+        else ctr[SX_OVERFLOW] = 1ull;
     }
 }
 
@@ -159,9 +159,9 @@ __device__ __forceinline__ bool sx_touch(const sx_state* s, simdx_u32 v) {
     return atomicExch(&s->touched[v], 1u) == 0u;
 }
 
-__device__ __forceinline__ void sx_add_edges(const sx_state* s, unsigned long long edges) {
+__device__ __forceinline__ void sx_add_edges(unsigned long long* ctr, unsigned long long edges) {
     for (int o = 16; o > 0; o >>= 1) edges += __shfl_down_sync(__activemask(), edges, o);
-    if ((threadIdx.x & 31) == 0 && edges) atomicAdd(&s->counters[SX_EDGES], edges);
+    if ((threadIdx.x & 31) == 0 && edges) atomicAdd(&ctr[SX_EDGES], edges);
 }
 
 /* Push along one out-arc i of u: compute, combine at the destination, record it if reached. */
@@ -191,7 +191,7 @@ __device__ __forceinline__ bool sx_push_arc(const sx_state* s, const simdx_param
 
 extern "C" {
 
-__global__ void sx_init(const sx_state* __restrict__ s) {
+__device__ __forceinline__ void ph_init(const sx_state* s, unsigned long long* ctr) {
     simdx_params p = s->params;
     for (simdx_u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < s->n; v += gridDim.x * blockDim.x) {
         s->now[v] = simdx_init(&p, sx_vertex(s, v));
@@ -202,10 +202,13 @@ __global__ void sx_init(const sx_state* __restrict__ s) {
         s->pending[v] = 0u;
     }
 }
+__global__ void sx_init(const sx_state* __restrict__ s) {
+    ph_init(s, s->counters);
+}
 
 /* seen := now for the frontier (the values its vertices send this iteration); optionally marks them
  * as the pull step's active sources. */
-__global__ void sx_snapshot(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 mark) {
+__device__ __forceinline__ void ph_snapshot(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 mark) {
     unsigned long long out_edges = 0;
     for (simdx_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < len; i += gridDim.x * blockDim.x) {
         simdx_u32 u = list[i];
@@ -214,26 +217,35 @@ __global__ void sx_snapshot(const sx_state* __restrict__ s, const simdx_u32* lis
         out_edges += s->out_offsets[u + 1] - s->out_offsets[u];
     }
     for (int o = 16; o > 0; o >>= 1) out_edges += __shfl_down_sync(SX_FULL, out_edges, o);
-    if ((threadIdx.x & 31) == 0 && out_edges) atomicAdd(&s->counters[SX_OUT_EDGES], out_edges);
+    if ((threadIdx.x & 31) == 0 && out_edges) atomicAdd(&ctr[SX_OUT_EDGES], out_edges);
+}
+__global__ void sx_snapshot(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 mark) {
+    ph_snapshot(s, s->counters, list, len, mark);
 }
 
-__global__ void sx_unmark(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len) {
+__device__ __forceinline__ void ph_unmark(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len) {
     for (simdx_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < len; i += gridDim.x * blockDim.x) s->in_frontier[list[i]] = 0u;
+}
+__global__ void sx_unmark(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len) {
+    ph_unmark(s, s->counters, list, len);
 }
 
 /* The sum over all vertices of global(v, now[v]). */
-__global__ void sx_global(const sx_state* __restrict__ s) {
+__device__ __forceinline__ void ph_global(const sx_state* s, unsigned long long* ctr) {
     simdx_params p = s->params;
     double sum = 0.0;
     for (simdx_u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < s->n; v += gridDim.x * blockDim.x)
         sum += simdx_global(&p, sx_vertex(s, v), s->now[v]);
     for (int o = 16; o > 0; o >>= 1) sum += __shfl_down_sync(SX_FULL, sum, o);
-    if ((threadIdx.x & 31) == 0 && sum != 0.0) atomicAdd((double*)&s->counters[SX_GLOBAL], sum);
+    if ((threadIdx.x & 31) == 0 && sum != 0.0) atomicAdd((double*)&ctr[SX_GLOBAL], sum);
+}
+__global__ void sx_global(const sx_state* __restrict__ s) {
+    ph_global(s, s->counters);
 }
 
 /* Splits a worklist into degree classes: thread (< class_warp), warp (< class_cta), CTA (< class_grid),
  * grid. `in_degree` picks the in-CSR (pull). */
-__global__ void sx_classify(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
+__device__ __forceinline__ void ph_classify(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
                             simdx_u32 in_degree, simdx_u32* c0, simdx_u32* c1, simdx_u32* c2, simdx_u32* c3) {
     simdx_u32 count = all ? s->n : len;
     simdx_u32 stride = gridDim.x * blockDim.x;
@@ -251,15 +263,19 @@ __global__ void sx_classify(const sx_state* __restrict__ s, const simdx_u32* lis
             if (!want) continue;
             int lane = threadIdx.x & 31, leader = __ffs(want) - 1;
             unsigned long long base = 0;
-            if (lane == leader) base = atomicAdd(&s->counters[SX_CLASS_LEN + c], (unsigned long long)__popc(want));
+            if (lane == leader) base = atomicAdd(&ctr[SX_CLASS_LEN + c], (unsigned long long)__popc(want));
             base = __shfl_sync(SX_FULL, base, leader);
             if (live && cls == c) out[c][base + __popc(want & ((1u << lane) - 1u))] = v;
         }
     }
 }
+__global__ void sx_classify(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
+                            simdx_u32 in_degree, simdx_u32* c0, simdx_u32* c1, simdx_u32* c2, simdx_u32* c3) {
+    ph_classify(s, s->counters, list, len, all, in_degree, c0, c1, c2, c3);
+}
 
 /* Push, thread class: one thread per frontier vertex. */
-__global__ void sx_push_thread(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
+__device__ __forceinline__ void ph_push_thread(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
     simdx_params p = s->params;
     simdx_u32 stride = gridDim.x * blockDim.x;
     simdx_u32 rounds = (len + stride - 1) / stride;
@@ -276,14 +292,17 @@ __global__ void sx_push_thread(const sx_state* __restrict__ s, const simdx_u32* 
         for (simdx_u32 k = 0; k < most; k++) {
             simdx_u32 v = 0;
             bool take = (b + k < e) && sx_push_arc(s, &p, src, deg, b + k, &v);
-            sx_record(s, next, take, v);
+            sx_record(s, ctr, next, take, v);
         }
     }
-    sx_add_edges(s, edges);
+    sx_add_edges(ctr, edges);
+}
+__global__ void sx_push_thread(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
+    ph_push_thread(s, s->counters, list, len, next);
 }
 
 /* Push, warp class: one warp per vertex, lanes over its arcs. */
-__global__ void sx_push_warp(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
+__device__ __forceinline__ void ph_push_warp(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
     simdx_params p = s->params;
     simdx_u32 warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x & 31;
     simdx_u32 warps = gridDim.x * blockDim.x / 32;
@@ -297,15 +316,18 @@ __global__ void sx_push_warp(const sx_state* __restrict__ s, const simdx_u32* li
         for (simdx_u64 k = b; k < e; k += 32) {
             simdx_u32 v = 0;
             bool take = (k + lane < e) && sx_push_arc(s, &p, src, deg, k + lane, &v);
-            sx_record(s, next, take, v);
+            sx_record(s, ctr, next, take, v);
         }
     }
-    sx_add_edges(s, edges);
+    sx_add_edges(ctr, edges);
+}
+__global__ void sx_push_warp(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
+    ph_push_warp(s, s->counters, list, len, next);
 }
 
 /* Push, CTA class: one block per vertex. With `grid_split` > 1 (grid class), `grid_split` blocks
  * share each vertex, each taking an interleaved part of its arcs. */
-__global__ void sx_push_cta(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next,
+__device__ __forceinline__ void ph_push_cta(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32* next,
                             simdx_u32 grid_split) {
     simdx_params p = s->params;
     unsigned long long edges = 0;
@@ -319,10 +341,14 @@ __global__ void sx_push_cta(const sx_state* __restrict__ s, const simdx_u32* lis
         for (simdx_u64 k = b + (simdx_u64)part * blockDim.x; k < e; k += (simdx_u64)blockDim.x * grid_split) {
             simdx_u32 v = 0;
             bool take = (k + threadIdx.x < e) && sx_push_arc(s, &p, src, deg, k + threadIdx.x, &v);
-            sx_record(s, next, take, v);
+            sx_record(s, ctr, next, take, v);
         }
     }
-    sx_add_edges(s, edges);
+    sx_add_edges(ctr, edges);
+}
+__global__ void sx_push_cta(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next,
+                            simdx_u32 grid_split) {
+    ph_push_cta(s, s->counters, list, len, next, grid_split);
 }
 
 /* The pull side of one vertex, after its in-arcs were combined: store and record. */
@@ -368,7 +394,7 @@ __device__ __forceinline__ bool sx_warp_combine(const simdx_params* p, bool got,
 }
 
 /* Pull, thread class: one thread per candidate vertex; voting stops at the first update. */
-__global__ void sx_pull_thread(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
+__device__ __forceinline__ void ph_pull_thread(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
                                simdx_u32* next) {
     simdx_params p = s->params;
     simdx_u32 stride = gridDim.x * blockDim.x;
@@ -395,13 +421,17 @@ __global__ void sx_pull_thread(const sx_state* __restrict__ s, const simdx_u32* 
                 take = sx_pull_finish(s, &p, v, got, acc);
             }
         }
-        sx_record(s, next, take, v);
+        sx_record(s, ctr, next, take, v);
     }
-    sx_add_edges(s, edges);
+    sx_add_edges(ctr, edges);
+}
+__global__ void sx_pull_thread(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
+                               simdx_u32* next) {
+    ph_pull_thread(s, s->counters, list, len, all, next);
 }
 
 /* Pull, warp class: one warp per vertex; voting stops once any lane found an update. */
-__global__ void sx_pull_warp(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
+__device__ __forceinline__ void ph_pull_warp(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
                              simdx_u32* next) {
     simdx_params p = s->params;
     simdx_u32 warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x & 31;
@@ -428,13 +458,17 @@ __global__ void sx_pull_warp(const sx_state* __restrict__ s, const simdx_u32* li
         got = sx_warp_combine(&p, got, &acc);
         bool take = false;
         if (lane == 0) take = sx_pull_finish(s, &p, v, got, acc);
-        sx_record(s, next, take, v);
+        sx_record(s, ctr, next, take, v);
     }
-    sx_add_edges(s, edges);
+    sx_add_edges(ctr, edges);
+}
+__global__ void sx_pull_warp(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
+                             simdx_u32* next) {
+    ph_pull_warp(s, s->counters, list, len, all, next);
 }
 
 /* Pull, CTA and grid classes: one block per vertex, warps combined through shared memory. */
-__global__ void sx_pull_cta(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
+__device__ __forceinline__ void ph_pull_cta(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
                             simdx_u32* next) {
     __shared__ simdx_value part[SX_WARPS];
     __shared__ int part_got[SX_WARPS];
@@ -486,13 +520,17 @@ __global__ void sx_pull_cta(const sx_state* __restrict__ s, const simdx_u32* lis
             take = sx_pull_finish(s, &p, v, g, r);
         }
         __syncthreads();
-        if (w == 0) sx_record(s, next, take, v);
+        if (w == 0) sx_record(s, ctr, next, take, v);
     }
-    sx_add_edges(s, edges);
+    sx_add_edges(ctr, edges);
+}
+__global__ void sx_pull_cta(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
+                            simdx_u32* next) {
+    ph_pull_cta(s, s->counters, list, len, all, next);
 }
 
 /* Apply the combined updates of the reached vertices (`all`: every vertex); sums |new - old|. */
-__global__ void sx_apply(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all, double global) {
+__device__ __forceinline__ void ph_apply(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 all, double global) {
     simdx_params p = s->params;
     simdx_u32 count = all ? s->n : len;
     double change = 0.0;
@@ -506,12 +544,15 @@ __global__ void sx_apply(const sx_state* __restrict__ s, const simdx_u32* list, 
         if (!sx_same(nv, old)) change += fabs((double)nv - (double)old);
     }
     for (int o = 16; o > 0; o >>= 1) change += __shfl_down_sync(SX_FULL, change, o);
-    if ((threadIdx.x & 31) == 0 && change != 0.0) atomicAdd((double*)&s->counters[SX_CHANGE], change);
+    if ((threadIdx.x & 31) == 0 && change != 0.0) atomicAdd((double*)&ctr[SX_CHANGE], change);
+}
+__global__ void sx_apply(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all, double global) {
+    ph_apply(s, s->counters, list, len, all, global);
 }
 
 /* Picks the next frontier from the reached vertices: the active ones in buckets up to `bucket`; the
  * others wait (pending flag). */
-__global__ void sx_select(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 bucket,
+__device__ __forceinline__ void ph_select(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 bucket,
                           simdx_u32* next) {
     simdx_params p = s->params;
     simdx_u32 stride = gridDim.x * blockDim.x;
@@ -528,7 +569,7 @@ __global__ void sx_select(const sx_state* __restrict__ s, const simdx_u32* list,
                     take = true;
                 } else if (!s->pending[v]) {
                     s->pending[v] = 1u;
-                    atomicAdd(&s->counters[SX_PENDING], 1ull);
+                    atomicAdd(&ctr[SX_PENDING], 1ull);
                 }
             }
         }
@@ -536,15 +577,19 @@ __global__ void sx_select(const sx_state* __restrict__ s, const simdx_u32* list,
         if (want) {
             int lane = threadIdx.x & 31, leader = __ffs(want) - 1;
             unsigned long long base = 0;
-            if (lane == leader) base = atomicAdd(&s->counters[SX_NEXT_LEN], (unsigned long long)__popc(want));
+            if (lane == leader) base = atomicAdd(&ctr[SX_NEXT_LEN], (unsigned long long)__popc(want));
             base = __shfl_sync(SX_FULL, base, leader);
             if (take) next[base + __popc(want & ((1u << lane) - 1u))] = v;
         }
     }
 }
+__global__ void sx_select(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 bucket,
+                          simdx_u32* next) {
+    ph_select(s, s->counters, list, len, bucket, next);
+}
 
 /* Over the waiting vertices: drop those no longer active, find the lowest bucket, count the rest. */
-__global__ void sx_pending_min(const sx_state* __restrict__ s) {
+__device__ __forceinline__ void ph_pending_min(const sx_state* s, unsigned long long* ctr) {
     simdx_params p = s->params;
     for (simdx_u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < s->n; v += gridDim.x * blockDim.x) {
         if (!s->pending[v]) continue;
@@ -553,15 +598,18 @@ __global__ void sx_pending_min(const sx_state* __restrict__ s) {
             s->pending[v] = 0u;
             continue;
         }
-        atomicMin(&s->counters[SX_MIN_BUCKET], (unsigned long long)simdx_bucket(&p, now));
-        atomicAdd(&s->counters[SX_PENDING], 1ull);
+        atomicMin(&ctr[SX_MIN_BUCKET], (unsigned long long)simdx_bucket(&p, now));
+        atomicAdd(&ctr[SX_PENDING], 1ull);
     }
+}
+__global__ void sx_pending_min(const sx_state* __restrict__ s) {
+    ph_pending_min(s, s->counters);
 }
 
 /* The predicate of the ballot scans. mode 0: reached this iteration (clears the flag); mode 1: active
  * (initial frontier and `Every` programs), waiting if in a later bucket; mode 2: waiting and in a
  * bucket up to `bucket` (clears the flag). */
-__device__ __forceinline__ bool sx_scan_pred(const sx_state* s, const simdx_params* p, simdx_u32 mode,
+__device__ __forceinline__ bool sx_scan_pred(const sx_state* s, unsigned long long* ctr, const simdx_params* p, simdx_u32 mode,
                                              simdx_u32 bucket, simdx_u32 v, bool write) {
     if (mode == 0) {
         if (!s->touched[v]) return false;
@@ -574,7 +622,7 @@ __device__ __forceinline__ bool sx_scan_pred(const sx_state* s, const simdx_para
         if (simdx_bucket(p, now) <= bucket) return true;
         if (write && !s->pending[v]) {
             s->pending[v] = 1u;
-            atomicAdd(&s->counters[SX_PENDING], 1ull);
+            atomicAdd(&ctr[SX_PENDING], 1ull);
         }
         return false;
     }
@@ -584,28 +632,35 @@ __device__ __forceinline__ bool sx_scan_pred(const sx_state* s, const simdx_para
 }
 
 /* The ballot filter, pass 1: how many vertices of each tile of SX_TILE pass. */
-__global__ void sx_scan_count(const sx_state* __restrict__ s, simdx_u32 mode, simdx_u32 bucket, simdx_u32* tile_counts) {
+__device__ __forceinline__ void ph_scan_count(const sx_state* s, unsigned long long* ctr, simdx_u32 mode, simdx_u32 bucket, simdx_u32* tile_counts) {
     __shared__ simdx_u32 warp_counts[SX_WARPS];
     simdx_params p = s->params;
-    simdx_u32 base = blockIdx.x * SX_TILE;
-    simdx_u32 count = 0;
-    for (int r = 0; r < SX_TILE_ROUNDS; r++) {
-        simdx_u32 v = base + r * SX_BLOCK + threadIdx.x;
-        bool hit = v < s->n && sx_scan_pred(s, &p, mode, bucket, v, false);
-        count += __popc(__ballot_sync(SX_FULL, hit));
+    simdx_u32 tiles = (s->n + SX_TILE - 1) / SX_TILE;
+    for (simdx_u32 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        simdx_u32 base = tile * SX_TILE;
+        simdx_u32 count = 0;
+        for (int r = 0; r < SX_TILE_ROUNDS; r++) {
+            simdx_u32 v = base + r * SX_BLOCK + threadIdx.x;
+            bool hit = v < s->n && sx_scan_pred(s, ctr, &p, mode, bucket, v, false);
+            count += __popc(__ballot_sync(SX_FULL, hit));
+        }
+        if ((threadIdx.x & 31) == 0) warp_counts[threadIdx.x / 32] = count;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            simdx_u32 total = 0;
+            for (int w = 0; w < SX_WARPS; w++) total += warp_counts[w];
+            tile_counts[tile] = total;
+        }
+        __syncthreads();
     }
-    if ((threadIdx.x & 31) == 0) warp_counts[threadIdx.x / 32] = count;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        simdx_u32 total = 0;
-        for (int w = 0; w < SX_WARPS; w++) total += warp_counts[w];
-        tile_counts[blockIdx.x] = total;
-    }
+}
+__global__ void sx_scan_count(const sx_state* __restrict__ s, simdx_u32 mode, simdx_u32 bucket, simdx_u32* tile_counts) {
+    ph_scan_count(s, s->counters, mode, bucket, tile_counts);
 }
 
 /* The ballot filter, pass 2: exclusive prefix of the tile counts (one block); the total goes to
  * counters[SX_NEXT_LEN]. */
-__global__ void sx_scan_offsets(const sx_state* __restrict__ s, simdx_u32* tile_counts, simdx_u32 tiles) {
+__device__ __forceinline__ void ph_scan_offsets(const sx_state* s, unsigned long long* ctr, simdx_u32* tile_counts, simdx_u32 tiles) {
     __shared__ simdx_u32 sums[SX_BLOCK];
     simdx_u32 carry = 0;
     for (simdx_u32 start = 0; start < tiles; start += SX_BLOCK) {
@@ -624,21 +679,26 @@ __global__ void sx_scan_offsets(const sx_state* __restrict__ s, simdx_u32* tile_
         __syncthreads();
         carry += block_total;
     }
-    if (threadIdx.x == 0) s->counters[SX_NEXT_LEN] = carry;
+    if (threadIdx.x == 0) ctr[SX_NEXT_LEN] = carry;
+}
+__global__ void sx_scan_offsets(const sx_state* __restrict__ s, simdx_u32* tile_counts, simdx_u32 tiles) {
+    ph_scan_offsets(s, s->counters, tile_counts, tiles);
 }
 
 /* The ballot filter, pass 3: each tile writes its hits in vertex order from its offset: the list is
  * sorted and free of duplicates. */
-__global__ void sx_scan_write(const sx_state* __restrict__ s, simdx_u32 mode, simdx_u32 bucket,
+__device__ __forceinline__ void ph_scan_write(const sx_state* s, unsigned long long* ctr, simdx_u32 mode, simdx_u32 bucket,
                               const simdx_u32* tile_offsets, simdx_u32* out) {
     __shared__ simdx_u32 warp_counts[SX_WARPS];
     simdx_params p = s->params;
-    simdx_u32 base = blockIdx.x * SX_TILE;
-    simdx_u32 offset = tile_offsets[blockIdx.x];
     simdx_u32 lane = threadIdx.x & 31, w = threadIdx.x / 32;
+    simdx_u32 tiles = (s->n + SX_TILE - 1) / SX_TILE;
+    for (simdx_u32 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    simdx_u32 base = tile * SX_TILE;
+    simdx_u32 offset = tile_offsets[tile];
     for (int r = 0; r < SX_TILE_ROUNDS; r++) {
         simdx_u32 v = base + r * SX_BLOCK + threadIdx.x;
-        bool hit = v < s->n && sx_scan_pred(s, &p, mode, bucket, v, true);
+        bool hit = v < s->n && sx_scan_pred(s, ctr, &p, mode, bucket, v, true);
         unsigned ballot = __ballot_sync(SX_FULL, hit);
         if (lane == 0) warp_counts[w] = __popc(ballot);
         __syncthreads();
@@ -651,10 +711,18 @@ __global__ void sx_scan_write(const sx_state* __restrict__ s, simdx_u32 mode, si
         offset += total;
         __syncthreads();
     }
+    }
+}
+__global__ void sx_scan_write(const sx_state* __restrict__ s, simdx_u32 mode, simdx_u32 bucket,
+                              const simdx_u32* tile_offsets, simdx_u32* out) {
+    ph_scan_write(s, s->counters, mode, bucket, tile_offsets, out);
+}
+
+__device__ __forceinline__ void ph_clear_touched(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len) {
+    for (simdx_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < len; i += gridDim.x * blockDim.x) s->touched[list[i]] = 0u;
+}
+__global__ void sx_clear_touched(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len) {
+    ph_clear_touched(s, s->counters, list, len);
 }
 
 } /* extern "C" */
-
-extern "C" __global__ void sx_clear_touched(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len) {
-    for (simdx_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < len; i += gridDim.x * blockDim.x) s->touched[list[i]] = 0u;
-}

@@ -1,0 +1,210 @@
+/* simdx fused kernels (fusion modes `push-pull` and `all`): persistent kernels that run consecutive
+ * iterations with a software grid barrier between steps, calling the same phases as the one-launch-per-
+ * step kernels. The grid never exceeds what can be co-resident (blocks per SM from the occupancy API x
+ * SMs) and is launched cooperatively, so the driver refuses rather than hangs a grid that could deadlock.
+ * `sx_fused_push` stops when an iteration would pull and `sx_fused_pull` when it would push (mode
+ * push-pull: the host relaunches the other); `sx_fused_all` switches direction on the device. */
+
+#define SX_RING 16 /* counter sets in rotation: each phase takes a fresh, zeroed set */
+#define SX_STATUS_DONE 1u
+#define SX_STATUS_SWITCH 2u
+
+/* What the host and a fused kernel hand each other. */
+typedef struct {
+    simdx_u32* lists[2];          /* frontier and next worklists, swapped by `cur` */
+    simdx_u32* push_classes[4];   /* degree-class worklists of a push step */
+    simdx_u32* pull_classes[4];   /* the pull step's candidates by in-degree class (fixed for the run) */
+    simdx_u32 pull_lens[4];
+    simdx_u32* tile_counts;
+    unsigned int* barrier;        /* [0] arrivals, [1] generation */
+    unsigned long long* ring;     /* SX_RING sets of SX_COUNTERS counters */
+    unsigned long long* log;      /* per iteration: direction | filter << 8, frontier, edges, bucket, start ns */
+    simdx_u32 log_capacity;
+    simdx_u32 direction_policy;   /* 0 push, 1 pull, 2 auto */
+    double threshold_arcs;        /* auto: pull when the frontier's out-edges exceed this */
+    simdx_u32 max_iterations;
+    /* Loop state, carried across launches. */
+    simdx_u32 len, bucket, iterations, cur, pending_maybe, status;
+} sx_fused;
+
+__device__ __forceinline__ void sx_grid_sync(unsigned int* bar) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        volatile unsigned int* gen = bar + 1;
+        unsigned int g = *gen;
+        __threadfence();
+        if (atomicAdd(bar, 1u) == gridDim.x - 1) {
+            bar[0] = 0u;
+            __threadfence();
+            atomicAdd(bar + 1, 1u);
+        } else {
+            while (*gen == g) {
+            }
+        }
+        __threadfence();
+    }
+    __syncthreads();
+}
+
+__device__ __forceinline__ unsigned long long sx_read(const unsigned long long* c) {
+    return *(volatile const unsigned long long*)c;
+}
+
+/* The next counter set; block 0 zeroes the set SX_RING / 2 uses ahead, which nobody reads any more. */
+__device__ __forceinline__ unsigned long long* sx_take(const sx_fused* f, simdx_u32* use) {
+    unsigned long long* set = f->ring + (size_t)(*use % SX_RING) * SX_COUNTERS;
+    unsigned long long* ahead = f->ring + (size_t)((*use + SX_RING / 2) % SX_RING) * SX_COUNTERS;
+    if (blockIdx.x == 0 && threadIdx.x < SX_COUNTERS) ahead[threadIdx.x] = threadIdx.x == SX_MIN_BUCKET ? ~0ull : 0ull;
+    *use += 1;
+    return set;
+}
+
+/* The ballot filter inside a fused kernel: count, prefix, write, with barriers between. */
+__device__ __forceinline__ simdx_u32 sx_fused_scan(const sx_state* s, const sx_fused* f, simdx_u32* use, simdx_u32 mode,
+                                                   simdx_u32 bucket, simdx_u32* out) {
+    unsigned long long* c = sx_take(f, use);
+    simdx_u32 tiles = (s->n + SX_TILE - 1) / SX_TILE;
+    ph_scan_count(s, c, mode, bucket, f->tile_counts);
+    sx_grid_sync(f->barrier);
+    if (blockIdx.x == 0) ph_scan_offsets(s, c, f->tile_counts, tiles);
+    sx_grid_sync(f->barrier);
+    ph_scan_write(s, c, mode, bucket, f->tile_counts, out);
+    sx_grid_sync(f->barrier);
+    return (simdx_u32)sx_read(&c[SX_NEXT_LEN]);
+}
+
+/* Iterations until the program finishes or, unless `dir` is 2 (any), the direction differs from `dir`. */
+__device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int dir) {
+    simdx_params p = s->params;
+    bool every = SIMDX_APPLY == SIMDX_APPLY_EVERY;
+    simdx_u32 len = f->len, bucket = f->bucket, iterations = f->iterations, cur = f->cur;
+    bool pending_maybe = f->pending_maybe != 0u;
+    simdx_u32 use = 0, status = 0;
+    for (;;) {
+        if (len == 0 && pending_maybe) {
+            /* The current bucket is exhausted: the lowest bucket still waiting becomes current. */
+            unsigned long long* c = sx_take(f, &use);
+            ph_pending_min(s, c);
+            sx_grid_sync(f->barrier);
+            pending_maybe = false;
+            if (sx_read(&c[SX_PENDING]) > 0) {
+                bucket = (simdx_u32)sx_read(&c[SX_MIN_BUCKET]);
+                len = sx_fused_scan(s, f, &use, 2u, bucket, f->lists[cur]);
+                pending_maybe = true;
+            }
+        }
+        if (len == 0 || iterations >= f->max_iterations) {
+            status = SX_STATUS_DONE;
+            break;
+        }
+        unsigned long long start_ns = 0;
+        if (blockIdx.x == 0 && threadIdx.x == 0) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start_ns));
+        simdx_u32* frontier = f->lists[cur];
+        simdx_u32* next = f->lists[cur ^ 1u];
+        bool all_active = every && len == s->n;
+        simdx_u32 mark = (f->direction_policy != 0u && !all_active) ? 1u : 0u;
+        unsigned long long* c = sx_take(f, &use);
+        ph_snapshot(s, c, frontier, len, mark);
+        if (SIMDX_USES_GLOBAL) ph_global(s, c);
+        sx_grid_sync(f->barrier);
+        double global = __longlong_as_double((long long)sx_read(&c[SX_GLOBAL]));
+        int want = f->direction_policy == 0u ? 0
+                 : f->direction_policy == 1u ? 1
+                 : ((double)sx_read(&c[SX_OUT_EDGES]) > f->threshold_arcs ? 1 : 0);
+        if (dir != 2 && want != dir) {
+            status = SX_STATUS_SWITCH;
+            if (mark) {
+                ph_unmark(s, c, frontier, len);
+                sx_grid_sync(f->barrier);
+            }
+            break;
+        }
+        simdx_u32 capacity = s->online_capacity; /* fixed for the run by the host (0 for `Every`) */
+        unsigned long long* work = sx_take(f, &use);
+        if (want == 0) {
+            unsigned long long* cls = sx_take(f, &use);
+            ph_classify(s, cls, frontier, len, 0u, 0u, f->push_classes[0], f->push_classes[1], f->push_classes[2],
+                        f->push_classes[3]);
+            sx_grid_sync(f->barrier);
+            simdx_u32 l0 = (simdx_u32)sx_read(&cls[SX_CLASS_LEN]), l1 = (simdx_u32)sx_read(&cls[SX_CLASS_LEN + 1]);
+            simdx_u32 l2 = (simdx_u32)sx_read(&cls[SX_CLASS_LEN + 2]), l3 = (simdx_u32)sx_read(&cls[SX_CLASS_LEN + 3]);
+            if (l0) ph_push_thread(s, work, f->push_classes[0], l0, next);
+            if (l1) ph_push_warp(s, work, f->push_classes[1], l1, next);
+            if (l2) ph_push_cta(s, work, f->push_classes[2], l2, next, 1u);
+            if (l3) ph_push_cta(s, work, f->push_classes[3], l3, next, gridDim.x); /* every block shares each hub */
+        } else {
+            simdx_u32 all = all_active ? 1u : 0u;
+            if (f->pull_lens[0]) ph_pull_thread(s, work, f->pull_classes[0], f->pull_lens[0], all, next);
+            if (f->pull_lens[1]) ph_pull_warp(s, work, f->pull_classes[1], f->pull_lens[1], all, next);
+            if (f->pull_lens[2]) ph_pull_cta(s, work, f->pull_classes[2], f->pull_lens[2], all, next);
+            if (f->pull_lens[3]) ph_pull_cta(s, work, f->pull_classes[3], f->pull_lens[3], all, next);
+        }
+        sx_grid_sync(f->barrier);
+        if (mark) ph_unmark(s, work, frontier, len);
+        unsigned long long edges = sx_read(&work[SX_EDGES]);
+        simdx_u32 reached;
+        simdx_u32 filter;
+        if (every) {
+            for (simdx_u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < s->n; v += gridDim.x * blockDim.x) s->touched[v] = 0u;
+            sx_grid_sync(f->barrier);
+            reached = s->n;
+            filter = 2u;
+        } else if (capacity == 0u || sx_read(&work[SX_OVERFLOW]) != 0ull) {
+            sx_grid_sync(f->barrier);
+            reached = sx_fused_scan(s, f, &use, 0u, 0u, next);
+            filter = 1u;
+        } else {
+            reached = (simdx_u32)sx_read(&work[SX_NEXT_LEN]);
+            ph_clear_touched(s, work, next, reached);
+            sx_grid_sync(f->barrier);
+            filter = 0u;
+        }
+        double change = 0.0;
+        if (SIMDX_APPLY != SIMDX_APPLY_IN_PLACE) {
+            unsigned long long* a = sx_take(f, &use);
+            ph_apply(s, a, next, reached, every ? 1u : 0u, global);
+            sx_grid_sync(f->barrier);
+            change = __longlong_as_double((long long)sx_read(&a[SX_CHANGE]));
+        }
+        if (blockIdx.x == 0 && threadIdx.x == 0 && iterations < f->log_capacity) {
+            unsigned long long* row = f->log + (size_t)iterations * 5;
+            row[0] = (unsigned long long)want | ((unsigned long long)filter << 8);
+            row[1] = len;
+            row[2] = edges;
+            row[3] = bucket;
+            row[4] = start_ns;
+        }
+        iterations += 1;
+        if (simdx_done(&p, iterations, change)) {
+            status = SX_STATUS_DONE;
+            break;
+        }
+        /* The next frontier: the active reached vertices of the current bucket; the rest wait. */
+        if (every) {
+            len = sx_fused_scan(s, f, &use, 1u, bucket, frontier);
+        } else {
+            unsigned long long* sel = sx_take(f, &use);
+            ph_select(s, sel, next, reached, bucket, frontier);
+            sx_grid_sync(f->barrier);
+            len = (simdx_u32)sx_read(&sel[SX_NEXT_LEN]);
+            pending_maybe = pending_maybe || sx_read(&sel[SX_PENDING]) > 0;
+        }
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        if (iterations <= f->log_capacity) {
+            unsigned long long end_ns;
+            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(end_ns));
+            f->log[(size_t)iterations * 5 + 4] = end_ns;
+        }
+        f->len = len;
+        f->bucket = bucket;
+        f->iterations = iterations;
+        f->cur = cur;
+        f->pending_maybe = pending_maybe ? 1u : 0u;
+        f->status = status;
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(SX_BLOCK) sx_fused_push(const sx_state* s, sx_fused* f) { sx_fused_run(s, f, 0); }
+extern "C" __global__ void __launch_bounds__(SX_BLOCK) sx_fused_pull(const sx_state* s, sx_fused* f) { sx_fused_run(s, f, 1); }
+extern "C" __global__ void __launch_bounds__(SX_BLOCK) sx_fused_all(const sx_state* s, sx_fused* f) { sx_fused_run(s, f, 2); }
