@@ -20,6 +20,8 @@ const MIN_BUCKET: usize = 3;
 /// Byte offsets in `sx_fused` of the loop state the kernel writes back.
 const LOOP_STATE: usize = 148;
 const STATUS_SWITCH: u32 = 2;
+/// Iterations whose statistics a fused run records (later ones still run, unrecorded).
+const LOG_CAPACITY: u32 = 1 << 16;
 
 /// A persistent kernel's launch shape, for reports.
 #[derive(Debug, Clone, Copy)]
@@ -68,12 +70,12 @@ impl FusedRun<'_> {
         let names = ["sx_fused_push", "sx_fused_pull", "sx_fused_all"];
         let kernels: Vec<_> = names.iter().map(|n| self.kernels.get(n)).collect::<Result<_, _>>()?;
         let grids: Vec<FusedGrid> = kernels.iter().map(|k| grid_for(gpu, k)).collect::<Result<_, _>>()?;
-        let log_capacity = opts.max_iterations.min(1 << 20);
+        let log_capacity = opts.max_iterations.min(LOG_CAPACITY);
         let mut ring_init = vec![0u64; RING * COUNTERS];
         for set in ring_init.chunks_mut(COUNTERS) {
             set[MIN_BUCKET] = u64::MAX;
         }
-        let ring = stream.clone_htod(&ring_init).map_err(driver("allocating counters"))?;
+        let mut ring = stream.clone_htod(&ring_init).map_err(driver("allocating counters"))?;
         let barrier = stream.alloc_zeros::<u32>(2).map_err(driver("allocating the grid barrier"))?;
         let log = stream.alloc_zeros::<u64>(log_capacity as usize * 5 + 5).map_err(driver("allocating the log"))?;
 
@@ -131,6 +133,8 @@ impl FusedRun<'_> {
                 });
             }
             let blocks = self.blocks_override.unwrap_or(grid.blocks);
+            // Each launch starts its counter rotation at set 0: the sets must be clean again.
+            stream.memcpy_htod(&ring_init, &mut ring).map_err(driver("resetting counters"))?;
             let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (BLOCK, 1, 1), shared_mem_bytes: 0 };
             let mut b = stream.launch_builder(&kernels[which]);
             b.arg(self.state).arg(&mut control);
@@ -154,8 +158,8 @@ impl FusedRun<'_> {
                 });
             }
         };
-        let rows = stream.clone_dtoh(&log).map_err(driver("reading the iteration log"))?;
         let logged = (iterations.min(log_capacity)) as usize;
+        let rows = stream.clone_dtoh(&log.slice(0..(logged + 1) * 5)).map_err(driver("reading the iteration log"))?;
         for i in 0..logged {
             let row = &rows[i * 5..i * 5 + 5];
             let end = rows[(i + 1) * 5 + 4];

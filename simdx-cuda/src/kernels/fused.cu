@@ -38,7 +38,13 @@ __device__ __forceinline__ void sx_grid_sync(unsigned int* bar) {
             __threadfence();
             atomicAdd(bar + 1, 1u);
         } else {
+            /* A barrier cannot deadlock in a co-resident grid; should one ever wait 10 s, abort the kernel
+             * (an error the host reports) rather than hang the GPU. */
+            unsigned long long t0, t;
+            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
             while (*gen == g) {
+                asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+                if (t - t0 > 10000000000ull) __trap();
             }
         }
         __threadfence();
