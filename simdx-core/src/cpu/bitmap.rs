@@ -31,11 +31,15 @@ impl AtomicBitmap {
         self.words[i as usize / 64].load(Ordering::Relaxed) & (1u64 << (i % 64)) != 0
     }
 
+    /// Clears bit `i`.
+    #[inline]
+    pub(crate) fn remove(&self, i: VertexId) {
+        self.words[i as usize / 64].fetch_and(!(1u64 << (i % 64)), Ordering::Relaxed);
+    }
+
     /// Clears the bits of `list` (cheaper than [`AtomicBitmap::clear_all`] when the list is short).
     pub(crate) fn clear_list(&self, list: &[VertexId]) {
-        list.par_iter().with_min_len(4096).for_each(|&v| {
-            self.words[v as usize / 64].fetch_and(!(1u64 << (v % 64)), Ordering::Relaxed);
-        });
+        list.par_iter().with_min_len(4096).for_each(|&v| self.remove(v));
     }
 
     /// Clears every bit.
@@ -43,14 +47,15 @@ impl AtomicBitmap {
         self.words.par_iter().for_each(|w| w.store(0, Ordering::Relaxed));
     }
 
-    /// The set bits in increasing order, found by a parallel scan of the words.
-    pub(crate) fn to_sorted_list(&self) -> Vec<VertexId> {
+    /// The set bits in increasing order, found by a parallel scan of the words, which are cleared on
+    /// the way (one pass instead of a scan and a clear).
+    pub(crate) fn take_sorted_list(&self) -> Vec<VertexId> {
         self.words
             .par_iter()
             .enumerate()
             .with_min_len(1024)
             .fold(Vec::new, |mut out, (w, word)| {
-                let mut bits = word.load(Ordering::Relaxed);
+                let mut bits = if word.load(Ordering::Relaxed) == 0 { 0 } else { word.swap(0, Ordering::Relaxed) };
                 while bits != 0 {
                     out.push((w * 64) as VertexId + bits.trailing_zeros());
                     bits &= bits - 1;
