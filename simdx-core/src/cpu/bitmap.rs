@@ -18,11 +18,13 @@ impl AtomicBitmap {
         AtomicBitmap { words: (0..bits.div_ceil(64)).into_par_iter().map(|_| AtomicU64::new(0)).collect() }
     }
 
-    /// Sets bit `i`; returns whether it was clear before (so exactly one caller wins).
+    /// Sets bit `i`; returns whether it was clear before (so exactly one caller wins). A bit already
+    /// set costs a plain load, not an atomic read-modify-write.
     #[inline]
     pub(crate) fn insert(&self, i: VertexId) -> bool {
         let mask = 1u64 << (i % 64);
-        self.words[i as usize / 64].fetch_or(mask, Ordering::Relaxed) & mask == 0
+        let word = &self.words[i as usize / 64];
+        word.load(Ordering::Relaxed) & mask == 0 && word.fetch_or(mask, Ordering::Relaxed) & mask == 0
     }
 
     /// Whether bit `i` is set.

@@ -192,8 +192,10 @@ impl<P: Program> Dense<P> {
     }
 
     /// Combines the updates along the in-arcs `range` of a vertex holding `dst`; returns the combined
-    /// update ([`Program::IDENTITY`] if none) and the arcs inspected.
-    #[inline]
+    /// update ([`Program::IDENTITY`] if none) and the arcs inspected. Aggregation programs combine
+    /// into four independent partial results (combine is commutative and associative), so that
+    /// consecutive edges do not wait for each other.
+    #[inline(always)]
     fn gather(
         &self,
         program: &P,
@@ -202,22 +204,30 @@ impl<P: Program> Dense<P> {
         dst: P::Value,
         range: Range<usize>,
     ) -> (P::Value, u64) {
-        let sources = state.graph.in_csr().targets();
-        let start = range.start;
-        let mut combined = P::IDENTITY;
-        for i in range.clone() {
-            let u = sources[i];
-            let edge = Edge {
-                src: self.send[u as usize].load(),
-                dst,
-                weight: weights.get(i),
-                src_out_degree: state.out_degree(u),
+        let sources = &state.graph.in_csr().targets()[range.clone()];
+        let update = |u: VertexId, i: usize| {
+            let src = self.send[u as usize].load();
+            program.compute(Edge { src, dst, weight: weights.get(i), src_out_degree: state.out_degree(u) })
+        };
+        if P::KIND == CombineKind::Voting {
+            return match sources.first() {
+                Some(&u) => (update(u, range.start), 1),
+                None => (P::IDENTITY, 0),
             };
-            combined = program.combine(combined, program.compute(edge));
-            if P::KIND == CombineKind::Voting {
-                return (combined, (i + 1 - start) as u64);
-            }
         }
+        let mut part = [P::IDENTITY; 4];
+        let mut quads = sources.chunks_exact(4);
+        let mut i = range.start;
+        for quad in &mut quads {
+            for (k, p) in part.iter_mut().enumerate() {
+                *p = program.combine(*p, update(quad[k], i + k));
+            }
+            i += 4;
+        }
+        for (k, &u) in quads.remainder().iter().enumerate() {
+            part[k] = program.combine(part[k], update(u, i + k));
+        }
+        let combined = program.combine(program.combine(part[0], part[1]), program.combine(part[2], part[3]));
         (combined, range.len() as u64)
     }
 }

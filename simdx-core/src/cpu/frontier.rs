@@ -91,30 +91,36 @@ impl Frontier {
         reached: &[VertexId],
         clear_touched: bool,
     ) -> Active {
-        let current = self.bucket;
-        let classify = |mut split: Split, &v: &VertexId| {
-            if clear_touched {
-                state.touched.remove(v);
-            }
-            if state.is_active(program, v) {
-                let bucket = state.bucket(program, v);
-                if bucket <= current {
-                    split.near.push(v);
-                } else {
-                    split.far.push((v, bucket));
-                }
-            }
-            split
-        };
+        let classify = classifier(program, state, self.bucket, clear_touched);
         let split = if reached.len() < SEQUENTIAL {
-            reached.iter().fold(Split::default(), classify)
+            reached.iter().fold(Split::default(), |split, &v| classify(split, v))
         } else {
             reached
                 .par_iter()
                 .with_min_len(SEQUENTIAL / 4)
-                .fold(Split::default, classify)
+                .fold(Split::default, |split, &v| classify(split, v))
                 .reduce(Split::default, Split::merge)
         };
+        self.finish(program, state, split)
+    }
+
+    /// The first frontier: every active vertex of the graph; [`Active::All`] if that is every vertex.
+    pub(crate) fn select_all<P: Program>(&mut self, program: &P, state: &VertexState<'_, P>) -> Active {
+        let n = state.len();
+        let classify = classifier(program, state, self.bucket, false);
+        let split = (0..n as VertexId)
+            .into_par_iter()
+            .with_min_len(SEQUENTIAL)
+            .fold(Split::default, classify)
+            .reduce(Split::default, Split::merge);
+        if n > 0 && split.near.len() == n {
+            return Active::All;
+        }
+        self.finish(program, state, split)
+    }
+
+    /// Files the vertices that wait; the near ones run, or else the next bucket's.
+    fn finish<P: Program>(&mut self, program: &P, state: &VertexState<'_, P>, split: Split) -> Active {
         for (v, bucket) in split.far {
             self.file(v, bucket);
         }
@@ -122,15 +128,6 @@ impl Frontier {
             return Active::List(split.near);
         }
         Active::List(self.advance(program, state))
-    }
-
-    /// The first frontier: every active vertex of the graph; [`Active::All`] if that is every vertex.
-    pub(crate) fn select_all<P: Program>(&mut self, program: &P, state: &VertexState<'_, P>) -> Active {
-        let all: Vec<VertexId> = (0..state.len() as VertexId).collect();
-        match self.select(program, state, &all, false) {
-            Active::List(list) if list.len() == all.len() && !list.is_empty() => Active::All,
-            active => active,
-        }
     }
 
     /// Files `v` to wait for `bucket`.
@@ -213,5 +210,29 @@ impl Frontier {
             self.file(v, bucket);
         }
         true
+    }
+}
+
+/// Sorts a reached vertex into `split`: nothing if inactive, near if its bucket is at most `current`,
+/// far otherwise; `clear_touched` also clears its "touched" bit.
+fn classifier<'a, P: Program>(
+    program: &'a P,
+    state: &'a VertexState<'_, P>,
+    current: u32,
+    clear_touched: bool,
+) -> impl Fn(Split, VertexId) -> Split + Sync + Send + 'a {
+    move |mut split, v| {
+        if clear_touched {
+            state.touched.remove(v);
+        }
+        if state.is_active(program, v) {
+            let bucket = state.bucket(program, v);
+            if bucket <= current {
+                split.near.push(v);
+            } else {
+                split.far.push((v, bucket));
+            }
+        }
+        split
     }
 }
