@@ -9,6 +9,7 @@
 mod bitmap;
 mod dense;
 mod frontier;
+mod prefetch;
 mod pull;
 mod push;
 mod record;

@@ -5,6 +5,7 @@
 
 use rayon::prelude::*;
 
+use super::prefetch;
 use super::record::{Bin, BinPolicy};
 use super::state::VertexState;
 use crate::acc::{Apply, AtomicCell, Edge, Program, WeightView};
@@ -26,24 +27,16 @@ pub(crate) fn push_step<P: Program>(
     split: u64,
     bins: &BinPolicy,
 ) -> Bin {
-    let csr = state.graph.out_csr();
     if out_edges <= SEQUENTIAL_EDGES {
         let mut bin = Bin::default();
-        for &u in frontier {
-            push_edges(program, state, weights, u, csr.range(u), bins, &mut bin);
-        }
+        push_list(program, state, weights, frontier, u64::MAX, bins, &mut bin);
         return bin;
     }
-    let min_len = (frontier.len() as u64 * TASK_EDGES / out_edges).max(1) as usize;
+    let task_len = (frontier.len() as u64 * TASK_EDGES / out_edges).max(1) as usize;
     let mut small = frontier
-        .par_iter()
-        .with_min_len(min_len)
-        .fold(Bin::default, |mut bin, &u| {
-            if csr.degree(u) < split {
-                push_edges(program, state, weights, u, csr.range(u), bins, &mut bin);
-            } else {
-                bin.hubs.push(u);
-            }
+        .par_chunks(task_len)
+        .fold(Bin::default, |mut bin, list| {
+            push_list(program, state, weights, list, split, bins, &mut bin);
             bin
         })
         .reduce(Bin::default, Bin::merge);
@@ -75,6 +68,31 @@ fn hub_chunks<P: Program>(
             (r.start..r.end).step_by(chunk).map(move |s| (u, s..(s + chunk).min(r.end)))
         })
         .collect()
+}
+
+/// Pushes the updates of the vertices of `list` whose degree is below `split` and leaves the others
+/// in `bin.hubs`; neighbour lists are prefetched [`prefetch::AHEAD`] vertices ahead.
+fn push_list<P: Program>(
+    program: &P,
+    state: &VertexState<'_, P>,
+    weights: &WeightView<'_, P::Weight>,
+    list: &[VertexId],
+    split: u64,
+    bins: &BinPolicy,
+    bin: &mut Bin,
+) {
+    let csr = state.graph.out_csr();
+    for (k, &u) in list.iter().enumerate() {
+        if let Some(&ahead) = list.get(k + prefetch::AHEAD) {
+            prefetch::adjacency(csr, weights, ahead);
+        }
+        let range = csr.range(u);
+        if (range.len() as u64) < split {
+            push_edges(program, state, weights, u, range, bins, bin);
+        } else {
+            bin.hubs.push(u);
+        }
+    }
 }
 
 /// Pushes `u`'s updates along its out-arcs `range`.
