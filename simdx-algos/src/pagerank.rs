@@ -42,8 +42,13 @@ impl Program for PageRank {
         true
     }
 
+    /// A source spreads its rank evenly over its out-edges (computed once per source per iteration).
+    fn source_value(&self, v: Vertex, rank: f32) -> f32 {
+        rank / v.out_degree as f32
+    }
+
     fn compute(&self, e: Edge<f32, ()>) -> f32 {
-        e.src / e.src_out_degree as f32
+        e.src
     }
 
     /// The rank held by dangling vertices, spread over all vertices in `apply`.

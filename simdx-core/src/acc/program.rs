@@ -118,7 +118,7 @@ pub struct Vertex {
 /// What Compute sees of an edge `src -> dst`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Edge<V, W> {
-    /// The source's value as of the start of the iteration.
+    /// What the source sends: [`Program::source_value`] of its value as of the start of the iteration.
     pub src: V,
     /// The destination's current value.
     pub dst: V,
@@ -197,6 +197,15 @@ pub trait Program: Sync {
 
     /// The update an edge sends to its destination.
     fn compute(&self, edge: Edge<Self::Value, Self::Weight>) -> Self::Value;
+
+    /// What an active source `v` holding `value` sends along its edges this iteration: Compute sees
+    /// it as [`Edge::src`]. Called once per source per iteration (possibly more, so it must depend on
+    /// its arguments only), which lets a program hoist per-source work out of the per-edge Compute,
+    /// e.g. PageRank's `rank / out_degree`. Defaults to the value itself.
+    fn source_value(&self, v: Vertex, value: Self::Value) -> Self::Value {
+        let _ = v;
+        value
+    }
 
     /// Merges two updates. Defaults to [`Program::OP`]; a [`CombineOp::Custom`] program overrides it.
     fn combine(&self, a: Self::Value, b: Self::Value) -> Self::Value {

@@ -18,11 +18,13 @@ impl AtomicBitmap {
         AtomicBitmap { words: (0..bits.div_ceil(64)).into_par_iter().map(|_| AtomicU64::new(0)).collect() }
     }
 
-    /// Sets bit `i`; returns whether it was clear before (so exactly one caller wins).
+    /// Sets bit `i`; returns whether it was clear before (so exactly one caller wins). A bit already
+    /// set costs a plain load, not an atomic read-modify-write.
     #[inline]
     pub(crate) fn insert(&self, i: VertexId) -> bool {
         let mask = 1u64 << (i % 64);
-        self.words[i as usize / 64].fetch_or(mask, Ordering::Relaxed) & mask == 0
+        let word = &self.words[i as usize / 64];
+        word.load(Ordering::Relaxed) & mask == 0 && word.fetch_or(mask, Ordering::Relaxed) & mask == 0
     }
 
     /// Whether bit `i` is set.
@@ -31,11 +33,15 @@ impl AtomicBitmap {
         self.words[i as usize / 64].load(Ordering::Relaxed) & (1u64 << (i % 64)) != 0
     }
 
+    /// Clears bit `i`.
+    #[inline]
+    pub(crate) fn remove(&self, i: VertexId) {
+        self.words[i as usize / 64].fetch_and(!(1u64 << (i % 64)), Ordering::Relaxed);
+    }
+
     /// Clears the bits of `list` (cheaper than [`AtomicBitmap::clear_all`] when the list is short).
     pub(crate) fn clear_list(&self, list: &[VertexId]) {
-        list.par_iter().with_min_len(4096).for_each(|&v| {
-            self.words[v as usize / 64].fetch_and(!(1u64 << (v % 64)), Ordering::Relaxed);
-        });
+        list.par_iter().with_min_len(4096).for_each(|&v| self.remove(v));
     }
 
     /// Clears every bit.
@@ -43,14 +49,15 @@ impl AtomicBitmap {
         self.words.par_iter().for_each(|w| w.store(0, Ordering::Relaxed));
     }
 
-    /// The set bits in increasing order, found by a parallel scan of the words.
-    pub(crate) fn to_sorted_list(&self) -> Vec<VertexId> {
+    /// The set bits in increasing order, found by a parallel scan of the words, which are cleared on
+    /// the way (one pass instead of a scan and a clear).
+    pub(crate) fn take_sorted_list(&self) -> Vec<VertexId> {
         self.words
             .par_iter()
             .enumerate()
             .with_min_len(1024)
             .fold(Vec::new, |mut out, (w, word)| {
-                let mut bits = word.load(Ordering::Relaxed);
+                let mut bits = if word.load(Ordering::Relaxed) == 0 { 0 } else { word.swap(0, Ordering::Relaxed) };
                 while bits != 0 {
                     out.push((w * 64) as VertexId + bits.trailing_zeros());
                     bits &= bits - 1;

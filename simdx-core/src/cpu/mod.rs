@@ -1,7 +1,15 @@
 //! The CPU backend: rayon over the active vertices, push or pull per iteration, online or ballot
 //! filtering of the next frontier, priority buckets, and the per-iteration statistics.
+//!
+//! An iteration of the general path snapshots the frontier's values (summing its out-degrees for the
+//! direction choice in the same pass), runs a push or pull step, applies the combined updates where
+//! the program asks for it, and selects the next frontier from the vertices reached. [`Apply::Every`]
+//! programs whose every vertex is active take the fused dense path instead (module `dense`).
 
 mod bitmap;
+mod dense;
+mod frontier;
+mod prefetch;
 mod pull;
 mod push;
 mod record;
@@ -12,11 +20,21 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use self::bitmap::AtomicBitmap;
+use self::dense::Dense;
+use self::frontier::{Active, Frontier};
 use self::record::BinPolicy;
 use self::state::VertexState;
-use crate::acc::{weights_of, Apply, AtomicCell, Program, Value};
-use crate::engine::{Direction, DirectionPolicy, EngineError, FilterUsed, IterationStats, Run, RunOptions, RunStats};
+use crate::acc::{weights_of, Apply, AtomicCell, CombineKind, Program, Value, WeightView};
+use crate::engine::{
+    Direction, DirectionPolicy, EngineError, FilterPolicy, FilterUsed, IterationStats, Run, RunOptions, RunStats,
+};
 use crate::{Graph, VertexId};
+
+/// The least share of all arcs that the frontier's out-edges must exceed before an aggregation
+/// program pulls: its pull step inspects every in-arc, with no early exit, so it beats pushing only
+/// when nearly every arc carries an update (measured on kron:18 SSSP: a pull of all 7.6M arcs cost
+/// as much as pushing 6.6M).
+const AGGREGATE_PULL_SHARE: f64 = 0.85;
 
 /// Runs `program` on `graph` in the current rayon pool.
 pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) -> Result<Run<P::Value>, EngineError> {
@@ -27,96 +45,190 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
         out_weights.clone()
     };
     let state = VertexState::new(program, graph);
-    let n = state.len();
-    let split = u64::from(options.classes.grid);
     let mut stats = RunStats { graph_edges: graph.num_edges(), ..RunStats::default() };
     let start = Instant::now();
-
-    let every = P::APPLY == Apply::Every;
-    let mut frontier = Frontier::new();
-    let initial: Vec<VertexId> = (0..n as VertexId).into_par_iter().filter(|&v| state.is_active(program, v)).collect();
-    let mut current = frontier.select(program, &state, initial);
-
+    let mut engine = Iterations {
+        program,
+        state: &state,
+        options,
+        out_weights: &out_weights,
+        in_weights: &in_weights,
+        split: u64::from(options.classes.grid),
+        frontier: Frontier::new(),
+        membership: None,
+        hubs: None,
+        dense: None,
+    };
+    let n = state.len();
+    let mut current = engine.frontier.select_all(program, &state);
     let mut iterations = 0u32;
-    while !current.is_empty() && iterations < options.max_iterations {
+    while !current.is_empty(n) && iterations < options.max_iterations {
         let began = Instant::now();
-        let all_active = every && current.len() == n;
-        // Snapshot: a processed vertex's seen value is the value it sends this iteration.
-        current.par_iter().with_min_len(4096).for_each(|&u| state.seen[u as usize].store(state.now[u as usize].load()));
-        let global = if P::USES_GLOBAL {
-            (0..n as VertexId)
-                .into_par_iter()
-                .map(|v| program.global(state.vertex(v), state.now[v as usize].load()))
-                .sum()
-        } else {
-            0.0
-        };
-
-        let direction = choose_direction(options.direction, graph, &current);
-        let bins = BinPolicy::new(
-            if every { crate::engine::FilterPolicy::Ballot } else { options.filter },
-            options.bin_capacity,
-        );
-        let step = match direction {
-            Direction::Push => push::push_step(program, &state, &out_weights, &current, split, &bins),
-            Direction::Pull => {
-                let membership = (!all_active).then(|| {
-                    let m = AtomicBitmap::new(n);
-                    current.par_iter().for_each(|&u| {
-                        m.insert(u);
-                    });
-                    m
-                });
-                pull::pull_step(program, &state, &in_weights, membership.as_ref(), split, &bins)
-            }
-        };
-
-        // The vertices reached this iteration, online (from the bins) or by a ballot scan.
-        let (reached, filter) = if every {
-            state.touched.clear_all();
-            ((0..n as VertexId).collect::<Vec<_>>(), FilterUsed::Every)
-        } else if bins.needs_ballot() {
-            let list = state.touched.to_sorted_list();
-            state.touched.clear_list(&list);
-            (list, FilterUsed::Ballot)
-        } else {
-            state.touched.clear_list(&step.vertices);
-            (step.vertices, FilterUsed::Online)
-        };
-        let change = if P::APPLY == Apply::InPlace { 0.0 } else { apply(program, &state, &reached, global) };
-
-        stats.iterations.push(IterationStats {
-            direction,
-            filter,
-            frontier: current.len() as u64,
-            edges: step.edges,
-            bucket: frontier.bucket,
-            time: began.elapsed(),
-        });
+        let (record, change, next) = engine.step(current);
+        stats.iterations.push(IterationStats { time: began.elapsed(), ..record });
         iterations += 1;
         if program.done(iterations, change) {
             break;
         }
-        current = frontier.select(program, &state, reached);
+        current = match next {
+            Next::All => Active::All,
+            Next::Scan => engine.frontier.select_all(program, &state),
+            Next::Reached(reached, clear) => engine.frontier.select(program, &state, &reached, clear),
+        };
     }
     stats.time = start.elapsed();
     Ok(Run { values: state.into_values(), stats })
 }
 
-/// Pull when the frontier's out-edges exceed the policy's share of all arcs.
-fn choose_direction(policy: DirectionPolicy, graph: &Graph, frontier: &[VertexId]) -> Direction {
-    match policy {
-        DirectionPolicy::Push => Direction::Push,
-        DirectionPolicy::Pull => Direction::Pull,
-        DirectionPolicy::Auto { threshold } => {
-            let out_edges: u64 = frontier.par_iter().with_min_len(4096).map(|&u| graph.out_degree(u)).sum();
-            if out_edges as f64 > threshold * graph.num_arcs() as f64 {
-                Direction::Pull
-            } else {
-                Direction::Push
+/// Where the next frontier comes from.
+enum Next {
+    /// Every vertex is active and within the current bucket.
+    All,
+    /// A scan of every vertex.
+    Scan,
+    /// These vertices were reached; `true`: their "touched" bits are still set.
+    Reached(Vec<VertexId>, bool),
+}
+
+/// The state of a run between iterations, and the buffers reused from one iteration to the next.
+struct Iterations<'a, 'g, P: Program> {
+    program: &'a P,
+    state: &'a VertexState<'g, P>,
+    options: &'a RunOptions,
+    out_weights: &'a WeightView<'g, P::Weight>,
+    in_weights: &'a WeightView<'g, P::Weight>,
+    /// Degree from which a vertex's edges are split into parallel chunks.
+    split: u64,
+    frontier: Frontier,
+    /// Frontier membership for pull steps (made on the first sparse pull, kept clear in between).
+    membership: Option<AtomicBitmap>,
+    /// Vertices whose in-degree reaches `split` (found on the first pull).
+    hubs: Option<Vec<VertexId>>,
+    /// The dense path's buffers (made on its first use).
+    dense: Option<Dense<P>>,
+}
+
+impl<P: Program> Iterations<'_, '_, P> {
+    /// Runs one iteration on `current`: its statistics (time unset), the change, and the next frontier.
+    fn step(&mut self, current: Active) -> (IterationStats, f64, Next) {
+        let all = matches!(current, Active::All);
+        let graph = self.state.graph;
+        let frontier_len = current.len(self.state.len()) as u64;
+        if all && P::APPLY == Apply::Every && self.direction(graph.num_arcs()) == Direction::Pull {
+            return self.dense_step(frontier_len);
+        }
+        if let Some(dense) = &mut self.dense {
+            dense.invalidate();
+        }
+        self.general_step(current.into_list(self.state.len()))
+    }
+
+    /// The dense path: every vertex gathers, applies and is tested in one pass.
+    fn dense_step(&mut self, frontier_len: u64) -> (IterationStats, f64, Next) {
+        let (program, state, split) = (self.program, self.state, self.split);
+        let hubs = self.hubs.get_or_insert_with(|| pull::hubs(state.graph.in_csr(), split));
+        let dense = self.dense.get_or_insert_with(|| Dense::new(state, hubs.clone()));
+        let step = dense.step(program, state, self.in_weights, self.split, self.frontier.bucket);
+        let record = self.record(Direction::Pull, FilterUsed::Every, frontier_len, step.edges);
+        let next = if step.near == state.len() as u64 { Next::All } else { Next::Scan };
+        (record, step.change, next)
+    }
+
+    /// The general path: snapshot, push or pull, filter, apply.
+    fn general_step(&mut self, current: Vec<VertexId>) -> (IterationStats, f64, Next) {
+        let (program, state) = (self.program, self.state);
+        let n = state.len();
+        let every = P::APPLY == Apply::Every;
+        let out_edges = snapshot(state, &current);
+        let global = if P::USES_GLOBAL { global_sum(program, state) } else { 0.0 };
+        let direction = self.direction(out_edges);
+        let bins =
+            BinPolicy::new(if every { FilterPolicy::Ballot } else { self.options.filter }, self.options.bin_capacity);
+        let step = match direction {
+            Direction::Push => {
+                push::push_step(program, state, self.out_weights, &current, out_edges, self.split, &bins)
+            }
+            Direction::Pull => self.pull(&current, &bins),
+        };
+
+        // The vertices reached this iteration, online (from the bins) or by a ballot scan.
+        let (reached, filter, clear) = if every {
+            state.touched.clear_all();
+            ((0..n as VertexId).collect::<Vec<_>>(), FilterUsed::Every, false)
+        } else if bins.needs_ballot() {
+            (state.touched.take_sorted_list(), FilterUsed::Ballot, false)
+        } else {
+            (step.vertices, FilterUsed::Online, true)
+        };
+        let change = if P::APPLY == Apply::InPlace { 0.0 } else { apply(program, state, &reached, global) };
+        let record = self.record(direction, filter, current.len() as u64, step.edges);
+        (record, change, Next::Reached(reached, clear))
+    }
+
+    /// A pull step from `current`; sources are tested against a membership bitmap unless every
+    /// vertex is active.
+    fn pull(&mut self, current: &[VertexId], bins: &BinPolicy) -> record::Bin {
+        let (program, state, split) = (self.program, self.state, self.split);
+        let n = state.len();
+        let hubs = self.hubs.get_or_insert_with(|| pull::hubs(state.graph.in_csr(), split));
+        if current.len() == n {
+            return pull::pull_step(program, state, self.in_weights, None, hubs, split, bins);
+        }
+        let membership = self.membership.get_or_insert_with(|| AtomicBitmap::new(n));
+        current.par_iter().with_min_len(4096).for_each(|&u| {
+            membership.insert(u);
+        });
+        let step = pull::pull_step(program, state, self.in_weights, Some(membership), hubs, split, bins);
+        membership.clear_list(current);
+        step
+    }
+
+    /// Pull when the frontier's `out_edges` exceed the policy's share of all arcs (for aggregation
+    /// programs at least [`AGGREGATE_PULL_SHARE`]).
+    fn direction(&self, out_edges: u64) -> Direction {
+        match self.options.direction {
+            DirectionPolicy::Push => Direction::Push,
+            DirectionPolicy::Pull => Direction::Pull,
+            DirectionPolicy::Auto { threshold } => {
+                let share = match P::KIND {
+                    CombineKind::Voting => threshold,
+                    CombineKind::Aggregate => threshold.max(AGGREGATE_PULL_SHARE),
+                };
+                if out_edges as f64 > share * self.state.graph.num_arcs() as f64 {
+                    Direction::Pull
+                } else {
+                    Direction::Push
+                }
             }
         }
     }
+
+    /// An iteration's statistics, time unset.
+    fn record(&self, direction: Direction, filter: FilterUsed, frontier: u64, edges: u64) -> IterationStats {
+        IterationStats { direction, filter, frontier, edges, bucket: self.frontier.bucket, time: Default::default() }
+    }
+}
+
+/// Snapshot: a processed vertex's seen value is the value it sends this iteration. Returns the
+/// frontier's out-edges (for the direction choice and the push step's task sizes).
+fn snapshot<P: Program>(state: &VertexState<'_, P>, frontier: &[VertexId]) -> u64 {
+    frontier
+        .par_iter()
+        .with_min_len(4096)
+        .map(|&u| {
+            state.seen[u as usize].store(state.now[u as usize].load());
+            state.graph.out_degree(u)
+        })
+        .sum()
+}
+
+/// The sum of [`Program::global`] over all vertices.
+fn global_sum<P: Program>(program: &P, state: &VertexState<'_, P>) -> f64 {
+    (0..state.len() as VertexId)
+        .into_par_iter()
+        .with_min_len(4096)
+        .map(|v| program.global(state.vertex(v), state.now[v as usize].load()))
+        .sum()
 }
 
 /// Applies the combined updates of `reached` vertices; returns the sum of `|new - old|`.
@@ -138,38 +250,4 @@ fn apply<P: Program>(program: &P, state: &VertexState<'_, P>, reached: &[VertexI
             }
         })
         .sum()
-}
-
-/// Picks each iteration's frontier from the vertices reached, keeping priority buckets: only active
-/// vertices of the lowest bucket run; the others wait in `pending`.
-struct Frontier {
-    bucket: u32,
-    pending: Vec<VertexId>,
-}
-
-impl Frontier {
-    fn new() -> Self {
-        Frontier { bucket: 0, pending: Vec::new() }
-    }
-
-    fn select<P: Program>(&mut self, program: &P, state: &VertexState<'_, P>, reached: Vec<VertexId>) -> Vec<VertexId> {
-        let bucket_of = |v: VertexId| program.bucket(state.now[v as usize].load());
-        let active: Vec<VertexId> = reached.into_par_iter().filter(|&v| state.is_active(program, v)).collect();
-        let (near, far): (Vec<VertexId>, Vec<VertexId>) =
-            active.into_par_iter().partition(|&v| bucket_of(v) <= self.bucket);
-        self.pending.extend(far);
-        if !near.is_empty() || self.pending.is_empty() {
-            return near;
-        }
-        // The current bucket is exhausted: move to the lowest bucket still waiting.
-        let mut waiting = std::mem::take(&mut self.pending);
-        waiting.retain(|&v| state.is_active(program, v));
-        waiting.par_sort_unstable();
-        waiting.dedup();
-        let Some(lowest) = waiting.par_iter().map(|&v| bucket_of(v)).min() else { return Vec::new() };
-        self.bucket = lowest;
-        let (near, far) = waiting.into_par_iter().partition(|&v| bucket_of(v) <= lowest);
-        self.pending = far;
-        near
-    }
 }

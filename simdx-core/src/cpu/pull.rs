@@ -8,14 +8,16 @@ use super::bitmap::AtomicBitmap;
 use super::record::{Bin, BinPolicy};
 use super::state::VertexState;
 use crate::acc::{Apply, AtomicCell, CombineKind, Edge, Program, WeightView};
-use crate::VertexId;
+use crate::{Csr, VertexId};
 
-/// Runs one pull step; `in_frontier` marks the active sources (`None`: every vertex is active).
+/// Runs one pull step; `in_frontier` marks the active sources (`None`: every vertex is active);
+/// `hubs` are the vertices whose in-degree reaches `split` (see [`hubs`]).
 pub(crate) fn pull_step<P: Program>(
     program: &P,
     state: &VertexState<'_, P>,
     weights: &WeightView<'_, P::Weight>,
     in_frontier: Option<&AtomicBitmap>,
+    hubs: &[VertexId],
     split: u64,
     bins: &BinPolicy,
 ) -> Bin {
@@ -33,9 +35,12 @@ pub(crate) fn pull_step<P: Program>(
             bin
         })
         .reduce(Bin::default, Bin::merge);
-    let hubs: Vec<VertexId> = (0..n).into_par_iter().filter(|&v| csr.degree(v) >= split).collect();
+    if hubs.is_empty() {
+        return small;
+    }
     let big = hubs
-        .into_par_iter()
+        .par_iter()
+        .copied()
         .fold(Bin::default, |mut bin, v| {
             if !program.can_update(state.now[v as usize].load()) {
                 return bin;
@@ -53,6 +58,11 @@ pub(crate) fn pull_step<P: Program>(
         })
         .reduce(Bin::default, Bin::merge);
     small.merge(big)
+}
+
+/// The vertices whose in-degree reaches `split`: their in-edges are scanned in parallel chunks.
+pub(crate) fn hubs(csr: &Csr, split: u64) -> Vec<VertexId> {
+    (0..csr.num_vertices() as VertexId).into_par_iter().filter(|&v| csr.degree(v) >= split).collect()
 }
 
 /// Edges per task when a vertex is split: a sixteenth of the split threshold, at least 256.
@@ -83,17 +93,32 @@ fn pull_range<P: Program>(
     if !program.can_update(dst) {
         return (None, 0);
     }
+    match in_frontier {
+        Some(frontier) => scan(program, state, weights, dst, range, |u| frontier.contains(u)),
+        None => scan(program, state, weights, dst, range, |_| true),
+    }
+}
+
+/// The loop of [`pull_range`], specialised for the frontier test `is_source`.
+#[inline(always)]
+fn scan<P: Program>(
+    program: &P,
+    state: &VertexState<'_, P>,
+    weights: &WeightView<'_, P::Weight>,
+    dst: P::Value,
+    range: std::ops::Range<usize>,
+    is_source: impl Fn(VertexId) -> bool,
+) -> (Option<P::Value>, u64) {
     let sources = state.graph.in_csr().targets();
+    let start = range.start;
     let mut combined: Option<P::Value> = None;
-    let mut inspected = 0;
-    for i in range {
-        inspected += 1;
+    for i in range.clone() {
         let u = sources[i];
-        if in_frontier.is_some_and(|f| !f.contains(u)) {
+        if !is_source(u) {
             continue;
         }
         let edge = Edge {
-            src: state.seen[u as usize].load(),
+            src: program.source_value(state.vertex(u), state.seen[u as usize].load()),
             dst,
             weight: weights.get(i),
             src_out_degree: state.out_degree(u),
@@ -104,10 +129,10 @@ fn pull_range<P: Program>(
             Some(c) => program.combine(c, update),
         });
         if P::KIND == CombineKind::Voting {
-            break;
+            return (combined, (i + 1 - start) as u64);
         }
     }
-    (combined, inspected)
+    (combined, range.len() as u64)
 }
 
 /// Stores `v`'s combined update and records `v` if it was reached.

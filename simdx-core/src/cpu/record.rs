@@ -41,11 +41,13 @@ impl BinPolicy {
     }
 }
 
-/// One task's bin plus its count of edges touched.
+/// One task's bin plus its count of edges touched and, in push mode, the hubs it left for the
+/// split pass.
 #[derive(Default)]
 pub(crate) struct Bin {
     pub(crate) vertices: Vec<VertexId>,
     pub(crate) edges: u64,
+    pub(crate) hubs: Vec<VertexId>,
 }
 
 impl Bin {
@@ -57,6 +59,7 @@ impl Bin {
             self.vertices.extend(other.vertices);
         }
         self.edges += other.edges;
+        self.hubs.extend(other.hubs);
         self
     }
 }

@@ -10,6 +10,10 @@ use crate::{Graph, VertexId};
 /// Everything a CPU run keeps per vertex.
 pub(crate) struct VertexState<'g, P: Program> {
     pub(crate) graph: &'g Graph,
+    /// The out-CSR's offsets, for degrees read in the per-edge loops.
+    out_offsets: &'g [u64],
+    /// The in-CSR's offsets.
+    in_offsets: &'g [u64],
     /// Current values.
     pub(crate) now: Vec<<P::Value as Value>::Cell>,
     /// The value each vertex had when it was last processed.
@@ -31,7 +35,15 @@ impl<'g, P: Program> VertexState<'g, P> {
             Apply::InPlace => Vec::new(),
             Apply::Received | Apply::Every => (0..n).into_par_iter().map(|_| AtomicCell::new(P::IDENTITY)).collect(),
         };
-        VertexState { graph, now, seen, acc, touched: AtomicBitmap::new(n) }
+        VertexState {
+            graph,
+            out_offsets: graph.out_csr().offsets(),
+            in_offsets: graph.in_csr().offsets(),
+            now,
+            seen,
+            acc,
+            touched: AtomicBitmap::new(n),
+        }
     }
 
     /// Number of vertices.
@@ -39,16 +51,23 @@ impl<'g, P: Program> VertexState<'g, P> {
         self.now.len()
     }
 
-    /// What the program sees of vertex `v`.
+    /// What the program sees of vertex `v`. Like [`VertexState::out_degree`], it cannot panic, so the
+    /// loads of the fields a program ignores are dropped.
     #[inline]
     pub(crate) fn vertex(&self, v: VertexId) -> Vertex {
-        vertex_of(self.graph, v)
+        Vertex {
+            id: v,
+            out_degree: degree_in(self.out_offsets, v),
+            in_degree: degree_in(self.in_offsets, v),
+            num_vertices: self.now.len() as u32,
+        }
     }
 
-    /// Out-degree of `v`, saturating at `u32::MAX`.
+    /// Out-degree of `v`, saturating at `u32::MAX`. It cannot panic (an id out of range reads 0), so
+    /// the compiler drops the two loads when Compute does not use the degree.
     #[inline]
     pub(crate) fn out_degree(&self, v: VertexId) -> u32 {
-        saturate(self.graph.out_degree(v))
+        degree_in(self.out_offsets, v)
     }
 
     /// Whether `v` is active now.
@@ -57,10 +76,23 @@ impl<'g, P: Program> VertexState<'g, P> {
         program.active(self.now[v as usize].load(), self.seen[v as usize].load())
     }
 
+    /// The priority bucket of `v` now.
+    #[inline]
+    pub(crate) fn bucket(&self, program: &P, v: VertexId) -> u32 {
+        program.bucket(self.now[v as usize].load())
+    }
+
     /// The final values.
     pub(crate) fn into_values(self) -> Vec<P::Value> {
         self.now.par_iter().map(AtomicCell::load).collect()
     }
+}
+
+/// The degree of `v` by a CSR's `offsets`, saturating at `u32::MAX`; 0 for an id out of range.
+#[inline]
+fn degree_in(offsets: &[u64], v: VertexId) -> u32 {
+    let at = |i: usize| offsets.get(i).copied().unwrap_or(0);
+    saturate(at(v as usize + 1).wrapping_sub(at(v as usize)))
 }
 
 /// Degrees as `u32`, saturating.
