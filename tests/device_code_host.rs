@@ -7,8 +7,8 @@
 //! `device_unit::<P>()` + a generated harness `main`), compiles it with the system C compiler
 //! (`cc -std=c11 -O1 -ffp-contract=off -Wall -Werror`, into a temporary directory), checks that the
 //! device code is valid C++ too (`c++ -fsyntax-only`, where one is installed), and feeds the harness
-//! random inputs: 8 parameter sets x 500 calls for each of init, active, compute, combine, apply,
-//! global, can_update, bucket and done (36,000 calls a program). The inputs mix integer
+//! random inputs: 8 parameter sets x 500 calls for each of init, active, source_value, compute, combine,
+//! apply, global, can_update, bucket and done (40,000 calls a program). The inputs mix integer
 //! MIN/MAX/0/±1/bit widths and their neighbours, infinities, NaNs (quiet and signaling, with payloads
 //! and either sign), ±0, subnormals, floats within a few ulps of the float-to-int limits, small numbers
 //! and raw random bits. The harness fills `simdx_params` from `device_params()` bytes (and checks
@@ -95,6 +95,10 @@ impl Program for I32Mix {
 
     fn active(&self, now: i32, seen: i32) -> bool {
         now != seen && (now >= -LIMIT || seen == i32::MIN || seen == -2147483647 - 1)
+    }
+
+    fn source_value(&self, v: Vertex, value: i32) -> i32 {
+        value.wrapping_mul(v.in_degree as i32) - (v.id as i32)
     }
 
     fn compute(&self, e: Edge<i32, u32>) -> i32 {
@@ -435,6 +439,14 @@ impl Program for F32Mix {
         now < seen || now.is_nan() != seen.is_nan()
     }
 
+    fn source_value(&self, v: Vertex, value: f32) -> f32 {
+        if v.out_degree == 0 {
+            value
+        } else {
+            value / v.out_degree as f32
+        }
+    }
+
     fn compute(&self, e: Edge<f32, f32>) -> f32 {
         let x = e.src;
         let w = e.weight;
@@ -666,6 +678,7 @@ int main(void) {
             break;
         }
         case 'G': { simdx_vertex v = rvx(); simdx_value x = rv(); pf(simdx_global(&sx_p, v, x)); break; }
+        case 'V': { simdx_vertex v = rvx(); simdx_value x = rv(); pv(simdx_source_value(&sx_p, v, x)); break; }
         case 'U': { simdx_value x = rv(); pb(simdx_can_update(&sx_p, x)); break; }
         case 'B': { simdx_value x = rv(); printf("%x\n", (unsigned)simdx_bucket(&sx_p, x)); break; }
         case 'D': { simdx_u32 it = (simdx_u32)rd(); simdx_f64 ch = rf(); pb(simdx_done(&sx_p, it, ch)); break; }
@@ -787,6 +800,10 @@ where
             let (v, x) = (vertex(rng), val(rng));
             let line = format!("G {} {:x}", vertex_c(&v), x.to_bits64());
             c.push(line, || format!("global({v:?}, {x:?})"), try_rust(|| p.global(v, x)));
+
+            let (v, x) = (vertex(rng), val(rng));
+            let line = format!("V {} {:x}", vertex_c(&v), x.to_bits64());
+            c.push(line, || format!("source_value({v:?}, {x:?})"), try_rust(|| p.source_value(v, x)));
 
             let x = val(rng);
             c.push(format!("U {:x}", x.to_bits64()), || format!("can_update({x:?})"), try_rust(|| p.can_update(x)));

@@ -37,8 +37,8 @@ const CLASS_LEN: usize = 8;
 const COUNTERS: usize = 12;
 /// Blocks that share one vertex of the grid class.
 const GRID_SPLIT: u32 = 64;
-/// Byte offset of `online_capacity` in `sx_state` (13 pointers, then `n`).
-const CAPACITY_OFFSET: usize = 13 * 8 + 4;
+/// Byte offset of `online_capacity` in `sx_state` (14 pointers, then `n`).
+const CAPACITY_OFFSET: usize = 14 * 8 + 4;
 
 /// The weights a program reads on the device: out-arcs, in-arcs (`None`: uniform), uniform weight bits.
 type ProgramWeights<'g> = (Option<&'g CudaSlice<u32>>, Option<&'g CudaSlice<u32>>, u32);
@@ -117,6 +117,8 @@ impl CudaEngine {
         let now = alloc_val(nz)?;
         let seen = alloc_val(nz)?;
         let acc = if in_place { None } else { Some(alloc_val(nz)?) };
+        let sends = P::device_code().contains("#define SIMDX_HAS_SOURCE_VALUE 1");
+        let send = if sends { Some(alloc_val(nz)?) } else { None };
         let mut touched = alloc_u32(nz)?;
         let in_frontier = alloc_u32(nz)?;
         let pending = alloc_u32(nz)?;
@@ -162,6 +164,10 @@ impl CudaEngine {
         push_ptr!(in_frontier);
         push_ptr!(pending);
         push_ptr!(counters);
+        match &send {
+            Some(x) => push_ptr!(x),
+            None => bytes.extend_from_slice(&ptr(0)),
+        }
         let classes = opts.classes;
         for x in [n, 0, uniform_bits, classes.warp, classes.cta, classes.grid] {
             bytes.extend_from_slice(&x.to_le_bytes());

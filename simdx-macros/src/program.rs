@@ -23,6 +23,7 @@ enum Slot {
 const FUNCTIONS: &[(&str, &[Slot], Slot)] = &[
     ("init", &[Slot::Weightless(Ty::Vertex)], Slot::Value),
     ("active", &[Slot::Value, Slot::Value], Slot::Weightless(Ty::Bool)),
+    ("source_value", &[Slot::Weightless(Ty::Vertex), Slot::Value], Slot::Value),
     ("compute", &[Slot::Weightless(Ty::Edge)], Slot::Value),
     ("combine", &[Slot::Value, Slot::Value], Slot::Value),
     ("apply", &[Slot::Weightless(Ty::Vertex), Slot::Value, Slot::Value, Slot::Weightless(Ty::F64)], Slot::Value),
@@ -354,6 +355,9 @@ fn default_fn(name: &str, value: Ty, op: Option<&str>) -> String {
         ),
         "global" => format!(
             "{f} simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex v, simdx_value value) {{\n    (void)sx_self;\n    (void)v;\n    (void)value;\n    return 0.0;\n}}\n"
+        ),
+        "source_value" => format!(
+            "{f} simdx_value simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value) {{\n    (void)sx_self;\n    (void)v;\n    return value;\n}}\n"
         ),
         "can_update" => format!(
             "{f} bool simdx_can_update(const simdx_params* sx_self, simdx_value value) {{\n    (void)sx_self;\n    (void)value;\n    return true;\n}}\n"

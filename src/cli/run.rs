@@ -56,7 +56,8 @@ pub struct EngineArgs {
     /// Push, pull, or auto (pull while the frontier's out-edges exceed --threshold of all arcs).
     #[arg(long, value_enum, default_value_t = DirectionArg::Auto)]
     direction: DirectionArg,
-    /// Share of all arcs above which auto direction pulls.
+    /// Share of all arcs above which auto direction pulls (the CPU backend uses at least 0.85 for
+    /// aggregation programs such as sssp and pagerank, whose pull is dearer than their push).
     #[arg(long, default_value_t = 0.30)]
     threshold: f64,
     /// Frontier filter: online bins, ballot scan, or jit (online, ballot on overflow).

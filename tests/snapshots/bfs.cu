@@ -4,6 +4,7 @@ typedef unsigned char simdx_weight;
 #define SIMDX_WEIGHTED 0
 #define SIMDX_HAS_INIT 1
 #define SIMDX_HAS_ACTIVE 1
+#define SIMDX_HAS_SOURCE_VALUE 0
 #define SIMDX_HAS_COMPUTE 1
 #define SIMDX_HAS_COMBINE 0
 #define SIMDX_HAS_APPLY 0
@@ -41,6 +42,11 @@ __device__ __forceinline__ bool simdx_active(const simdx_params* sx_self, simdx_
     (void)sx_seen;
 #line 38 "simdx-algos/src/bfs.rs"
     return (sx_now != sx_seen);
+}
+__device__ __forceinline__ simdx_value simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value) {
+    (void)sx_self;
+    (void)v;
+    return value;
 }
 #line 41 "simdx-algos/src/bfs.rs"
 __device__ __forceinline__ simdx_value simdx_compute(const simdx_params* sx_self, simdx_edge sx_e) {

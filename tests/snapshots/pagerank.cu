@@ -4,6 +4,7 @@ typedef unsigned char simdx_weight;
 #define SIMDX_WEIGHTED 0
 #define SIMDX_HAS_INIT 1
 #define SIMDX_HAS_ACTIVE 1
+#define SIMDX_HAS_SOURCE_VALUE 1
 #define SIMDX_HAS_COMPUTE 1
 #define SIMDX_HAS_COMBINE 0
 #define SIMDX_HAS_APPLY 1
@@ -43,35 +44,43 @@ __device__ __forceinline__ bool simdx_active(const simdx_params* sx_self, simdx_
 #line 42 "simdx-algos/src/pagerank.rs"
     return true;
 }
-#line 45 "simdx-algos/src/pagerank.rs"
+#line 46 "simdx-algos/src/pagerank.rs"
+__device__ __forceinline__ simdx_value simdx_source_value(const simdx_params* sx_self, simdx_vertex sx_v, simdx_value sx_rank) {
+    (void)sx_self;
+    (void)sx_v;
+    (void)sx_rank;
+#line 47 "simdx-algos/src/pagerank.rs"
+    return (sx_rank / ((simdx_f32)sx_v.out_degree));
+}
+#line 50 "simdx-algos/src/pagerank.rs"
 __device__ __forceinline__ simdx_value simdx_compute(const simdx_params* sx_self, simdx_edge sx_e) {
     (void)sx_self;
     (void)sx_e;
-#line 46 "simdx-algos/src/pagerank.rs"
-    return (sx_e.src / ((simdx_f32)sx_e.src_out_degree));
+#line 51 "simdx-algos/src/pagerank.rs"
+    return sx_e.src;
 }
 __device__ __forceinline__ simdx_value simdx_combine(const simdx_params* sx_self, simdx_value a, simdx_value b) {
     (void)sx_self;
     return a + b;
 }
-#line 58 "simdx-algos/src/pagerank.rs"
+#line 63 "simdx-algos/src/pagerank.rs"
 __device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex sx_v, simdx_value sx__old, simdx_value sx_incoming, simdx_f64 sx_dangling) {
     (void)sx_self;
     (void)sx_v;
     (void)sx__old;
     (void)sx_incoming;
     (void)sx_dangling;
-#line 59 "simdx-algos/src/pagerank.rs"
+#line 64 "simdx-algos/src/pagerank.rs"
     simdx_f32 sx_n = ((simdx_f32)sx_v.num_vertices);
-#line 60 "simdx-algos/src/pagerank.rs"
+#line 65 "simdx-algos/src/pagerank.rs"
     return ((((1.0f) - sx_self->sx_damping) / sx_n) + (sx_self->sx_damping * (sx_incoming + (((simdx_f32)sx_dangling) / sx_n))));
 }
-#line 50 "simdx-algos/src/pagerank.rs"
+#line 55 "simdx-algos/src/pagerank.rs"
 __device__ __forceinline__ simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex sx_v, simdx_value sx_rank) {
     (void)sx_self;
     (void)sx_v;
     (void)sx_rank;
-#line 51 "simdx-algos/src/pagerank.rs"
+#line 56 "simdx-algos/src/pagerank.rs"
     return ((sx_v.out_degree == 0u) ? ((simdx_f64)sx_rank) : (0.0));
 }
 __device__ __forceinline__ bool simdx_can_update(const simdx_params* sx_self, simdx_value value) {
@@ -84,11 +93,11 @@ __device__ __forceinline__ simdx_u32 simdx_bucket(const simdx_params* sx_self, s
     (void)value;
     return 0u;
 }
-#line 63 "simdx-algos/src/pagerank.rs"
+#line 68 "simdx-algos/src/pagerank.rs"
 __device__ __forceinline__ bool simdx_done(const simdx_params* sx_self, simdx_u32 sx_iterations, simdx_f64 sx_change) {
     (void)sx_self;
     (void)sx_iterations;
     (void)sx_change;
-#line 64 "simdx-algos/src/pagerank.rs"
+#line 69 "simdx-algos/src/pagerank.rs"
     return ((sx_change < sx_self->sx_tolerance) || (sx_iterations >= sx_self->sx_max_iterations));
 }

@@ -4,6 +4,7 @@ typedef simdx_u32 simdx_weight;
 #define SIMDX_WEIGHTED 1
 #define SIMDX_HAS_INIT 1
 #define SIMDX_HAS_ACTIVE 1
+#define SIMDX_HAS_SOURCE_VALUE 0
 #define SIMDX_HAS_COMPUTE 1
 #define SIMDX_HAS_COMBINE 0
 #define SIMDX_HAS_APPLY 0
@@ -42,6 +43,11 @@ __device__ __forceinline__ bool simdx_active(const simdx_params* sx_self, simdx_
     (void)sx_seen;
 #line 41 "simdx-algos/src/sssp.rs"
     return (sx_now < sx_seen);
+}
+__device__ __forceinline__ simdx_value simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value) {
+    (void)sx_self;
+    (void)v;
+    return value;
 }
 #line 44 "simdx-algos/src/sssp.rs"
 __device__ __forceinline__ simdx_value simdx_compute(const simdx_params* sx_self, simdx_edge sx_e) {

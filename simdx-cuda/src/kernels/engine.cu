@@ -34,6 +34,7 @@ typedef struct {
     simdx_u32* in_frontier; /* 1: an active source of this pull step */
     simdx_u32* pending;     /* 1: active, waiting in a later bucket */
     unsigned long long* counters;
+    simdx_value* send;      /* source_value of each frontier vertex (programs that define it) */
     simdx_u32 n;
     simdx_u32 online_capacity;
     simdx_u32 uniform_weight_bits;
@@ -132,6 +133,11 @@ __device__ __forceinline__ simdx_f64 sx_atomic(simdx_f64* a, simdx_f64 v, const 
     return sx_cas_combine((simdx_value*)a, (simdx_value)v, p);
 }
 
+/* What source u sends along its edges this iteration: its source_value, or its seen value. */
+__device__ __forceinline__ simdx_value sx_src(const sx_state* s, simdx_u32 u) {
+    return SIMDX_HAS_SOURCE_VALUE ? s->send[u] : s->seen[u];
+}
+
 /* Values compared as Rust's `==` does (so that NaN differs from itself, as on the CPU). */
 __device__ __forceinline__ bool sx_same(simdx_value a, simdx_value b) { return a == b; }
 
@@ -209,10 +215,13 @@ __global__ void sx_init(const sx_state* __restrict__ s) {
 /* seen := now for the frontier (the values its vertices send this iteration); optionally marks them
  * as the pull step's active sources. */
 __device__ __forceinline__ void ph_snapshot(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 mark) {
+    simdx_params p = s->params;
     unsigned long long out_edges = 0;
     for (simdx_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < len; i += gridDim.x * blockDim.x) {
         simdx_u32 u = list[i];
-        s->seen[u] = s->now[u];
+        simdx_value value = s->now[u];
+        s->seen[u] = value;
+        if (SIMDX_HAS_SOURCE_VALUE) s->send[u] = simdx_source_value(&p, sx_vertex(s, u), value);
         if (mark) s->in_frontier[u] = 1u;
         out_edges += s->out_offsets[u + 1] - s->out_offsets[u];
     }
@@ -285,7 +294,7 @@ __device__ __forceinline__ void ph_push_thread(const sx_state* s, unsigned long 
         bool live = i < len;
         simdx_u32 u = live ? list[i] : 0u;
         simdx_u64 b = live ? s->out_offsets[u] : 0, e = live ? s->out_offsets[u + 1] : 0;
-        simdx_value src = live ? s->seen[u] : SIMDX_IDENTITY;
+        simdx_value src = live ? sx_src(s, u) : SIMDX_IDENTITY;
         simdx_u32 deg = live ? sx_out_degree32(s, u) : 0u;
         edges += e - b;
         simdx_u32 most = __reduce_max_sync(SX_FULL, (simdx_u32)(e - b));
@@ -310,7 +319,7 @@ __device__ __forceinline__ void ph_push_warp(const sx_state* s, unsigned long lo
     for (simdx_u32 i = warp; i < len; i += warps) {
         simdx_u32 u = list[i];
         simdx_u64 b = s->out_offsets[u], e = s->out_offsets[u + 1];
-        simdx_value src = s->seen[u];
+        simdx_value src = sx_src(s, u);
         simdx_u32 deg = sx_out_degree32(s, u);
         if (lane == 0) edges += e - b;
         for (simdx_u64 k = b; k < e; k += 32) {
@@ -335,7 +344,7 @@ __device__ __forceinline__ void ph_push_cta(const sx_state* s, unsigned long lon
     for (simdx_u32 i = blockIdx.x / grid_split; i < len; i += gridDim.x / grid_split) {
         simdx_u32 u = list[i];
         simdx_u64 b = s->out_offsets[u], e = s->out_offsets[u + 1];
-        simdx_value src = s->seen[u];
+        simdx_value src = sx_src(s, u);
         simdx_u32 deg = sx_out_degree32(s, u);
         if (threadIdx.x == 0 && part == 0) edges += e - b;
         for (simdx_u64 k = b + (simdx_u64)part * blockDim.x; k < e; k += (simdx_u64)blockDim.x * grid_split) {
@@ -372,7 +381,7 @@ __device__ __forceinline__ bool sx_pull_arc(const sx_state* s, const simdx_param
     simdx_u32 u = s->in_targets[i];
     if (!all && !s->in_frontier[u]) return false;
     simdx_edge e;
-    e.src = s->seen[u];
+    e.src = sx_src(s, u);
     e.dst = dst;
     e.weight = sx_weight(s, s->in_weights, i);
     e.src_out_degree = sx_out_degree32(s, u);

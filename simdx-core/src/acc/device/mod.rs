@@ -9,11 +9,11 @@
 //!   writes them) and `simdx_edge` (`src`, `dst`, `weight`, `src_out_degree`, as [`Edge`](super::Edge));
 //! - `SIMDX_OP`, `SIMDX_KIND`, `SIMDX_APPLY` (the `SIMDX_OP_*`, `SIMDX_KIND_*`, `SIMDX_APPLY_*` numbers of
 //!   the prelude), `SIMDX_IDENTITY`, `SIMDX_UNSEEN`, `SIMDX_USES_GLOBAL`, `SIMDX_WEIGHTED` and
-//!   `SIMDX_HAS_<NAME>` (1 where the program defines `bucket`, `can_update`, `done`, `combine`, `apply`,
-//!   `global` itself rather than taking the default);
+//!   `SIMDX_HAS_<NAME>` (1 where the program defines `source_value`, `bucket`, `can_update`, `done`,
+//!   `combine`, `apply`, `global` itself rather than taking the default);
 //! - one `__device__ __forceinline__` function per [`Program`] function, each taking
 //!   `const simdx_params* sx_self` first: `simdx_init(p, simdx_vertex)`, `simdx_active(p, now, seen)`,
-//!   `simdx_compute(p, simdx_edge)`, `simdx_combine(p, a, b)`, `simdx_apply(p, v, old, combined, global)`,
+//!   `simdx_source_value(p, v, value)`, `simdx_compute(p, simdx_edge)`, `simdx_combine(p, a, b)`, `simdx_apply(p, v, old, combined, global)`,
 //!   `simdx_global(p, v, value)`, `simdx_can_update(p, value)`, `simdx_bucket(p, value)` and
 //!   `simdx_done(p, iterations, change)`, with the same results as the Rust functions bit for bit
 //!   (integers wrap, shifts mask, float-to-int casts saturate). Only the transcendental functions
