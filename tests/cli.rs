@@ -128,3 +128,39 @@ fn unreachable_vertices_print_as_inf() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "0 0\n1 1\n2 inf\n3 inf\n");
 }
+
+#[test]
+fn bench_runs_every_combination_and_writes_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("bench.json");
+    let o = simdx(&[
+        "bench",
+        "--algorithms",
+        "bfs,sssp",
+        "--graphs",
+        "kron:8:w,grid:8x8",
+        "--filters",
+        "online,ballot",
+        "--backends",
+        "cpu",
+        "--bandwidth",
+        "10",
+        "--trials",
+        "2",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 1 + 2 * 2 * 2, "{out}");
+    let rows: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 8);
+    for r in rows {
+        assert_eq!(r["trial_ms"].as_array().unwrap().len(), 2);
+        assert!(r["median_ms"].as_f64().unwrap() > 0.0 && r["gteps"].as_f64().unwrap() > 0.0);
+        assert!(r["over_floor"].as_f64().unwrap() > 0.0, "{r}");
+    }
+    let bad = simdx(&["bench", "--algorithms", "nope", "--graphs", "grid:4x4"]);
+    assert_eq!(bad.status.code(), Some(2));
+}

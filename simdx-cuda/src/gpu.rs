@@ -53,6 +53,25 @@ impl Gpu {
         Ok((free as u64, total as u64))
     }
 
+    /// Device-to-device copy bandwidth in GB/s (bytes read + written), measured with a 256 MiB copy
+    /// (the best of 5 after a warm-up): the ceiling against which `simdx bench` reports its floors.
+    pub fn copy_bandwidth(&self) -> Result<f64, CudaError> {
+        let words = 32 << 20;
+        let src = self.stream.alloc_zeros::<u64>(words).map_err(driver("allocating a bandwidth probe"))?;
+        let mut dst = self.stream.alloc_zeros::<u64>(words).map_err(driver("allocating a bandwidth probe"))?;
+        let mut best = f64::MAX;
+        for round in 0..6 {
+            self.stream.synchronize().map_err(driver("synchronising"))?;
+            let t = std::time::Instant::now();
+            self.stream.memcpy_dtod(&src, &mut dst).map_err(driver("copying on the device"))?;
+            self.stream.synchronize().map_err(driver("synchronising"))?;
+            if round > 0 {
+                best = best.min(t.elapsed().as_secs_f64());
+            }
+        }
+        Ok(2.0 * (words * 8) as f64 / best / 1e9)
+    }
+
     /// Fails with [`CudaError::OutOfMemory`] unless `bytes` (plus a margin) are free.
     pub(crate) fn check_free(&self, what: &'static str, bytes: u64) -> Result<(), CudaError> {
         let (free, _) = self.memory()?;

@@ -73,6 +73,15 @@ impl<'g> Executor<'g> {
         Ok((Executor::Cpu(Engine::new(options), graph), Backend::Cpu))
     }
 
+    /// The device's measured copy bandwidth in GB/s (bytes read + written) for GPU executors.
+    pub fn measured_bandwidth(&self) -> Option<f64> {
+        match self {
+            Executor::Cpu(..) => None,
+            #[cfg(feature = "cuda")]
+            Executor::Cuda(_, graph) => graph.gpu().copy_bandwidth().ok(),
+        }
+    }
+
     /// Runs `program` once.
     pub fn run<P: DeviceProgram>(&self, program: &P) -> Result<Run<P::Value>, CliError> {
         match self {

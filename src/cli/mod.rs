@@ -2,6 +2,7 @@
 
 mod algorithm;
 mod backend;
+mod bench;
 mod convert;
 mod error;
 mod gen;
@@ -36,6 +37,8 @@ enum Command {
     Gen(gen::GenArgs),
     /// Run an algorithm (bfs, sssp, pr) on a graph and report time, iterations and GTEPS.
     Run(run::RunArgs),
+    /// Benchmark algorithms x graphs x backends x policies; print a table and write JSON.
+    Bench(bench::BenchArgs),
 }
 
 /// Runs the parsed command line.
@@ -45,5 +48,6 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Convert(args) => convert::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Run(args) => run::run(args),
+        Command::Bench(args) => bench::run(args),
     }
 }

@@ -1,0 +1,255 @@
+//! `simdx bench`: algorithms x graphs x backends x policies, N trials each; prints a table (median ms,
+//! GTEPS, and time over the bandwidth floor where a bandwidth is known) and writes the rows as JSON.
+//! The floor is the time to move the bytes an algorithm must move at least once per pass (the CSR, the
+//! weights it reads and its values read and written) at the device's copy bandwidth.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, ValueEnum};
+use serde::Serialize;
+use simdx_core::engine::{DirectionPolicy, FilterPolicy, FusionPolicy, RunOptions};
+use simdx_core::Graph;
+
+use super::algorithm::{Algorithm, AlgorithmArgs};
+use super::backend::{Backend, Executor};
+use super::error::CliError;
+use super::graph_arg::GraphArg;
+
+/// Arguments of `simdx bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Algorithms, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "bfs,sssp,pr")]
+    algorithms: Vec<String>,
+    /// Graphs (files or generator specs), comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "kron:16:w,urand:16:w,grid:256x256")]
+    graphs: Vec<String>,
+    /// Backends, comma-separated (default: cpu, and cuda when built with the `cuda` feature).
+    #[arg(long, value_delimiter = ',', value_enum)]
+    backends: Vec<Backend>,
+    /// Direction policies (push, pull, auto), comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "auto")]
+    directions: Vec<String>,
+    /// Filter policies (online, ballot, jit), comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "jit")]
+    filters: Vec<String>,
+    /// GPU fusion modes (none, push-pull, all), comma-separated; the CPU backend runs once per row.
+    #[arg(long, value_delimiter = ',', default_value = "all")]
+    fusions: Vec<String>,
+    /// Trials per row; the table shows their median.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    trials: u32,
+    /// Source vertex for bfs and sssp (default: one picked from the graph's seed, the same for every row).
+    #[arg(long)]
+    source: Option<u32>,
+    /// Copy bandwidth in GB/s (bytes read + written) for the floor; default: measured on the GPU for
+    /// cuda rows, none for cpu rows.
+    #[arg(long)]
+    bandwidth: Option<f64>,
+    /// PageRank (and other fixed-iteration algorithms') iteration count; tolerance is 0 so every row
+    /// runs the same number of iterations.
+    #[arg(long, default_value_t = 20)]
+    iterations: u32,
+    /// Write the rows to this file as JSON.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+}
+
+/// One measured row.
+#[derive(Debug, Serialize)]
+struct Row {
+    algorithm: &'static str,
+    graph: String,
+    vertices: usize,
+    edges: u64,
+    backend: Backend,
+    direction: String,
+    filter: String,
+    fusion: String,
+    iterations: usize,
+    median_ms: f64,
+    trial_ms: Vec<f64>,
+    gteps: f64,
+    floor_ms: Option<f64>,
+    over_floor: Option<f64>,
+}
+
+/// Parses through clap so that the defaults stay those of `simdx run`.
+#[derive(Debug, Parser)]
+struct Defaults<T: Args> {
+    #[command(flatten)]
+    inner: T,
+}
+
+fn parse_list<T: ValueEnum>(what: &str, names: &[String]) -> Result<Vec<T>, CliError> {
+    names
+        .iter()
+        .map(|n| T::from_str(n.trim(), true).map_err(|_| CliError::Usage(format!("unknown {what} '{n}'"))))
+        .collect()
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum DirectionName {
+    Push,
+    Pull,
+    Auto,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum FilterName {
+    Online,
+    Ballot,
+    Jit,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq)]
+enum FusionName {
+    None,
+    PushPull,
+    All,
+}
+
+/// Bytes one pass of `algorithm` must move at least: offsets, targets, weights it reads, values read
+/// and written; times the passes of fixed-iteration algorithms.
+fn floor_bytes(algorithm: Algorithm, graph: &Graph, iterations: u32) -> u64 {
+    let n = graph.num_vertices() as u64;
+    let arcs = graph.num_arcs();
+    let weights = if algorithm.name() == "sssp" && graph.out_csr().weights().is_some() { 4 * arcs } else { 0 };
+    let once = 8 * (n + 1) + 4 * arcs + weights + 2 * 4 * n;
+    match algorithm.name() {
+        "pagerank" => once * u64::from(iterations),
+        _ => once,
+    }
+}
+
+/// Runs `simdx bench`.
+pub fn run(args: BenchArgs) -> Result<(), CliError> {
+    let algorithms: Vec<Algorithm> = parse_list("algorithm", &args.algorithms)?;
+    let directions: Vec<DirectionName> = parse_list("direction", &args.directions)?;
+    let filters: Vec<FilterName> = parse_list("filter", &args.filters)?;
+    let fusions: Vec<FusionName> = parse_list("fusion mode", &args.fusions)?;
+    let backends = if args.backends.is_empty() {
+        if cfg!(feature = "cuda") {
+            vec![Backend::Cpu, Backend::Cuda]
+        } else {
+            vec![Backend::Cpu]
+        }
+    } else {
+        args.backends.clone()
+    };
+    let mut params_line =
+        vec!["run".to_string(), "--iterations".into(), args.iterations.to_string(), "--tolerance".into(), "0".into()];
+    if let Some(s) = args.source {
+        params_line.extend(["--source".into(), s.to_string()]);
+    }
+    let params =
+        Defaults::<AlgorithmArgs>::try_parse_from(&params_line).map_err(|e| CliError::Usage(e.to_string()))?.inner;
+
+    let mut rows = Vec::new();
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{:<9} {:<22} {:<5} {:<5} {:<6} {:<9} {:>6} {:>11} {:>8} {:>10} {:>8}",
+        "algorithm", "graph", "back", "dir", "filter", "fusion", "iters", "median ms", "GTEPS", "floor ms", "x floor"
+    )?;
+    for spec in &args.graphs {
+        let graph_arg = Defaults::<GraphArg>::try_parse_from(["graph", spec.as_str()])
+            .map_err(|e| CliError::Usage(e.to_string()))?
+            .inner;
+        let (graph, _) = graph_arg.load()?;
+        for &backend in &backends {
+            let (first, used) = Executor::new(backend, RunOptions::default(), &graph)?;
+            let bandwidth = args.bandwidth.or_else(|| first.measured_bandwidth());
+            drop(first);
+            let fusion_list: Vec<FusionName> =
+                if used == Backend::Cuda { fusions.clone() } else { vec![FusionName::None] };
+            for &algorithm in &algorithms {
+                for &direction in &directions {
+                    for &filter in &filters {
+                        for &fusion in &fusion_list {
+                            let options = options(direction, filter, fusion);
+                            let (executor, used) = Executor::new(used, options, &graph)?;
+                            let outcome =
+                                algorithm.run(&params, &graph, graph_arg.seed, &executor, args.trials, false)?;
+                            let mut times: Vec<f64> = outcome.times.iter().map(|t| t.as_secs_f64() * 1e3).collect();
+                            let trial_ms = times.clone();
+                            times.sort_by(f64::total_cmp);
+                            let median_ms = times[times.len() / 2];
+                            let floor_ms = bandwidth.map(|gbps| {
+                                floor_bytes(algorithm, &graph, args.iterations) as f64 / (gbps * 1e9) * 1e3
+                            });
+                            let row = Row {
+                                algorithm: algorithm.name(),
+                                graph: spec.clone(),
+                                vertices: graph.num_vertices(),
+                                edges: graph.num_edges(),
+                                backend: used,
+                                direction: format!("{direction:?}").to_lowercase(),
+                                filter: format!("{filter:?}").to_lowercase(),
+                                fusion: if used == Backend::Cuda {
+                                    format!("{fusion:?}").to_lowercase()
+                                } else {
+                                    "-".into()
+                                },
+                                iterations: outcome.stats.iterations.len(),
+                                median_ms,
+                                trial_ms,
+                                gteps: graph.num_edges() as f64 / (median_ms * 1e-3).max(1e-12) / 1e9,
+                                floor_ms,
+                                over_floor: floor_ms.map(|f| median_ms / f.max(1e-12)),
+                            };
+                            print_row(&mut out, &row)?;
+                            rows.push(row);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&rows).map_err(|e| CliError::Output(e.into()))?;
+        std::fs::write(path, text + "\n").map_err(|e| simdx_core::GraphError::io(path, e))?;
+    }
+    Ok(())
+}
+
+fn options(direction: DirectionName, filter: FilterName, fusion: FusionName) -> RunOptions {
+    RunOptions {
+        direction: match direction {
+            DirectionName::Push => DirectionPolicy::Push,
+            DirectionName::Pull => DirectionPolicy::Pull,
+            DirectionName::Auto => DirectionPolicy::default(),
+        },
+        filter: match filter {
+            FilterName::Online => FilterPolicy::Online,
+            FilterName::Ballot => FilterPolicy::Ballot,
+            FilterName::Jit => FilterPolicy::Jit,
+        },
+        fusion: match fusion {
+            FusionName::None => FusionPolicy::None,
+            FusionName::PushPull => FusionPolicy::PushPull,
+            FusionName::All => FusionPolicy::All,
+        },
+        ..RunOptions::default()
+    }
+}
+
+fn print_row(out: &mut impl Write, r: &Row) -> std::io::Result<()> {
+    let opt = |x: Option<f64>, prec: usize| x.map_or_else(|| "-".to_string(), |v| format!("{v:.prec$}"));
+    writeln!(
+        out,
+        "{:<9} {:<22} {:<5} {:<5} {:<6} {:<9} {:>6} {:>11.3} {:>8.3} {:>10} {:>8}",
+        r.algorithm,
+        r.graph,
+        format!("{:?}", r.backend).to_lowercase(),
+        r.direction,
+        r.filter,
+        r.fusion,
+        r.iterations,
+        r.median_ms,
+        r.gteps,
+        opt(r.floor_ms, 3),
+        opt(r.over_floor, 1)
+    )
+}
