@@ -184,3 +184,23 @@ fn fusion_modes_agree_on_a_high_diameter_graph() {
         verify::sssp(&g, source, &sssp.values).unwrap_or_else(|e| panic!("{fusion:?}: {e}"));
     }
 }
+
+#[test]
+fn runs_of_different_programs_share_one_device_graph() {
+    let Some(gpu) = gpu() else { return };
+    let g = generated("kron:11:w");
+    let dg = DeviceGraph::upload(&gpu, &g).unwrap();
+    let engine = CudaEngine::new(RunOptions::default());
+    let params = PageRank { tolerance: 1e-9, max_iterations: 200, ..PageRank::default() };
+    for _ in 0..2 {
+        let bfs = engine.run(&Bfs { source: 5 }, &dg).unwrap();
+        verify::bfs(&g, 5, &bfs.values).unwrap();
+        let pr = engine.run(&params, &dg).unwrap();
+        verify::pagerank(&g, &params, &pr.values, 1e-6).unwrap();
+        let sssp = engine.run(&Sssp { source: 5, delta: default_delta(&g) }, &dg).unwrap();
+        verify::sssp(&g, 5, &sssp.values).unwrap();
+    }
+    let (name, grid) = engine.last_fused_kernel().expect("fusion `all` is the default");
+    assert_eq!(name, "sx_fused_all");
+    assert!(grid.registers > 0 && grid.blocks >= gpu.sm_count, "{grid:?}");
+}

@@ -48,6 +48,7 @@ type ProgramWeights<'g> = (Option<&'g CudaSlice<u32>>, Option<&'g CudaSlice<u32>
 pub struct CudaEngine {
     options: RunOptions,
     blocks_override: Option<u32>,
+    last_grid: std::sync::Arc<std::sync::Mutex<Option<(String, crate::FusedGrid)>>>,
 }
 
 /// The kernels of one program.
@@ -61,6 +62,51 @@ impl Kernels {
     }
 }
 
+/// The arrays a run works in, allocated once per device graph (values at 8 bytes, the widest type).
+pub(crate) struct Workspace {
+    now: CudaSlice<u8>,
+    seen: CudaSlice<u8>,
+    acc: CudaSlice<u8>,
+    send: CudaSlice<u8>,
+    touched: CudaSlice<u32>,
+    in_frontier: CudaSlice<u32>,
+    pending: CudaSlice<u32>,
+    frontier: CudaSlice<u32>,
+    next: CudaSlice<u32>,
+    push_classes: Vec<CudaSlice<u32>>,
+    pull_classes: Vec<CudaSlice<u32>>,
+    tile_counts: CudaSlice<u32>,
+    counters: CudaSlice<u64>,
+}
+
+impl Workspace {
+    /// Allocates the arrays for `n` vertices after checking that they fit in free memory.
+    fn new(gpu: &crate::gpu::Gpu, n: u32) -> Result<Workspace, CudaError> {
+        let nz = n.max(1) as usize;
+        let tiles = n.div_ceil(TILE).max(1) as usize;
+        let needed = nz as u64 * (4 * 8 + 13 * 4) + tiles as u64 * 4;
+        gpu.check_free("the run's vertex arrays and worklists", needed)?;
+        let s = &gpu.stream;
+        let u32s = |len: usize| s.alloc_zeros::<u32>(len).map_err(driver("allocating worklists"));
+        let values = || s.alloc_zeros::<u8>(nz * 8).map_err(driver("allocating vertex values"));
+        Ok(Workspace {
+            now: values()?,
+            seen: values()?,
+            acc: values()?,
+            send: values()?,
+            touched: u32s(nz)?,
+            in_frontier: u32s(nz)?,
+            pending: u32s(nz)?,
+            frontier: u32s(nz)?,
+            next: u32s(nz)?,
+            push_classes: (0..4).map(|_| u32s(nz)).collect::<Result<_, _>>()?,
+            pull_classes: (0..4).map(|_| u32s(nz)).collect::<Result<_, _>>()?,
+            tile_counts: u32s(tiles)?,
+            counters: s.alloc_zeros::<u64>(COUNTERS).map_err(driver("allocating counters"))?,
+        })
+    }
+}
+
 /// The full source compiled for program `P`: prelude, program, kernel templates.
 pub fn kernel_source<P: DeviceProgram>() -> String {
     format!("{}\n{}\n{}", device_unit::<P>(), KERNELS, FUSED_KERNELS)
@@ -69,7 +115,7 @@ pub fn kernel_source<P: DeviceProgram>() -> String {
 impl CudaEngine {
     /// An engine with `options`.
     pub fn new(options: RunOptions) -> Self {
-        CudaEngine { options, blocks_override: None }
+        CudaEngine { options, blocks_override: None, last_grid: Default::default() }
     }
 
     /// Launches fused kernels with `blocks` blocks instead of the largest co-resident grid. A grid that
@@ -77,6 +123,12 @@ impl CudaEngine {
     pub fn with_fused_blocks(mut self, blocks: u32) -> Self {
         self.blocks_override = Some(blocks);
         self
+    }
+
+    /// The fused kernel the last run launched, with its grid and registers (`None` after a run
+    /// without fusion).
+    pub fn last_fused_kernel(&self) -> Option<(String, crate::FusedGrid)> {
+        self.last_grid.lock().ok().and_then(|g| g.clone())
     }
 
     /// The grid a fused kernel of program `P` gets on `graph`'s GPU: occupancy, blocks, registers.
@@ -103,31 +155,28 @@ impl CudaEngine {
         let (module, _) = compile::module(gpu, &kernel_source::<P>())?;
         let k = Kernels { module };
         let n = graph.num_vertices;
-        let nz = n.max(1) as usize;
-        let value_size = std::mem::size_of::<P::Value>() as u64;
         let in_place = P::APPLY == Apply::InPlace;
         let every = P::APPLY == Apply::Every;
         let tiles = n.div_ceil(TILE).max(1);
-        let needed = n as u64 * (value_size * if in_place { 2 } else { 3 } + 4 * 3 + 4 * 2 + 4 * 8) + tiles as u64 * 4;
-        gpu.check_free("the run's vertex arrays and worklists", needed)?;
-
-        let alloc_u32 = |len: usize| stream.alloc_zeros::<u32>(len).map_err(driver("allocating worklists"));
-        let alloc_val =
-            |len: usize| stream.alloc_zeros::<u8>(len * value_size as usize).map_err(driver("allocating values"));
-        let now = alloc_val(nz)?;
-        let seen = alloc_val(nz)?;
-        let acc = if in_place { None } else { Some(alloc_val(nz)?) };
+        // The run's arrays live with the device graph and are reused by every run on it (each run
+        // re-initialises what it reads); only the first run on a graph allocates.
+        let mut slot = graph.workspace.lock().map_err(|_| CudaError::Driver {
+            what: "reusing the run's buffers",
+            message: "an earlier run on this graph panicked".into(),
+        })?;
+        if slot.is_none() {
+            *slot = Some(Workspace::new(gpu, n)?);
+        }
+        let ws = slot.as_mut().expect("just made");
         let sends = P::device_code().contains("#define SIMDX_HAS_SOURCE_VALUE 1");
-        let send = if sends { Some(alloc_val(nz)?) } else { None };
-        let mut touched = alloc_u32(nz)?;
-        let in_frontier = alloc_u32(nz)?;
-        let pending = alloc_u32(nz)?;
-        let mut frontier = alloc_u32(nz)?;
-        let mut next = alloc_u32(nz)?;
-        let push_classes: Vec<CudaSlice<u32>> = (0..4).map(|_| alloc_u32(nz)).collect::<Result<_, _>>()?;
-        let pull_classes: Vec<CudaSlice<u32>> = (0..4).map(|_| alloc_u32(nz)).collect::<Result<_, _>>()?;
-        let tile_counts = alloc_u32(tiles as usize)?;
-        let mut counters = stream.alloc_zeros::<u64>(COUNTERS).map_err(driver("allocating counters"))?;
+        let Workspace {
+            now, seen, acc, send, touched, in_frontier, pending, frontier, next, push_classes, pull_classes, tile_counts, counters,
+        } = ws;
+        let acc = (!in_place).then_some(&*acc);
+        let send = sends.then_some(&*send);
+        let (in_frontier, pending, tile_counts) = (&*in_frontier, &*pending, &*tile_counts);
+        let (frontier, next, push_classes, pull_classes) = (frontier, next, &*push_classes, &*pull_classes);
+        stream.memset_zeros(counters).map_err(driver("resetting counters"))?;
 
         let (out_w, in_w, uniform_bits) = self.weights::<P>(graph)?;
         let (in_offsets, in_targets) = match &graph.incoming {
@@ -229,7 +278,7 @@ impl CudaEngine {
             f_classify,
             per_thread(n),
             &state,
-            &frontier,
+            &*frontier,
             &zero,
             &all_flag,
             &one,
@@ -238,7 +287,7 @@ impl CudaEngine {
             &pull_classes[2],
             &pull_classes[3]
         );
-        let c = read(&mut counters)?;
+        let c = read(&mut *counters)?;
         let pull_lens: Vec<u32> = (0..4).map(|i| c[CLASS_LEN + i] as u32).collect();
 
         // The ballot scan into `out` with predicate `mode`; returns the list's length.
@@ -249,15 +298,15 @@ impl CudaEngine {
                     counters: &mut CudaSlice<u64>|
          -> Result<u32, CudaError> {
             let mut b = stream.launch_builder(&f_scan[0]);
-            b.arg(state).arg(&mode).arg(&bucket).arg(&tile_counts);
+            b.arg(state).arg(&mode).arg(&bucket).arg(tile_counts);
             // SAFETY: as for `launch!`.
             unsafe { b.launch(cfg(tiles)) }.map_err(driver("launching the ballot filter"))?;
             let mut b = stream.launch_builder(&f_scan[1]);
-            b.arg(state).arg(&tile_counts).arg(&tiles);
+            b.arg(state).arg(tile_counts).arg(&tiles);
             // SAFETY: as above.
             unsafe { b.launch(cfg(1)) }.map_err(driver("launching the ballot filter"))?;
             let mut b = stream.launch_builder(&f_scan[2]);
-            b.arg(state).arg(&mode).arg(&bucket).arg(&tile_counts).arg(out);
+            b.arg(state).arg(&mode).arg(&bucket).arg(tile_counts).arg(out);
             // SAFETY: as above.
             unsafe { b.launch(cfg(tiles)) }.map_err(driver("launching the ballot filter"))?;
             let v = stream.clone_dtoh(counters).map_err(driver("reading counters"))?;
@@ -275,24 +324,30 @@ impl CudaEngine {
         set_capacity(&mut state, capacity)?;
         let mut bucket = 0u32;
         let mut pending_maybe;
-        let mut len = scan(1, bucket, &mut frontier, &state, &mut counters)?;
+        let mut len = scan(1, bucket, &mut *frontier, &state, &mut *counters)?;
         pending_maybe = true;
         let mut iterations = 0u32;
-        if opts.fusion != FusionPolicy::None {
+        if opts.fusion == FusionPolicy::None {
+            if let Ok(mut last) = self.last_grid.lock() {
+                *last = None;
+            }
+        } else {
             let fused = FusedRun {
                 kernels: &k,
                 state: &state,
-                lists: [&frontier, &next],
-                push_classes: &push_classes,
-                pull_classes: &pull_classes,
+                lists: [&*frontier, &*next],
+                push_classes,
+                pull_classes,
                 pull_lens: [pull_lens[0], pull_lens[1], pull_lens[2], pull_lens[3]],
-                tile_counts: &tile_counts,
+                tile_counts,
                 len,
                 blocks_override: self.blocks_override,
             };
-            let iterations = fused.run(gpu, opts, graph.num_arcs, &mut stats)?;
-            let _ = iterations;
-            let raw = stream.clone_dtoh(&now).map_err(driver("reading the result"))?;
+            let (_, kernel) = fused.run(gpu, opts, graph.num_arcs, &mut stats)?;
+            if let Ok(mut last) = self.last_grid.lock() {
+                *last = Some(kernel);
+            }
+            let raw = stream.clone_dtoh(&*now).map_err(driver("reading the result"))?;
             stats.time = start.elapsed();
             return Ok(Run { values: values_of::<P>(&raw, n), stats });
         }
@@ -302,11 +357,11 @@ impl CudaEngine {
                 let mut min_slot = counters.slice_mut(MIN_BUCKET..MIN_BUCKET + 1);
                 stream.memcpy_htod(&[u64::MAX], &mut min_slot).map_err(driver("resetting counters"))?;
                 launch!(f_pending, per_thread(n), &state);
-                let c = read(&mut counters)?;
+                let c = read(&mut *counters)?;
                 pending_maybe = false;
                 if c[PENDING] > 0 {
                     bucket = c[MIN_BUCKET] as u32;
-                    len = scan(2, bucket, &mut frontier, &state, &mut counters)?;
+                    len = scan(2, bucket, &mut *frontier, &state, &mut *counters)?;
                     pending_maybe = true;
                 }
             }
@@ -317,11 +372,11 @@ impl CudaEngine {
             let all_active = every && len == n;
             let pull_possible = !matches!(opts.direction, DirectionPolicy::Push);
             let mark = u32::from(pull_possible && !all_active);
-            launch!(f_snapshot, per_thread(len), &state, &frontier, &len, &mark);
+            launch!(f_snapshot, per_thread(len), &state, &*frontier, &len, &mark);
             if P::USES_GLOBAL {
                 launch!(f_global, per_thread(n), &state);
             }
-            let c = read(&mut counters)?;
+            let c = read(&mut *counters)?;
             let global = f64::from_bits(c[GLOBAL]);
             let direction = match opts.direction {
                 DirectionPolicy::Push => Direction::Push,
@@ -340,7 +395,7 @@ impl CudaEngine {
                         f_classify,
                         per_thread(len),
                         &state,
-                        &frontier,
+                        &*frontier,
                         &len,
                         &zero,
                         &zero,
@@ -349,21 +404,21 @@ impl CudaEngine {
                         &push_classes[2],
                         &push_classes[3]
                     );
-                    let c = read(&mut counters)?;
+                    let c = read(&mut *counters)?;
                     let lens: Vec<u32> = (0..4).map(|i| c[CLASS_LEN + i] as u32).collect();
                     if lens[0] > 0 {
-                        launch!(f_push[0], per_thread(lens[0]), &state, &push_classes[0], &lens[0], &next);
+                        launch!(f_push[0], per_thread(lens[0]), &state, &push_classes[0], &lens[0], &*next);
                     }
                     if lens[1] > 0 {
-                        launch!(f_push[1], per_warp(lens[1]), &state, &push_classes[1], &lens[1], &next);
+                        launch!(f_push[1], per_warp(lens[1]), &state, &push_classes[1], &lens[1], &*next);
                     }
                     let one_split = 1u32;
                     if lens[2] > 0 {
-                        launch!(f_push[2], per_block(lens[2]), &state, &push_classes[2], &lens[2], &next, &one_split);
+                        launch!(f_push[2], per_block(lens[2]), &state, &push_classes[2], &lens[2], &*next, &one_split);
                     }
                     if lens[3] > 0 {
                         let blocks = lens[3].min((sms * 16).div_ceil(GRID_SPLIT)) * GRID_SPLIT;
-                        launch!(f_push[2], cfg(blocks), &state, &push_classes[3], &lens[3], &next, &GRID_SPLIT);
+                        launch!(f_push[2], cfg(blocks), &state, &push_classes[3], &lens[3], &*next, &GRID_SPLIT);
                     }
                 }
                 Direction::Pull => {
@@ -376,7 +431,7 @@ impl CudaEngine {
                             &pull_classes[0],
                             &pull_lens[0],
                             &all,
-                            &next
+                            &*next
                         );
                     }
                     if pull_lens[1] > 0 {
@@ -387,7 +442,7 @@ impl CudaEngine {
                             &pull_classes[1],
                             &pull_lens[1],
                             &all,
-                            &next
+                            &*next
                         );
                     }
                     for c in 2..4 {
@@ -399,27 +454,27 @@ impl CudaEngine {
                                 &pull_classes[c],
                                 &pull_lens[c],
                                 &all,
-                                &next
+                                &*next
                             );
                         }
                     }
                 }
             }
             if mark == 1 {
-                launch!(f_unmark, per_thread(len), &state, &frontier, &len);
+                launch!(f_unmark, per_thread(len), &state, &*frontier, &len);
             }
-            let c = read(&mut counters)?;
+            let c = read(&mut *counters)?;
             let edges = c[EDGES];
             let frontier_len = len;
             // The reached vertices: online list, or a ballot scan when the bins overflowed.
             let (reached_len, filter) = if every {
-                stream.memset_zeros(&mut touched).map_err(driver("clearing flags"))?;
+                stream.memset_zeros(&mut *touched).map_err(driver("clearing flags"))?;
                 (n, FilterUsed::Every)
             } else if capacity == 0 || c[OVERFLOW] != 0 {
-                (scan(0, 0, &mut next, &state, &mut counters)?, FilterUsed::Ballot)
+                (scan(0, 0, &mut *next, &state, &mut *counters)?, FilterUsed::Ballot)
             } else {
                 let reached = c[NEXT_LEN] as u32;
-                launch!(f_clear, per_thread(reached), &state, &next, &reached);
+                launch!(f_clear, per_thread(reached), &state, &*next, &reached);
                 (reached, FilterUsed::Online)
             };
             let mut change = 0.0;
@@ -429,12 +484,12 @@ impl CudaEngine {
                     f_apply,
                     per_thread(if every { n } else { reached_len }),
                     &state,
-                    &next,
+                    &*next,
                     &reached_len,
                     &all,
                     &global
                 );
-                change = f64::from_bits(read(&mut counters)?[CHANGE]);
+                change = f64::from_bits(read(&mut *counters)?[CHANGE]);
             }
             stats.iterations.push(IterationStats {
                 direction,
@@ -450,17 +505,16 @@ impl CudaEngine {
             }
             // The next frontier: active reached vertices of the current bucket; the rest wait.
             if every {
-                len = scan(1, bucket, &mut frontier, &state, &mut counters)?;
+                len = scan(1, bucket, &mut *frontier, &state, &mut *counters)?;
             } else {
-                launch!(f_select, per_thread(reached_len), &state, &next, &reached_len, &bucket, &frontier);
-                let c = read(&mut counters)?;
+                launch!(f_select, per_thread(reached_len), &state, &*next, &reached_len, &bucket, &*frontier);
+                let c = read(&mut *counters)?;
                 len = c[NEXT_LEN] as u32;
                 pending_maybe |= c[PENDING] > 0;
             }
         }
-        let raw = stream.clone_dtoh(&now).map_err(driver("reading the result"))?;
+        let raw = stream.clone_dtoh(&*now).map_err(driver("reading the result"))?;
         stats.time = start.elapsed();
-        let _ = &mut next;
         Ok(Run { values: values_of::<P>(&raw, n), stats })
     }
 

@@ -24,7 +24,7 @@ const STATUS_SWITCH: u32 = 2;
 const LOG_CAPACITY: u32 = 1 << 16;
 
 /// A persistent kernel's launch shape, for reports.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FusedGrid {
     /// Blocks per SM the occupancy API allows.
     pub blocks_per_sm: u32,
@@ -58,14 +58,15 @@ pub(crate) fn grid_for(gpu: &Gpu, kernel: &cudarc::driver::CudaFunction) -> Resu
 }
 
 impl FusedRun<'_> {
-    /// Runs the iterations in persistent kernels; appends their statistics; returns the iterations run.
+    /// Runs the iterations in persistent kernels; appends their statistics; returns the iterations run
+    /// and the last kernel launched with its grid.
     pub(crate) fn run(
         &self,
         gpu: &Gpu,
         opts: &RunOptions,
         num_arcs: u64,
         stats: &mut RunStats,
-    ) -> Result<u32, CudaError> {
+    ) -> Result<(u32, (String, FusedGrid)), CudaError> {
         let stream = &gpu.stream;
         let names = ["sx_fused_push", "sx_fused_pull", "sx_fused_all"];
         let kernels: Vec<_> = names.iter().map(|n| self.kernels.get(n)).collect::<Result<_, _>>()?;
@@ -176,6 +177,8 @@ impl FusedRun<'_> {
                 time: Duration::from_nanos(end.saturating_sub(row[4])),
             });
         }
-        Ok(iterations)
+        let mut grid = grids[which];
+        grid.blocks = self.blocks_override.unwrap_or(grid.blocks);
+        Ok((iterations, (names[which].to_string(), grid)))
     }
 }

@@ -24,6 +24,8 @@ pub struct DeviceGraph {
     pub(crate) weights: Option<(WeightKind, CudaSlice<u32>, Option<CudaSlice<u32>>)>,
     /// Integer weights converted to f32 for programs that read f32 weights, made on first use.
     pub(crate) weights_as_f32: OnceLock<(CudaSlice<u32>, Option<CudaSlice<u32>>)>,
+    /// The arrays runs work in, made by the first run and reused by later ones.
+    pub(crate) workspace: std::sync::Mutex<Option<crate::engine::Workspace>>,
 }
 
 /// The type of a graph's stored weights.
@@ -91,6 +93,7 @@ impl DeviceGraph {
             incoming,
             weights,
             weights_as_f32: OnceLock::new(),
+            workspace: std::sync::Mutex::new(None),
         })
     }
 

@@ -82,6 +82,20 @@ impl<'g> Executor<'g> {
         }
     }
 
+    /// For `--trace`: the fused kernel of the last run, its grid and registers (GPU runs with fusion).
+    pub fn kernel_report(&self) -> Option<String> {
+        match self {
+            Executor::Cpu(..) => None,
+            #[cfg(feature = "cuda")]
+            Executor::Cuda(engine, _) => engine.last_fused_kernel().map(|(name, g)| {
+                format!(
+                    "fused kernel {name}: {} blocks of 256 threads ({} per SM, co-resident), {} registers per thread",
+                    g.blocks, g.blocks_per_sm, g.registers
+                )
+            }),
+        }
+    }
+
     /// Runs `program` once.
     pub fn run<P: DeviceProgram>(&self, program: &P) -> Result<Run<P::Value>, CliError> {
         match self {

@@ -164,6 +164,11 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     let (graph, _) = args.graph.load()?;
     let (executor, backend) = Executor::new(args.backend, args.engine.options(), &graph)?;
     let outcome = args.algorithm.run(&args.params, &graph, args.graph.seed, &executor, args.trials, args.validate)?;
+    if args.trace {
+        if let Some(line) = executor.kernel_report() {
+            println!("{line}");
+        }
+    }
     report(&args, backend, &graph, outcome)
 }
 
