@@ -560,7 +560,7 @@ __global__ void sx_apply(const sx_state* __restrict__ s, const simdx_u32* list, 
 }
 
 /* Picks the next frontier from the reached vertices: the active ones in buckets up to `bucket`; the
- * others wait (pending flag). */
+ * others wait (pending flag). Clears the reached vertices' touched flags on the way. */
 __device__ __forceinline__ void ph_select(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 bucket,
                           simdx_u32* next) {
     simdx_params p = s->params;
@@ -572,6 +572,7 @@ __device__ __forceinline__ void ph_select(const sx_state* s, unsigned long long*
         simdx_u32 v = 0;
         if (i < len) {
             v = list[i];
+            s->touched[v] = 0u; /* the reached flag is spent: clear it for the next iteration */
             simdx_value now = s->now[v];
             if (simdx_active(&p, now, s->seen[v])) {
                 if (simdx_bucket(&p, now) <= bucket) {

@@ -110,8 +110,13 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
         bool all_active = every && len == s->n;
         simdx_u32 mark = (f->direction_policy != 0u && !all_active) ? 1u : 0u;
         unsigned long long* c = sx_take(f, &use);
+        unsigned long long* cls = sx_take(f, &use);
         ph_snapshot(s, c, frontier, len, mark);
         if (SIMDX_USES_GLOBAL) ph_global(s, c);
+        /* Classify for a push step in the same phase (wasted if the step pulls, but one barrier less). */
+        if (f->direction_policy != 1u && !all_active)
+            ph_classify(s, cls, frontier, len, 0u, 0u, f->push_classes[0], f->push_classes[1], f->push_classes[2],
+                        f->push_classes[3]);
         sx_grid_sync(f->barrier);
         double global = __longlong_as_double((long long)sx_read(&c[SX_GLOBAL]));
         int want = f->direction_policy == 0u ? 0
@@ -127,11 +132,13 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
         }
         simdx_u32 capacity = s->online_capacity; /* fixed for the run by the host (0 for `Every`) */
         unsigned long long* work = sx_take(f, &use);
-        if (want == 0) {
-            unsigned long long* cls = sx_take(f, &use);
+        if (want == 0 && all_active) {
+            /* Every vertex is active (`Every` programs): classify now, the snapshot phase did not. */
             ph_classify(s, cls, frontier, len, 0u, 0u, f->push_classes[0], f->push_classes[1], f->push_classes[2],
                         f->push_classes[3]);
             sx_grid_sync(f->barrier);
+        }
+        if (want == 0) {
             simdx_u32 l0 = (simdx_u32)sx_read(&cls[SX_CLASS_LEN]), l1 = (simdx_u32)sx_read(&cls[SX_CLASS_LEN + 1]);
             simdx_u32 l2 = (simdx_u32)sx_read(&cls[SX_CLASS_LEN + 2]), l3 = (simdx_u32)sx_read(&cls[SX_CLASS_LEN + 3]);
             if (l0) ph_push_thread(s, work, f->push_classes[0], l0, next);
@@ -160,9 +167,8 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
             reached = sx_fused_scan(s, f, &use, 0u, 0u, next);
             filter = 1u;
         } else {
+            /* The online list; select clears the touched flags of its vertices. */
             reached = (simdx_u32)sx_read(&work[SX_NEXT_LEN]);
-            ph_clear_touched(s, work, next, reached);
-            sx_grid_sync(f->barrier);
             filter = 0u;
         }
         double change = 0.0;
