@@ -1253,3 +1253,62 @@ fn sssp_device_code_snapshot() {
 fn pagerank_device_code_snapshot() {
     snapshot("pagerank", PageRank::device_code());
 }
+
+// The library's wcc, kcore and spmv: the same proof and snapshots.
+use simdx_algos::{KCore, Spmv, Wcc};
+
+#[test]
+fn wcc_device_code_matches_rust() {
+    differential("wcc", &[Wcc; 8], false, 21);
+}
+
+#[test]
+fn kcore_device_code_matches_rust() {
+    let ps = instances(22, |r| KCore { k: if r.below(2) == 0 { r.below(40) as u32 } else { u32::gen(r) } });
+    differential("kcore", &ps, false, 22);
+}
+
+#[test]
+fn spmv_device_code_matches_rust() {
+    differential("spmv", &[Spmv; 8], false, 23);
+}
+
+#[test]
+fn wcc_device_code_snapshot() {
+    snapshot("wcc", Wcc::device_code());
+}
+
+#[test]
+fn kcore_device_code_snapshot() {
+    snapshot("kcore", KCore::device_code());
+}
+
+#[test]
+fn spmv_device_code_snapshot() {
+    snapshot("spmv", Spmv::device_code());
+}
+
+// The library's bp and mlp: the same proof and snapshots.
+use simdx_algos::{Bp, Mlp};
+
+#[test]
+fn bp_device_code_matches_rust() {
+    let ps = instances(24, |r| Bp { iterations: if r.below(2) == 0 { r.below(20) as u32 } else { u32::gen(r) } });
+    differential("bp", &ps, false, 24);
+}
+
+#[test]
+fn mlp_device_code_matches_rust() {
+    let ps = instances(25, |r| Mlp { bias: if r.below(2) == 0 { -0.5 } else { f32::gen(r) } });
+    differential("mlp", &ps, false, 25);
+}
+
+#[test]
+fn bp_device_code_snapshot() {
+    snapshot("bp", Bp::device_code());
+}
+
+#[test]
+fn mlp_device_code_snapshot() {
+    snapshot("mlp", Mlp::device_code());
+}

@@ -15,13 +15,23 @@
 //! [`Program`]: simdx_core::acc::Program
 
 pub mod bfs;
+pub mod bp;
+pub mod kcore;
+pub mod mlp;
 pub mod pagerank;
+pub mod spmv;
 pub mod sssp;
 pub mod verify;
+pub mod wcc;
 
 pub use bfs::Bfs;
+pub use bp::Bp;
+pub use kcore::{core_numbers, KCore};
+pub use mlp::Mlp;
 pub use pagerank::PageRank;
+pub use spmv::Spmv;
 pub use sssp::Sssp;
+pub use wcc::Wcc;
 
 use simdx_core::{Graph, Weights};
 
@@ -36,4 +46,18 @@ pub fn default_delta(graph: &Graph) -> u32 {
     };
     let mean_degree = (graph.num_arcs() as f64 / graph.num_vertices().max(1) as f64).max(1.0);
     (max_weight / mean_degree).clamp(1.0, u32::MAX as f64) as u32
+}
+
+/// `graph` as an undirected graph: itself if it is undirected, otherwise its underlying simple
+/// undirected graph (an edge `{u, v}` wherever an arc `u -> v` or `v -> u` exists; no self-loops, no
+/// duplicates, no weights). [`Wcc`] and [`KCore`] need it for directed graphs: labels and degree
+/// decrements travel along arcs, so on a directed graph they would only go forwards.
+pub fn undirected(graph: &Graph) -> std::borrow::Cow<'_, Graph> {
+    if !graph.is_directed() {
+        return std::borrow::Cow::Borrowed(graph);
+    }
+    let (src, dst) = graph.edges().map(|(u, v, _)| (u, v)).unzip();
+    let edges = simdx_core::EdgeList { num_vertices: graph.num_vertices(), src, dst, weights: None };
+    let built = simdx_core::GraphBuilder::new().build(edges);
+    std::borrow::Cow::Owned(built.expect("the arcs of a valid graph form a valid undirected graph"))
 }

@@ -292,3 +292,56 @@ fn small_scales_work() {
         assert!(g.num_edges() <= 1, "{s}");
     }
 }
+
+// --- mlp: random multi-layer perceptrons ---
+
+#[test]
+fn mlp_specs_parse_print_and_validate() {
+    let full = spec("mlp:784,256,128,10");
+    assert_eq!(full, GeneratorSpec::Mlp { widths: vec![784, 256, 128, 10], fan_in: None });
+    assert_eq!(full.to_string(), "mlp:784,256,128,10");
+    assert_eq!((full.num_vertices(), full.num_generated_edges()), (1178, 784 * 256 + 256 * 128 + 128 * 10));
+    assert!(full.is_directed() && full.weights().is_none() && is_spec("MLP:3,2"));
+    let sparse = spec("mlp: 8, 5 ,3:4");
+    assert_eq!(sparse, GeneratorSpec::Mlp { widths: vec![8, 5, 3], fan_in: Some(4) });
+    assert_eq!(spec(&sparse.to_string()), sparse);
+    // The fan-in is capped by the width of the layer before: 5 * 4 + 3 * 4 edges.
+    assert_eq!(sparse.num_generated_edges(), 32);
+    for (bad, message) in [
+        ("mlp:", "layer width '' is not a whole number"),
+        ("mlp:10", "at least two layers"),
+        ("mlp:10,0,3", "layer width '0' is not a whole number from 1"),
+        ("mlp:10,x", "layer width 'x'"),
+        ("mlp:10,5:0", "fan-in '0' is not a whole number from 1"),
+        ("mlp:10,5:2:3", "expected mlp:WIDTH,WIDTH"),
+        ("mlp:10,5:w", "real (f32) weights"),
+        ("mlp:3000000000,2000000000", "more than the limit"),
+    ] {
+        let err = GeneratorSpec::parse(bad).unwrap_err().to_string();
+        assert!(err.contains(message), "{bad}: {err}");
+    }
+}
+
+#[test]
+fn mlp_networks_are_layered_directed_and_deterministic() {
+    for (s, widths, k) in [("mlp:8,5,3", vec![8u32, 5, 3], None), ("mlp:300,40,7:16", vec![300, 40, 7], Some(16u32))] {
+        let g = spec(s).generate(DEFAULT_SEED).unwrap();
+        assert!(g.is_directed(), "{s}");
+        assert_eq!(g.num_vertices(), widths.iter().sum::<u32>() as usize);
+        assert_eq!(g, pool(3).install(|| spec(s).generate(DEFAULT_SEED)).unwrap(), "{s}: thread count matters");
+        assert_ne!(g, spec(s).generate(DEFAULT_SEED + 1).unwrap(), "{s}: the seed does not matter");
+        let Some(Weights::F32(w)) = g.in_csr().weights() else { panic!("{s}: expected f32 weights") };
+        // Layer l holds ids first..first + widths[l]; its inputs come from previous..first.
+        let (mut previous, mut first) = (0, 0);
+        for l in 0..widths.len() {
+            let inputs = if l == 0 { 0 } else { k.map_or(widths[l - 1], |k| k.min(widths[l - 1])) };
+            for v in first..first + widths[l] {
+                assert_eq!(g.in_degree(v), u64::from(inputs), "{s}: neuron {v}");
+                assert!(g.in_neighbors(v).iter().all(|&u| (previous..first).contains(&u)), "{s}: inputs of {v}");
+                let range = g.in_csr().range(v);
+                assert!(w[range].iter().all(|&x| (0.0..2.0 / inputs as f32).contains(&x)), "{s}: weights of {v}");
+            }
+            (previous, first) = (first, first + widths[l]);
+        }
+    }
+}

@@ -170,7 +170,19 @@ impl CudaEngine {
         let ws = slot.as_mut().expect("just made");
         let sends = P::device_code().contains("#define SIMDX_HAS_SOURCE_VALUE 1");
         let Workspace {
-            now, seen, acc, send, touched, in_frontier, pending, frontier, next, push_classes, pull_classes, tile_counts, counters,
+            now,
+            seen,
+            acc,
+            send,
+            touched,
+            in_frontier,
+            pending,
+            frontier,
+            next,
+            push_classes,
+            pull_classes,
+            tile_counts,
+            counters,
         } = ws;
         let acc = (!in_place).then_some(&*acc);
         let send = sends.then_some(&*send);

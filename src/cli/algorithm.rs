@@ -4,7 +4,8 @@
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp};
+use simdx_algos::{core_numbers, default_delta, spmv, undirected, verify, Bfs, KCore, PageRank, Spmv, Sssp, Wcc};
+use simdx_algos::{Bp, Mlp};
 use simdx_core::engine::RunStats;
 use simdx_core::{Graph, VertexId};
 
@@ -22,6 +23,20 @@ pub enum Algorithm {
     /// PageRank (alias: pagerank).
     #[value(alias = "pagerank")]
     Pr,
+    /// Weakly connected components: each vertex's component id, the smallest vertex id in it (a
+    /// directed graph is first made undirected; that is not timed).
+    Wcc,
+    /// The k-core for --k: 1 for a vertex in it, 0 otherwise; with --all, each vertex's core number
+    /// (a directed graph is first made undirected; that is not timed).
+    Kcore,
+    /// y = A x for the weighted adjacency matrix (1 per unweighted arc), x[u] = 1 + (u mod 7); prints y.
+    Spmv,
+    /// Belief propagation for --iterations (default 10): each belief becomes the likelihood (edge
+    /// weight) weighted sum of the in-neighbours' beliefs, normalised to sum to 1; starts uniform.
+    Bp,
+    /// Forward pass of a layered network (e.g. mlp:784,256,10): inputs (no in-edges) hold
+    /// ((v mod 10) + 1) / 10, every other neuron sigmoid(weighted sum + --bias).
+    Mlp,
 }
 
 /// Algorithm parameters.
@@ -39,9 +54,18 @@ pub struct AlgorithmArgs {
     /// PageRank tolerance: stop when the ranks change by less than this (L1) in one iteration.
     #[arg(long, default_value_t = 1e-6)]
     tolerance: f64,
-    /// PageRank iteration cap.
-    #[arg(long, default_value_t = 100)]
-    iterations: u32,
+    /// PageRank iteration cap (default 100); bp iterations (default 10).
+    #[arg(long)]
+    iterations: Option<u32>,
+    /// mlp: the bias added to every neuron's weighted sum.
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    bias: f32,
+    /// kcore: the smallest degree a vertex keeps within the core (SIMD-X uses 16).
+    #[arg(long, default_value_t = 16)]
+    k: u32,
+    /// kcore: the full core decomposition (every vertex's core number) instead of one k-core.
+    #[arg(long)]
+    all: bool,
 }
 
 /// A finished `simdx run`: the result, the timing of each trial and the last trial's statistics.
@@ -65,6 +89,11 @@ impl Algorithm {
             Algorithm::Bfs => "bfs",
             Algorithm::Sssp => "sssp",
             Algorithm::Pr => "pagerank",
+            Algorithm::Wcc => "wcc",
+            Algorithm::Kcore => "kcore",
+            Algorithm::Spmv => "spmv",
+            Algorithm::Bp => "bp",
+            Algorithm::Mlp => "mlp",
         }
     }
 
@@ -115,7 +144,7 @@ impl Algorithm {
                 let program = PageRank {
                     damping: params.damping,
                     tolerance: params.tolerance,
-                    max_iterations: params.iterations,
+                    max_iterations: params.iterations.unwrap_or(100),
                 };
                 let (run, times) = trials(executor, &program, count)?;
                 // The oracle converges much further; allow for where the run stopped.
@@ -125,8 +154,114 @@ impl Algorithm {
                 });
                 Ok(Outcome { values: Values::F32(run.values), times, stats: run.stats, source: None, validation })
             }
+            Algorithm::Wcc => {
+                let sym = undirected(graph);
+                let own = on_undirected(executor, &sym, graph)?;
+                let (run, times) = trials(own.as_ref().unwrap_or(executor), &Wcc, count)?;
+                // Union-find on the graph as given: it ignores direction by itself.
+                let validation = check(validate, || {
+                    let components = run.values.iter().enumerate().filter(|&(v, &c)| v as u32 == c).count();
+                    verify::wcc(graph, &run.values).map(|()| format!(" ({components} components)"))
+                });
+                Ok(Outcome { values: Values::U32(run.values), times, stats: run.stats, source: None, validation })
+            }
+            Algorithm::Kcore => {
+                let sym = undirected(graph);
+                let own = on_undirected(executor, &sym, graph)?;
+                let executor = own.as_ref().unwrap_or(executor);
+                if params.all {
+                    let (cores, times, stats) = core_trials(executor, sym.num_vertices(), count)?;
+                    let validation = check(validate, || {
+                        let largest = cores.iter().max().copied().unwrap_or(0);
+                        verify::core_decomposition(graph, &cores).map(|()| format!(" (largest core number {largest})"))
+                    });
+                    return Ok(Outcome { values: Values::U32(cores), times, stats, source: None, validation });
+                }
+                let k = params.k;
+                let (run, times) = trials(executor, &KCore { k }, count)?;
+                let validation = check(validate, || {
+                    let inside = run.values.iter().filter(|&&d| d >= k).count();
+                    verify::kcore(graph, k, &run.values).map(|()| format!(" ({inside} vertices in the {k}-core)"))
+                });
+                let inside = run.values.iter().map(|&d| u32::from(d >= k)).collect();
+                Ok(Outcome { values: Values::U32(inside), times, stats: run.stats, source: None, validation })
+            }
+            Algorithm::Spmv => {
+                let (run, times) = trials(executor, &Spmv, count)?;
+                let validation = check(validate, || {
+                    let x: Vec<f32> = (0..graph.num_vertices() as VertexId).map(spmv::input).collect();
+                    verify::spmv(graph, &x, &run.values, 1e-5)
+                        .map(|worst| format!(" (largest relative error {worst:.1e})"))
+                });
+                Ok(Outcome { values: Values::F32(run.values), times, stats: run.stats, source: None, validation })
+            }
+            Algorithm::Bp => {
+                let program = Bp { iterations: params.iterations.unwrap_or(Bp::default().iterations) };
+                if program.iterations == 0 {
+                    return Err(CliError::Usage("--iterations must be at least 1 for bp".into()));
+                }
+                let (run, times) = trials(executor, &program, count)?;
+                let validation = check(validate, || {
+                    let total: f64 = run.values.iter().sum();
+                    verify::bp(graph, &program, &run.values, 1e-5).map(|()| format!(" (beliefs sum to {total:.6})"))
+                });
+                // Beliefs are f64 in the engine; printed as f32 (7 significant digits).
+                let values = Values::F32(run.values.iter().map(|&b| b as f32).collect());
+                Ok(Outcome { values, times, stats: run.stats, source: None, validation })
+            }
+            Algorithm::Mlp => {
+                if !params.bias.is_finite() {
+                    return Err(CliError::Usage(format!("--bias {} is not a finite number", params.bias)));
+                }
+                let program = Mlp { bias: params.bias };
+                let (run, times) = trials(executor, &program, count)?;
+                let validation = check(validate, || {
+                    let layers = verify::mlp_layers(graph)?;
+                    let widths: Vec<String> = layers.iter().map(|l| l.len().to_string()).collect();
+                    verify::mlp(graph, &program, &run.values, 1e-5)
+                        .map(|()| format!(" (layer widths {})", widths.join(",")))
+                });
+                Ok(Outcome { values: Values::F32(run.values), times, stats: run.stats, source: None, validation })
+            }
         }
     }
+}
+
+/// For a directed `graph`, an executor of the same backend and options on `sym`, its undirected form
+/// (uploaded for CUDA); none when `sym` is `graph` itself (use the given executor).
+fn on_undirected<'h>(executor: &Executor<'_>, sym: &'h Graph, graph: &Graph) -> Result<Option<Executor<'h>>, CliError> {
+    if std::ptr::eq(sym, graph) {
+        return Ok(None);
+    }
+    Ok(Some(match executor {
+        Executor::Cpu(engine, _) => Executor::Cpu(engine.clone(), sym),
+        #[cfg(feature = "cuda")]
+        Executor::Cuda(engine, device) => {
+            let upload =
+                simdx_cuda::DeviceGraph::upload(device.gpu(), sym).map_err(|e| CliError::Usage(e.to_string()))?;
+            Executor::Cuda(engine.clone(), Box::new(upload))
+        }
+    }))
+}
+
+/// `count` core decompositions of an `n`-vertex graph ([`core_numbers`]: one k-core run per distinct
+/// core number, plus one); a trial's time and statistics are those of all its runs together.
+fn core_trials(executor: &Executor<'_>, n: usize, count: u32) -> Result<(Vec<u32>, Vec<Duration>, RunStats), CliError> {
+    let mut times = Vec::new();
+    let mut last = (Vec::new(), RunStats::default());
+    for _ in 0..count {
+        let mut stats = RunStats::default();
+        let cores = core_numbers(n, |program| {
+            let run = executor.run(program)?;
+            stats.iterations.extend(run.stats.iterations);
+            stats.time += run.stats.time;
+            stats.graph_edges = run.stats.graph_edges;
+            Ok::<_, CliError>(run.values)
+        })?;
+        times.push(stats.time);
+        last = (cores, stats);
+    }
+    Ok((last.0, times, last.1))
 }
 
 /// The oracle's verdict when `validate` is set; no check (and no cost) otherwise.

@@ -110,15 +110,17 @@ enum FusionName {
     All,
 }
 
-/// Bytes one pass of `algorithm` must move at least: offsets, targets, weights it reads, values read
-/// and written; times the passes of fixed-iteration algorithms.
-fn floor_bytes(algorithm: Algorithm, graph: &Graph, iterations: u32) -> u64 {
+/// Bytes `algorithm` must move at least: one pass over the offsets, the targets, the weights it reads
+/// and its values (read and written); algorithms that sweep every vertex each iteration (pagerank, bp)
+/// make one such pass per engine iteration.
+fn floor_bytes(algorithm: Algorithm, graph: &Graph, engine_iterations: usize) -> u64 {
     let n = graph.num_vertices() as u64;
     let arcs = graph.num_arcs();
-    let weights = if algorithm.name() == "sssp" && graph.out_csr().weights().is_some() { 4 * arcs } else { 0 };
+    let reads_weights = matches!(algorithm.name(), "sssp" | "bp" | "spmv" | "mlp");
+    let weights = if reads_weights && graph.out_csr().weights().is_some() { 4 * arcs } else { 0 };
     let once = 8 * (n + 1) + 4 * arcs + weights + 2 * 4 * n;
     match algorithm.name() {
-        "pagerank" => once * u64::from(iterations),
+        "pagerank" | "bp" => once * engine_iterations.max(1) as u64,
         _ => once,
     }
 }
@@ -159,9 +161,10 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
             .inner;
         let (graph, _) = graph_arg.load()?;
         for &backend in &backends {
-            let (first, used) = Executor::new(backend, RunOptions::default(), &graph)?;
-            let bandwidth = args.bandwidth.or_else(|| first.measured_bandwidth());
-            drop(first);
+            let (bandwidth, used) = {
+                let (probe, used) = Executor::new(backend, RunOptions::default(), &graph)?;
+                (args.bandwidth.or_else(|| probe.measured_bandwidth()), used)
+            };
             let fusion_list: Vec<FusionName> =
                 if used == Backend::Cuda { fusions.clone() } else { vec![FusionName::None] };
             for &algorithm in &algorithms {
@@ -177,7 +180,8 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
                             times.sort_by(f64::total_cmp);
                             let median_ms = times[times.len() / 2];
                             let floor_ms = bandwidth.map(|gbps| {
-                                floor_bytes(algorithm, &graph, args.iterations) as f64 / (gbps * 1e9) * 1e3
+                                floor_bytes(algorithm, &graph, outcome.stats.iterations.len()) as f64 / (gbps * 1e9)
+                                    * 1e3
                             });
                             let row = Row {
                                 algorithm: algorithm.name(),

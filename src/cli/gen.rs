@@ -17,14 +17,16 @@ use super::progress::with_spinner;
     after_help = "Examples:\n  simdx gen kron 20 -o kron20.sxg        (Graph500 Kronecker, scale 20, degree 16)\n  \
                         simdx gen kron:20:32:w -o k.wel        (degree 32, weights in [1, 255])\n  \
                         simdx gen urand 18 -o u.el\n  simdx gen rmat 18 16 0.45 0.15 0.15 -o r.mtx\n  \
-                        simdx gen grid 1024x1024 -o road.gr"
+                        simdx gen grid 1024x1024 -o road.gr\n  \
+                        simdx gen mlp 784,256,128,10 -o net.wel   (a random perceptron)"
 )]
 pub struct GenArgs {
-    /// Generator: kron, urand, rmat or grid (or a whole spec such as kron:20).
+    /// Generator: kron, urand, rmat, grid or mlp (or a whole spec such as kron:20).
     #[arg(value_name = "KIND")]
     kind: String,
     /// The generator's parameters: SCALE [DEGREE] for kron/urand, SCALE [DEGREE [A B C]] for rmat,
-    /// WxH for grid; a last `w` or `w=LO-HI` adds integer weights.
+    /// WxH for grid; a last `w` or `w=LO-HI` adds integer weights. For mlp: the layer widths
+    /// (W0,W1,...) and optionally a fan-in (f32 weights, directed).
     #[arg(value_name = "ARGS")]
     params: Vec<String>,
     /// The file to write; its extension picks the format unless --to is given.

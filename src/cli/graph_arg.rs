@@ -15,7 +15,8 @@ use super::progress::with_spinner;
 /// A graph given on the command line.
 #[derive(Debug, Args)]
 pub struct GraphArg {
-    /// A graph file (.mtx .el .wel .gr .sxg) or a generator spec (kron:20, urand:20, rmat:20, grid:1024x1024).
+    /// A graph file (.mtx .el .wel .gr .sxg) or a generator spec (kron:20, urand:20, rmat:20, grid:1024x1024,
+    /// mlp:784,256,10).
     #[arg(value_name = "GRAPH")]
     pub graph: String,
     /// Symmetrise a directed input (.el, .wel, .gr, general .mtx) into an undirected graph.

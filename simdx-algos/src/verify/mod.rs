@@ -1,11 +1,24 @@
 //! Independent serial oracles, written without the engine, and checks of a result against them:
 //! BFS Graph500-style plus exact levels, SSSP exactly against Dijkstra, PageRank within an L1
-//! tolerance of a serial power iteration in `f64`.
+//! tolerance of a serial power iteration in `f64`; WCC exactly against union-find, k-core and core
+//! numbers exactly against a serial peeling, SpMV within a relative tolerance of a direct `f64` loop;
+//! belief propagation within a relative tolerance of a direct `f64` loop over in-edges, and the MLP
+//! forward pass within a relative tolerance of a dense matrix product per layer in `f64`.
 
 mod bfs;
+mod bp;
+mod kcore;
+mod mlp;
 mod pagerank;
+mod spmv;
 mod sssp;
+mod wcc;
 
 pub use bfs::{bfs, serial_bfs};
+pub use bp::{bp, serial_bp};
+pub use kcore::{core_decomposition, kcore, serial_core_numbers};
+pub use mlp::{mlp, mlp_layers, serial_mlp};
 pub use pagerank::{pagerank, serial_pagerank};
+pub use spmv::{serial_spmv, spmv};
 pub use sssp::{dijkstra, sssp};
+pub use wcc::{union_find_components, wcc};

@@ -1,6 +1,7 @@
 //! Graph generators, deterministic for a given seed whatever the number of threads: Graph500
-//! Kronecker, R-MAT, uniform random and a weighted 2-D grid. [`GeneratorSpec`] parses the short specs
-//! the CLI accepts wherever a graph file is expected (`kron:20`, `urand:20`, `grid:1024x1024`, ...).
+//! Kronecker, R-MAT, uniform random, a weighted 2-D grid and a random multi-layer perceptron.
+//! [`GeneratorSpec`] parses the short specs the CLI accepts wherever a graph file is expected
+//! (`kron:20`, `urand:20`, `grid:1024x1024`, `mlp:784,256,10`, ...).
 //!
 //! | spec | graph |
 //! |---|---|
@@ -8,10 +9,12 @@
 //! | `rmat:S[:F[:A:B:C]]` | R-MAT: the same recursive quadrant choice with settable A,B,C (default .57,.19,.19), labels not permuted |
 //! | `urand:S[:F]` | uniform random: `F * 2^S` edges with both endpoints uniform in `0..2^S` |
 //! | `grid:WxH` | a `W x H` 4-neighbour grid, vertex `y * W + x`, every edge weighted uniformly in `[1, 255]` |
+//! | `mlp:W0,W1,...[:K]` | a random multi-layer perceptron: layers of `W0, W1, ...` neurons (inputs first, ids layer by layer), an arc from each neuron to each neuron of the next layer (or to `K` random inputs per neuron), `f32` weights uniform in `[0, 2 / inputs)`; directed |
 //!
 //! `kron`, `rmat` and `urand` take a trailing `:w` for integer weights uniform in `[1, 255]` or
-//! `:w=LO-HI` for another range; `grid:WxH:w=LO-HI` sets the grid's range. Every generated graph is
-//! undirected, with self-loops and duplicate edges removed (a duplicate keeps its smallest weight).
+//! `:w=LO-HI` for another range; `grid:WxH:w=LO-HI` sets the grid's range. Every generated graph but
+//! `mlp` is undirected, with self-loops and duplicate edges removed (a duplicate keeps its smallest
+//! weight).
 //!
 //! Determinism: edges are produced in chunks of [`rng::CHUNK`], chunk `k` drawing from its own
 //! generator seeded by a hash of `(seed, stream, k)` (see [`rng`]); the same spec and seed give the
@@ -27,6 +30,7 @@
 
 pub(crate) mod grid;
 pub(crate) mod kronecker;
+pub(crate) mod mlp;
 pub mod rng;
 mod spec;
 pub(crate) mod uniform;

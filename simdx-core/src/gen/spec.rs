@@ -1,10 +1,10 @@
 //! [`GeneratorSpec`]: the short text form of a generated graph (`kron:20`, `rmat:18:8:0.45:0.15:0.15`,
-//! `grid:1024x1024:w=1-100`, ...) — parsing with clear errors, validation, the canonical printed form,
+//! `grid:1024x1024:w=1-100`, `mlp:784,256,128,10`, ...) — parsing with clear errors, validation, the canonical printed form,
 //! and generation.
 
 use std::fmt;
 
-use super::{grid, kronecker, uniform};
+use super::{grid, kronecker, mlp, uniform};
 use crate::error::{GraphError, Result};
 use crate::graph::builder::{EdgeList, GraphBuilder};
 use crate::Graph;
@@ -24,7 +24,7 @@ const GRAPH500_ABC: (f64, f64, f64) = (0.57, 0.19, 0.19);
 const MAX_SCALE: u32 = 31;
 
 /// The generator names a spec may start with.
-const KINDS: [&str; 4] = ["kron", "urand", "rmat", "grid"];
+const KINDS: [&str; 5] = ["kron", "urand", "rmat", "grid", "mlp"];
 
 /// An inclusive range `[lo, hi]` of integer edge weights, `1 <= lo <= hi`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -99,17 +99,25 @@ pub enum GeneratorSpec {
         /// Integer weight range.
         weights: WeightRange,
     },
+    /// A random multi-layer perceptron: a directed layered graph with `f32` weights (see
+    /// [`GeneratorSpec::Mlp`]'s fields and the [module docs](super)).
+    Mlp {
+        /// The number of neurons of each layer, inputs first; at least two layers, each at least 1.
+        widths: Vec<u32>,
+        /// Inputs per neuron (drawn at random from the layer before), or `None` for fully connected.
+        fan_in: Option<u32>,
+    },
 }
 
 /// Whether `s` looks like a generator spec rather than a file name: it starts with `kron:`,
-/// `urand:`, `rmat:` or `grid:` (in any case). A cheap test; [`GeneratorSpec::parse`] does the rest.
+/// `urand:`, `rmat:`, `grid:` or `mlp:` (in any case). A cheap test; [`GeneratorSpec::parse`] does the rest.
 pub fn is_spec(s: &str) -> bool {
     s.trim_start().split_once(':').is_some_and(|(kind, _)| KINDS.iter().any(|k| kind.eq_ignore_ascii_case(k)))
 }
 
 impl GeneratorSpec {
-    /// Parses a spec such as `kron:20`, `urand:18:8:w`, `rmat:16:16:0.45:0.15:0.15` or
-    /// `grid:1000x1000:w=1-10`, checking every parameter's range.
+    /// Parses a spec such as `kron:20`, `urand:18:8:w`, `rmat:16:16:0.45:0.15:0.15`,
+    /// `grid:1000x1000:w=1-10` or `mlp:784,256,10[:FAN_IN]`, checking every parameter's range.
     pub fn parse(s: &str) -> Result<GeneratorSpec> {
         let err = |message: String| GraphError::Spec { spec: s.to_string(), message };
         let text = s.trim();
@@ -174,6 +182,21 @@ impl GeneratorSpec {
                 let height = parse_side("height", h).map_err(err)?;
                 GeneratorSpec::Grid { width, height, weights: weights.unwrap_or_default() }
             }
+            "mlp" => {
+                let usage = "expected mlp:WIDTH,WIDTH[,...][:FAN_IN], e.g. mlp:784,256,128,10";
+                if weights.is_some() {
+                    return Err(err("mlp networks always have real (f32) weights; leave out ':w'".into()));
+                }
+                let (widths, fan_in) = match parts[..] {
+                    [widths] => (widths, None),
+                    [widths, fan_in] => (widths, Some(fan_in)),
+                    _ => return Err(err(usage.into())),
+                };
+                let widths: Result<Vec<u32>, String> =
+                    widths.split(',').map(|w| parse_width("layer width", w.trim())).collect();
+                let fan_in = fan_in.map(|f| parse_width("fan-in", f)).transpose();
+                GeneratorSpec::Mlp { widths: widths.map_err(err)?, fan_in: fan_in.map_err(err)? }
+            }
             _ => {
                 return Err(err(format!("unknown generator '{kind}': use one of {}", KINDS.join(", "))));
             }
@@ -237,6 +260,28 @@ impl GeneratorSpec {
                 }
                 check_weights(weights)
             }
+            GeneratorSpec::Mlp { widths, fan_in } => {
+                if widths.len() < 2 {
+                    return Err(format!(
+                        "a network needs at least two layers (inputs and outputs), not {}",
+                        widths.len()
+                    ));
+                }
+                if widths.contains(&0) || *fan_in == Some(0) {
+                    return Err("layer widths and the fan-in must be at least 1".into());
+                }
+                let n = widths.iter().map(|&w| u64::from(w)).sum::<u64>();
+                if n > crate::MAX_VERTICES as u64 {
+                    return Err(format!(
+                        "the network has {n} neurons, more than the limit of {} (vertex ids are u32)",
+                        crate::MAX_VERTICES
+                    ));
+                }
+                if mlp::num_edges(widths, *fan_in).map_or(true, |m| usize::try_from(m).is_err()) {
+                    return Err("the network has too many edges".into());
+                }
+                Ok(())
+            }
         }
     }
 
@@ -247,6 +292,7 @@ impl GeneratorSpec {
             | GeneratorSpec::Uniform { scale, .. }
             | GeneratorSpec::Rmat { scale, .. } => 1usize << scale,
             GeneratorSpec::Grid { width, height, .. } => *width as usize * *height as usize,
+            GeneratorSpec::Mlp { widths, .. } => widths.iter().map(|&w| w as usize).sum(),
         }
     }
 
@@ -258,16 +304,19 @@ impl GeneratorSpec {
             | GeneratorSpec::Uniform { scale, edge_factor, .. }
             | GeneratorSpec::Rmat { scale, edge_factor, .. } => edge_factor.saturating_mul(1u64 << scale),
             GeneratorSpec::Grid { width, height, .. } => grid::num_edges(u64::from(*width), u64::from(*height)),
+            GeneratorSpec::Mlp { widths, fan_in } => mlp::num_edges(widths, *fan_in).unwrap_or(u64::MAX),
         }
     }
 
-    /// The weight range, or `None` for an unweighted generator.
+    /// The integer weight range, or `None` for an unweighted generator and for `mlp` (whose weights
+    /// are real).
     pub fn weights(&self) -> Option<WeightRange> {
         match self {
             GeneratorSpec::Kronecker { weights, .. }
             | GeneratorSpec::Uniform { weights, .. }
             | GeneratorSpec::Rmat { weights, .. } => *weights,
             GeneratorSpec::Grid { weights, .. } => Some(*weights),
+            GeneratorSpec::Mlp { .. } => None,
         }
     }
 
@@ -277,6 +326,7 @@ impl GeneratorSpec {
         let err = |message: String| GraphError::Spec { spec: self.to_string(), message };
         self.validate().map_err(err)?;
         match *self {
+            GeneratorSpec::Mlp { ref widths, fan_in } => mlp::generate(widths, fan_in, seed),
             GeneratorSpec::Kronecker { scale, edge_factor, weights } => {
                 kronecker::generate(scale, edge_factor, GRAPH500_ABC, true, seed, weights)
             }
@@ -291,11 +341,16 @@ impl GeneratorSpec {
         .map_err(err)
     }
 
-    /// Generates the graph for `seed`: undirected, self-loops and duplicate edges removed (a
-    /// duplicate keeps its smallest weight). The same spec and seed give the same graph on any number
-    /// of threads.
+    /// Whether the generated graph is directed: only `mlp` networks are.
+    pub fn is_directed(&self) -> bool {
+        matches!(self, GeneratorSpec::Mlp { .. })
+    }
+
+    /// Generates the graph for `seed`: undirected (directed for `mlp`), self-loops and duplicate
+    /// edges removed (a duplicate keeps its smallest weight). The same spec and seed give the same
+    /// graph on any number of threads.
     pub fn generate(&self, seed: u64) -> Result<Graph> {
-        GraphBuilder::new().build(self.edge_list(seed)?)
+        GraphBuilder::new().directed(self.is_directed()).build(self.edge_list(seed)?)
     }
 }
 
@@ -336,6 +391,11 @@ impl fmt::Display for GeneratorSpec {
                 }
                 Ok(())
             }
+            GeneratorSpec::Mlp { widths, fan_in } => {
+                let widths: Vec<String> = widths.iter().map(u32::to_string).collect();
+                write!(f, "mlp:{}", widths.join(","))?;
+                fan_in.map_or(Ok(()), |k| write!(f, ":{k}"))
+            }
         }
     }
 }
@@ -370,6 +430,14 @@ fn parse_probability(name: &str, s: &str) -> Result<f64, String> {
         return Err(format!("probability {name} = {s} is not in [0, 1]"));
     }
     Ok(p)
+}
+
+/// A layer width or fan-in: a whole number from 1 to `u32::MAX`.
+fn parse_width(name: &str, s: &str) -> Result<u32, String> {
+    match s.parse::<u32>() {
+        Ok(w) if w >= 1 => Ok(w),
+        _ => Err(format!("{name} '{s}' is not a whole number from 1 to {}", u32::MAX)),
+    }
 }
 
 fn parse_side(name: &str, s: &str) -> Result<u32, String> {

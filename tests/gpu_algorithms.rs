@@ -1,0 +1,112 @@
+//! wcc, kcore (and the core decomposition) and spmv on the CUDA backend against their serial oracles,
+//! under every fusion mode, direction and filter policy and with small degree-class thresholds, on
+//! generated and hand-made graphs: wcc and kcore exactly (and equal to the CPU backend), spmv within
+//! 1e-5 relative. Without a GPU these tests print that they were skipped; with `SIMDX_REQUIRE_GPU=1`
+//! they fail.
+#![cfg(feature = "cuda")]
+
+use simdx::engine::{DegreeClasses, DirectionPolicy, Engine, FilterPolicy, FusionPolicy, RunOptions};
+use simdx::gen::GeneratorSpec;
+use simdx::{Duplicates, EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
+use simdx_algos::{core_numbers, spmv, undirected, verify, KCore, Spmv, Wcc};
+use simdx_cuda::{CudaEngine, DeviceGraph, Gpu};
+
+/// The GPU, or `None` after saying why the test is skipped; panics instead when SIMDX_REQUIRE_GPU=1.
+fn gpu() -> Option<Gpu> {
+    match simdx_cuda::available() {
+        Ok(g) => Some(g),
+        Err(e) if std::env::var("SIMDX_REQUIRE_GPU").is_ok_and(|v| v == "1") => panic!("SIMDX_REQUIRE_GPU=1 but {e}"),
+        Err(e) => {
+            eprintln!("skipped: no usable GPU ({e})");
+            None
+        }
+    }
+}
+
+fn edges(n: usize, pairs: &[(u32, u32)], weights: Option<Vec<u32>>) -> EdgeList {
+    EdgeList {
+        num_vertices: n,
+        src: pairs.iter().map(|p| p.0).collect(),
+        dst: pairs.iter().map(|p| p.1).collect(),
+        weights: weights.map(EdgeWeights::U32),
+    }
+}
+
+fn graphs() -> Vec<(String, Graph)> {
+    let mut all: Vec<(String, Graph)> = ["kron:12:w", "urand:11:w", "rmat:10:8:w", "grid:40x30:w"]
+        .iter()
+        .map(|s| (s.to_string(), GeneratorSpec::parse(s).unwrap().generate(7).unwrap()))
+        .collect();
+    let loops_and_dups = edges(5, &[(0, 0), (0, 1), (0, 1), (1, 2), (2, 1), (3, 3)], Some(vec![3, 2, 5, 1, 1, 9]));
+    let keep = GraphBuilder::new().self_loops(SelfLoops::Keep).duplicates(Duplicates::Keep);
+    all.push(("self-loops+duplicates".into(), keep.build(loops_and_dups).unwrap()));
+    all.push(("one vertex".into(), GraphBuilder::new().build(edges(1, &[], None)).unwrap()));
+    all.push(("no edges".into(), GraphBuilder::new().build(edges(6, &[], None)).unwrap()));
+    let directed = edges(8, &[(0, 1), (1, 2), (2, 0), (2, 3), (5, 4), (4, 6), (6, 3)], Some(vec![4, 1, 1, 7, 2, 2, 2]));
+    all.push(("directed, unreachable parts".into(), GraphBuilder::new().directed(true).build(directed).unwrap()));
+    all
+}
+
+fn policies() -> Vec<RunOptions> {
+    let mut all = Vec::new();
+    for fusion in [FusionPolicy::None, FusionPolicy::PushPull, FusionPolicy::All] {
+        for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
+            for filter in [FilterPolicy::Online, FilterPolicy::Ballot, FilterPolicy::Jit] {
+                all.push(RunOptions { direction, filter, fusion, bin_capacity: 4, ..RunOptions::default() });
+            }
+        }
+        // Small thresholds: every degree class, the grid one included, gets vertices.
+        let classes = DegreeClasses { warp: 4, cta: 16, grid: 64 };
+        all.push(RunOptions { direction: DirectionPolicy::Push, classes, fusion, ..RunOptions::default() });
+        all.push(RunOptions { direction: DirectionPolicy::Pull, classes, fusion, ..RunOptions::default() });
+    }
+    all
+}
+
+#[test]
+fn wcc_on_the_gpu_matches_union_find_and_the_cpu() {
+    let Some(gpu) = gpu() else { return };
+    for (name, g) in graphs() {
+        let sym = undirected(&g);
+        let dg = DeviceGraph::upload(&gpu, &sym).unwrap();
+        let cpu = Engine::default().run(&Wcc, &sym).unwrap().values;
+        for options in policies() {
+            let run = CudaEngine::new(options).run(&Wcc, &dg).unwrap();
+            verify::wcc(&g, &run.values).unwrap_or_else(|e| panic!("{name}, {options:?}: {e}"));
+            assert_eq!(run.values, cpu, "{name}, {options:?}");
+        }
+    }
+}
+
+#[test]
+fn kcore_on_the_gpu_matches_serial_peeling_and_the_cpu() {
+    let Some(gpu) = gpu() else { return };
+    for (name, g) in graphs() {
+        let sym = undirected(&g);
+        let dg = DeviceGraph::upload(&gpu, &sym).unwrap();
+        for k in [0, 1, 3, 16] {
+            let cpu = Engine::default().run(&KCore { k }, &sym).unwrap().values;
+            for options in policies() {
+                let run = CudaEngine::new(options).run(&KCore { k }, &dg).unwrap();
+                verify::kcore(&g, k, &run.values).unwrap_or_else(|e| panic!("{name}, k = {k}, {options:?}: {e}"));
+                assert_eq!(run.values, cpu, "{name}, k = {k}, {options:?}");
+            }
+        }
+        let engine = CudaEngine::default();
+        let cores = core_numbers(sym.num_vertices(), |p| engine.run(p, &dg).map(|r| r.values)).unwrap();
+        verify::core_decomposition(&g, &cores).unwrap_or_else(|e| panic!("{name}, core numbers: {e}"));
+    }
+}
+
+#[test]
+fn spmv_on_the_gpu_matches_a_direct_loop() {
+    let Some(gpu) = gpu() else { return };
+    for (name, g) in graphs() {
+        let dg = DeviceGraph::upload(&gpu, &g).unwrap();
+        let x: Vec<f32> = (0..g.num_vertices() as u32).map(spmv::input).collect();
+        for options in policies() {
+            let run = CudaEngine::new(options).run(&Spmv, &dg).unwrap();
+            verify::spmv(&g, &x, &run.values, 1e-5).unwrap_or_else(|e| panic!("{name}, {options:?}: {e}"));
+        }
+    }
+}

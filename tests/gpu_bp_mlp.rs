@@ -1,0 +1,91 @@
+//! bp and mlp on the CUDA backend against their serial oracles (within 1e-5 relative), under every
+//! fusion mode, direction and filter policy and with small degree-class thresholds, on generated and
+//! hand-made graphs. Without a GPU these tests print that they were skipped; with
+//! `SIMDX_REQUIRE_GPU=1` they fail.
+#![cfg(feature = "cuda")]
+
+use simdx::engine::{DegreeClasses, DirectionPolicy, FilterPolicy, FusionPolicy, RunOptions};
+use simdx::gen::GeneratorSpec;
+use simdx::{Duplicates, EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
+use simdx_algos::{verify, Bp, Mlp};
+use simdx_cuda::{CudaEngine, DeviceGraph, Gpu};
+
+/// The GPU, or `None` after saying why the test is skipped; panics instead when SIMDX_REQUIRE_GPU=1.
+fn gpu() -> Option<Gpu> {
+    match simdx_cuda::available() {
+        Ok(g) => Some(g),
+        Err(e) if std::env::var("SIMDX_REQUIRE_GPU").is_ok_and(|v| v == "1") => panic!("SIMDX_REQUIRE_GPU=1 but {e}"),
+        Err(e) => {
+            eprintln!("skipped: no usable GPU ({e})");
+            None
+        }
+    }
+}
+
+fn generated(spec: &str) -> Graph {
+    GeneratorSpec::parse(spec).unwrap().generate(7).unwrap()
+}
+
+fn directed(n: usize, pairs: &[(u32, u32)], weights: Option<EdgeWeights>) -> Graph {
+    let (src, dst) = pairs.iter().copied().unzip();
+    GraphBuilder::new().directed(true).build(EdgeList { num_vertices: n, src, dst, weights }).unwrap()
+}
+
+fn bp_graphs() -> Vec<(String, Graph)> {
+    let mut all: Vec<(String, Graph)> =
+        ["kron:12:w", "urand:11", "grid:40x30", "mlp:16,8,4:3"].iter().map(|s| (s.to_string(), generated(s))).collect();
+    let (src, dst) = [(0, 0), (0, 1), (0, 1), (1, 2), (2, 1), (3, 3)].iter().copied().unzip();
+    let loops = EdgeList { num_vertices: 5, src, dst, weights: Some(EdgeWeights::U32(vec![3, 2, 5, 1, 1, 9])) };
+    let keep = GraphBuilder::new().self_loops(SelfLoops::Keep).duplicates(Duplicates::Keep);
+    all.push(("self-loops+duplicates".into(), keep.build(loops).unwrap()));
+    all.push(("no edges".into(), directed(6, &[], None)));
+    all.push(("chain draining away".into(), directed(4, &[(0, 1), (1, 2), (2, 3)], None)));
+    all
+}
+
+fn policies() -> Vec<RunOptions> {
+    let mut all = Vec::new();
+    for fusion in [FusionPolicy::None, FusionPolicy::PushPull, FusionPolicy::All] {
+        for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
+            for filter in [FilterPolicy::Online, FilterPolicy::Ballot, FilterPolicy::Jit] {
+                all.push(RunOptions { direction, filter, fusion, bin_capacity: 4, ..RunOptions::default() });
+            }
+        }
+        // Small thresholds: every degree class, the grid one included, gets vertices.
+        let classes = DegreeClasses { warp: 4, cta: 16, grid: 64 };
+        all.push(RunOptions { direction: DirectionPolicy::Push, classes, fusion, ..RunOptions::default() });
+        all.push(RunOptions { direction: DirectionPolicy::Pull, classes, fusion, ..RunOptions::default() });
+    }
+    all
+}
+
+#[test]
+fn bp_on_the_gpu_matches_the_serial_loop() {
+    let Some(gpu) = gpu() else { return };
+    for (name, g) in bp_graphs() {
+        let dg = DeviceGraph::upload(&gpu, &g).unwrap();
+        for params in [Bp { iterations: 1 }, Bp::default()] {
+            for options in policies() {
+                let run = CudaEngine::new(options).run(&params, &dg).unwrap();
+                verify::bp(&g, &params, &run.values, 1e-5)
+                    .unwrap_or_else(|e| panic!("{name}, {params:?}, {options:?}: {e}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn mlp_on_the_gpu_matches_a_dense_forward_pass() {
+    let Some(gpu) = gpu() else { return };
+    for spec in ["mlp:8,5,3", "mlp:64,32,16,4", "mlp:64,32,16,4:5", "mlp:784,256,128,10", "mlp:3,300,2:2"] {
+        let g = generated(spec);
+        let dg = DeviceGraph::upload(&gpu, &g).unwrap();
+        for params in [Mlp::default(), Mlp { bias: -0.75 }] {
+            for options in policies() {
+                let run = CudaEngine::new(options).run(&params, &dg).unwrap();
+                verify::mlp(&g, &params, &run.values, 1e-5)
+                    .unwrap_or_else(|e| panic!("{spec}, {params:?}, {options:?}: {e}"));
+            }
+        }
+    }
+}
