@@ -260,7 +260,6 @@ impl CudaEngine {
         let f_select = k.get("sx_select")?;
         let f_pending = k.get("sx_pending_min")?;
         let f_scan = [k.get("sx_scan_count")?, k.get("sx_scan_offsets")?, k.get("sx_scan_write")?];
-        let f_clear = k.get("sx_clear_touched")?;
 
         macro_rules! launch {
             ($f:expr, $cfg:expr $(, $arg:expr)*) => {{
@@ -491,9 +490,8 @@ impl CudaEngine {
             } else if capacity == 0 || c[OVERFLOW] != 0 {
                 (scan(0, 0, &mut *next, &state, &mut *counters)?, FilterUsed::Ballot)
             } else {
-                let reached = c[NEXT_LEN] as u32;
-                launch!(f_clear, per_thread(reached), &state, &*next, &reached);
-                (reached, FilterUsed::Online)
+                // The online list; select clears its vertices' touched flags.
+                (c[NEXT_LEN] as u32, FilterUsed::Online)
             };
             let mut change = 0.0;
             if !in_place {

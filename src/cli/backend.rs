@@ -73,6 +73,15 @@ impl<'g> Executor<'g> {
         Ok((Executor::Cpu(Engine::new(options), graph), Backend::Cpu))
     }
 
+    /// Replaces the engine options for later runs, keeping the graph (on the GPU: uploaded once).
+    pub fn set_options(&mut self, options: RunOptions) {
+        match self {
+            Executor::Cpu(engine, _) => *engine = Engine::new(options),
+            #[cfg(feature = "cuda")]
+            Executor::Cuda(engine, _) => *engine = simdx_cuda::CudaEngine::new(options),
+        }
+    }
+
     /// The device's measured copy bandwidth in GB/s (bytes read + written) for GPU executors.
     pub fn measured_bandwidth(&self) -> Option<f64> {
         match self {

@@ -161,18 +161,16 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
             .inner;
         let (graph, _) = graph_arg.load()?;
         for &backend in &backends {
-            let (bandwidth, used) = {
-                let (probe, used) = Executor::new(backend, RunOptions::default(), &graph)?;
-                (args.bandwidth.or_else(|| probe.measured_bandwidth()), used)
-            };
+            // One executor per graph and backend: the graph goes to the GPU once for all rows.
+            let (mut executor, used) = Executor::new(backend, RunOptions::default(), &graph)?;
+            let bandwidth = args.bandwidth.or_else(|| executor.measured_bandwidth());
             let fusion_list: Vec<FusionName> =
                 if used == Backend::Cuda { fusions.clone() } else { vec![FusionName::None] };
             for &algorithm in &algorithms {
                 for &direction in &directions {
                     for &filter in &filters {
                         for &fusion in &fusion_list {
-                            let options = options(direction, filter, fusion);
-                            let (executor, used) = Executor::new(used, options, &graph)?;
+                            executor.set_options(options(direction, filter, fusion));
                             let outcome =
                                 algorithm.run(&params, &graph, graph_arg.seed, &executor, args.trials, false)?;
                             let mut times: Vec<f64> = outcome.times.iter().map(|t| t.as_secs_f64() * 1e3).collect();

@@ -728,11 +728,4 @@ __global__ void sx_scan_write(const sx_state* __restrict__ s, simdx_u32 mode, si
     ph_scan_write(s, s->counters, mode, bucket, tile_offsets, out);
 }
 
-__device__ __forceinline__ void ph_clear_touched(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len) {
-    for (simdx_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < len; i += gridDim.x * blockDim.x) s->touched[list[i]] = 0u;
-}
-__global__ void sx_clear_touched(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len) {
-    ph_clear_touched(s, s->counters, list, len);
-}
-
 } /* extern "C" */
