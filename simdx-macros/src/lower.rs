@@ -157,7 +157,8 @@ impl<'a> FnLowering<'a> {
     fn bind(&mut self, name: &str, ty: TyVar, mutable: bool) -> String {
         let n = self.used_names.entry(name.to_string()).or_insert(0);
         *n += 1;
-        let c = if *n == 1 { c_name(name) } else { format!("{}_{}", c_name(name), n) };
+        // A shadowing binding gets `sx<n>_name`, which no user identifier (always `sx_...`) can equal.
+        let c = if *n == 1 { c_name(name) } else { format!("sx{n}_{name}") };
         self.scopes.last_mut().expect("a scope").push((name.to_string(), Local { c_name: c.clone(), ty, mutable }));
         c
     }
@@ -168,7 +169,8 @@ impl<'a> FnLowering<'a> {
 
     fn temp(&mut self, what: &str) -> String {
         self.temps += 1;
-        format!("sx_{what}{}", self.temps)
+        // `sxt<n>_...` cannot equal a user identifier (always `sx_...`) or a shadowing one (`sx<n>_...`).
+        format!("sxt{}_{what}", self.temps)
     }
 
     fn unify(&mut self, a: TyVar, b: TyVar, span: impl Into<At>) {

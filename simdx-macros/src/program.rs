@@ -110,7 +110,7 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<s
                 render.stmts(stmts, 1, &mut functions);
                 functions.push_str("}\n");
             }
-            None => functions.push_str(&default_fn(name, value, op.as_ref().map(|o| o.to_string()).as_deref())),
+            None => functions.push_str(&default_fn(name, value)),
         }
     }
     if !errors.is_empty() {
@@ -332,23 +332,25 @@ fn rust_ty(t: Ty) -> TokenStream {
 }
 
 /// The trait's default for a function the program does not define, as C.
-fn default_fn(name: &str, value: Ty, op: Option<&str>) -> String {
+fn default_fn(name: &str, value: Ty) -> String {
     let f = "__device__ __forceinline__";
     let tag = value.tag();
     match name {
         "combine" => {
-            let body = match (op, value.is_float()) {
-                (Some("Min"), true) => format!("fmin{}(a, b)", if value == Ty::F32 { "f" } else { "" }),
-                (Some("Max"), true) => format!("fmax{}(a, b)", if value == Ty::F32 { "f" } else { "" }),
-                (Some("Min"), false) => format!("simdx_min_{tag}(a, b)"),
-                (Some("Max"), false) => format!("simdx_max_{tag}(a, b)"),
-                (Some("Sum"), _) if value.is_signed_int() => format!("simdx_add_{tag}(a, b)"),
-                (Some("Sum"), _) => "a + b".into(),
-                (Some("Or"), false) => "a | b".into(),
-                // `CombineOp::Or` on floats panics on the CPU; the device keeps the first update.
-                _ => "a".into(),
+            // Chosen by the preprocessor from `SIMDX_OP`, which carries the Rust value of `OP` (however
+            // the program spells it).
+            let fs = if value == Ty::F32 { "f" } else { "" };
+            let (min, max, sum, or) = if value.is_float() {
+                (format!("fmin{fs}(a, b)"), format!("fmax{fs}(a, b)"), "a + b".to_string(), "a".to_string())
+            } else if value.is_signed_int() {
+                (format!("simdx_min_{tag}(a, b)"), format!("simdx_max_{tag}(a, b)"), format!("simdx_add_{tag}(a, b)"), "a | b".into())
+            } else {
+                (format!("simdx_min_{tag}(a, b)"), format!("simdx_max_{tag}(a, b)"), "a + b".to_string(), "a | b".into())
             };
-            format!("{f} simdx_value simdx_combine(const simdx_params* sx_self, simdx_value a, simdx_value b) {{\n    (void)sx_self;\n    return {body};\n}}\n")
+            // `CombineOp::Or` on floats panics on the CPU; the device keeps the first update.
+            format!(
+                "{f} simdx_value simdx_combine(const simdx_params* sx_self, simdx_value a, simdx_value b) {{\n    (void)sx_self;\n    (void)b;\n#if SIMDX_OP == SIMDX_OP_MIN\n    return {min};\n#elif SIMDX_OP == SIMDX_OP_MAX\n    return {max};\n#elif SIMDX_OP == SIMDX_OP_SUM\n    return {sum};\n#elif SIMDX_OP == SIMDX_OP_OR\n    return {or};\n#else\n    return a;\n#endif\n}}\n"
+            )
         }
         "apply" => format!(
             "{f} simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex v, simdx_value old, simdx_value combined, simdx_f64 global) {{\n    (void)v;\n    (void)global;\n    return simdx_combine(sx_self, old, combined);\n}}\n"

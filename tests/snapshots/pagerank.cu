@@ -61,7 +61,18 @@ __device__ __forceinline__ simdx_value simdx_compute(const simdx_params* sx_self
 }
 __device__ __forceinline__ simdx_value simdx_combine(const simdx_params* sx_self, simdx_value a, simdx_value b) {
     (void)sx_self;
+    (void)b;
+#if SIMDX_OP == SIMDX_OP_MIN
+    return fminf(a, b);
+#elif SIMDX_OP == SIMDX_OP_MAX
+    return fmaxf(a, b);
+#elif SIMDX_OP == SIMDX_OP_SUM
     return a + b;
+#elif SIMDX_OP == SIMDX_OP_OR
+    return a;
+#else
+    return a;
+#endif
 }
 #line 63 "simdx-algos/src/pagerank.rs"
 __device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex sx_v, simdx_value sx__old, simdx_value sx_incoming, simdx_f64 sx_dangling) {

@@ -56,7 +56,18 @@ __device__ __forceinline__ simdx_value simdx_compute(const simdx_params* sx_self
 }
 __device__ __forceinline__ simdx_value simdx_combine(const simdx_params* sx_self, simdx_value a, simdx_value b) {
     (void)sx_self;
+    (void)b;
+#if SIMDX_OP == SIMDX_OP_MIN
+    return fminf(a, b);
+#elif SIMDX_OP == SIMDX_OP_MAX
+    return fmaxf(a, b);
+#elif SIMDX_OP == SIMDX_OP_SUM
     return a + b;
+#elif SIMDX_OP == SIMDX_OP_OR
+    return a;
+#else
+    return a;
+#endif
 }
 #line 44 "simdx-algos/src/spmv.rs"
 __device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex sx__v, simdx_value sx__x, simdx_value sx_y, simdx_f64 sx__global) {

@@ -58,7 +58,18 @@ __device__ __forceinline__ simdx_value simdx_compute(const simdx_params* sx_self
 }
 __device__ __forceinline__ simdx_value simdx_combine(const simdx_params* sx_self, simdx_value a, simdx_value b) {
     (void)sx_self;
+    (void)b;
+#if SIMDX_OP == SIMDX_OP_MIN
     return simdx_min_u32(a, b);
+#elif SIMDX_OP == SIMDX_OP_MAX
+    return simdx_max_u32(a, b);
+#elif SIMDX_OP == SIMDX_OP_SUM
+    return a + b;
+#elif SIMDX_OP == SIMDX_OP_OR
+    return a | b;
+#else
+    return a;
+#endif
 }
 __device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex v, simdx_value old, simdx_value combined, simdx_f64 global) {
     (void)v;

@@ -166,7 +166,7 @@ __device__ __forceinline__ bool sx_touch(const sx_state* s, simdx_u32 v) {
 }
 
 __device__ __forceinline__ void sx_add_edges(unsigned long long* ctr, unsigned long long edges) {
-    for (int o = 16; o > 0; o >>= 1) edges += __shfl_down_sync(__activemask(), edges, o);
+    for (int o = 16; o > 0; o >>= 1) edges += __shfl_down_sync(SX_FULL, edges, o);
     if ((threadIdx.x & 31) == 0 && edges) atomicAdd(&ctr[SX_EDGES], edges);
 }
 
@@ -297,7 +297,8 @@ __device__ __forceinline__ void ph_push_thread(const sx_state* s, unsigned long 
         simdx_value src = live ? sx_src(s, u) : SIMDX_IDENTITY;
         simdx_u32 deg = live ? sx_out_degree32(s, u) : 0u;
         edges += e - b;
-        simdx_u32 most = __reduce_max_sync(SX_FULL, (simdx_u32)(e - b));
+        simdx_u32 most = (simdx_u32)(e - b);
+        for (int o = 16; o > 0; o >>= 1) most = max(most, __shfl_xor_sync(SX_FULL, most, o));
         for (simdx_u32 k = 0; k < most; k++) {
             simdx_u32 v = 0;
             bool take = (b + k < e) && sx_push_arc(s, &p, src, deg, b + k, &v);

@@ -153,7 +153,11 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
             if (f->pull_lens[3]) ph_pull_cta(s, work, f->pull_classes[3], f->pull_lens[3], all, next);
         }
         sx_grid_sync(f->barrier);
-        if (mark) ph_unmark(s, work, frontier, len);
+        if (mark) {
+            /* `frontier` is rewritten by select below: every block must be done reading it first. */
+            ph_unmark(s, work, frontier, len);
+            sx_grid_sync(f->barrier);
+        }
         unsigned long long edges = sx_read(&work[SX_EDGES]);
         simdx_u32 reached;
         simdx_u32 filter;
