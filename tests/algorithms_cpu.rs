@@ -3,22 +3,11 @@
 //! kcore exactly, spmv within 1e-5 relative; and `simdx run` for each, with --validate and --output.
 
 use simdx::engine::{DirectionPolicy, Engine, FilterPolicy, RunOptions};
-use simdx::gen::GeneratorSpec;
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::{core_numbers, spmv, undirected, verify, KCore, Spmv, Wcc};
 
-fn generated(spec: &str) -> Graph {
-    GeneratorSpec::parse(spec).unwrap().generate(7).unwrap()
-}
-
-fn edges(n: usize, pairs: &[(u32, u32)], weights: Option<Vec<u32>>) -> EdgeList {
-    EdgeList {
-        num_vertices: n,
-        src: pairs.iter().map(|p| p.0).collect(),
-        dst: pairs.iter().map(|p| p.1).collect(),
-        weights: weights.map(EdgeWeights::U32),
-    }
-}
+mod common;
+use common::{edges, generated};
 
 /// A directed graph from a generated one: each edge becomes one arc, oriented by a hash of its ends,
 /// so weak components are rarely strongly connected.

@@ -3,16 +3,14 @@
 //! filter policy.
 
 use simdx::engine::{DirectionPolicy, Engine, FilterPolicy, RunOptions};
-use simdx::gen::GeneratorSpec;
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::mlp::NOT_COMPUTED;
 use simdx_algos::{verify, Bp, Mlp};
 
-const REL: f64 = 1e-5;
+mod common;
+use common::generated;
 
-fn generated(spec: &str) -> Graph {
-    GeneratorSpec::parse(spec).unwrap().generate(7).unwrap()
-}
+const REL: f64 = 1e-5;
 
 fn edges(n: usize, pairs: &[(u32, u32)], weights: Option<EdgeWeights>) -> EdgeList {
     EdgeList {

@@ -2,22 +2,11 @@
 //! hand-made edge cases, under every direction and filter policy.
 
 use simdx::engine::{DirectionPolicy, Engine, FilterPolicy, RunOptions};
-use simdx::gen::GeneratorSpec;
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp};
 
-fn generated(spec: &str) -> Graph {
-    GeneratorSpec::parse(spec).unwrap().generate(7).unwrap()
-}
-
-fn edges(n: usize, pairs: &[(u32, u32)], weights: Option<Vec<u32>>) -> EdgeList {
-    EdgeList {
-        num_vertices: n,
-        src: pairs.iter().map(|p| p.0).collect(),
-        dst: pairs.iter().map(|p| p.1).collect(),
-        weights: weights.map(EdgeWeights::U32),
-    }
-}
+mod common;
+use common::{edges, generated};
 
 /// Generated graphs plus hand-made edge cases: self-loops, duplicates, isolated vertices, one
 /// vertex, no edges, a directed graph with unreachable parts.

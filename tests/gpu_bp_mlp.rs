@@ -5,26 +5,12 @@
 #![cfg(feature = "cuda")]
 
 use simdx::engine::{DegreeClasses, DirectionPolicy, FilterPolicy, FusionPolicy, RunOptions};
-use simdx::gen::GeneratorSpec;
 use simdx::{Duplicates, EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::{verify, Bp, Mlp};
-use simdx_cuda::{CudaEngine, DeviceGraph, Gpu};
+use simdx_cuda::{CudaEngine, DeviceGraph};
 
-/// The GPU, or `None` after saying why the test is skipped; panics instead when SIMDX_REQUIRE_GPU=1.
-fn gpu() -> Option<Gpu> {
-    match simdx_cuda::available() {
-        Ok(g) => Some(g),
-        Err(e) if std::env::var("SIMDX_REQUIRE_GPU").is_ok_and(|v| v == "1") => panic!("SIMDX_REQUIRE_GPU=1 but {e}"),
-        Err(e) => {
-            eprintln!("skipped: no usable GPU ({e})");
-            None
-        }
-    }
-}
-
-fn generated(spec: &str) -> Graph {
-    GeneratorSpec::parse(spec).unwrap().generate(7).unwrap()
-}
+mod common;
+use common::{generated, gpu};
 
 fn directed(n: usize, pairs: &[(u32, u32)], weights: Option<EdgeWeights>) -> Graph {
     let (src, dst) = pairs.iter().copied().unzip();

@@ -5,35 +5,12 @@
 #![cfg(feature = "cuda")]
 
 use simdx::engine::{DegreeClasses, DirectionPolicy, Engine, FilterPolicy, FusionPolicy, RunOptions};
-use simdx::gen::GeneratorSpec;
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp};
-use simdx_cuda::{CudaEngine, DeviceGraph, Gpu};
+use simdx_cuda::{CudaEngine, DeviceGraph};
 
-/// The GPU, or `None` after saying why the test is skipped; panics instead when SIMDX_REQUIRE_GPU=1.
-fn gpu() -> Option<Gpu> {
-    match simdx_cuda::available() {
-        Ok(g) => Some(g),
-        Err(e) if std::env::var("SIMDX_REQUIRE_GPU").is_ok_and(|v| v == "1") => panic!("SIMDX_REQUIRE_GPU=1 but {e}"),
-        Err(e) => {
-            eprintln!("skipped: no usable GPU ({e})");
-            None
-        }
-    }
-}
-
-fn generated(spec: &str) -> Graph {
-    GeneratorSpec::parse(spec).unwrap().generate(7).unwrap()
-}
-
-fn edges(n: usize, pairs: &[(u32, u32)], weights: Option<Vec<u32>>) -> EdgeList {
-    EdgeList {
-        num_vertices: n,
-        src: pairs.iter().map(|p| p.0).collect(),
-        dst: pairs.iter().map(|p| p.1).collect(),
-        weights: weights.map(EdgeWeights::U32),
-    }
-}
+mod common;
+use common::{edges, generated, gpu};
 
 fn graphs() -> Vec<(String, Graph)> {
     let mut all: Vec<(String, Graph)> = ["kron:12:w", "urand:11:w", "rmat:10:8:w", "grid:40x30:w"]

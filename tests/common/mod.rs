@@ -1,0 +1,34 @@
+//! Helpers shared by the integration tests: generated graphs, hand-made edge lists, and the GPU (or a
+//! printed skip, or a failure when `SIMDX_REQUIRE_GPU=1`). Each test file uses only some of them.
+#![allow(dead_code)]
+
+use simdx::gen::GeneratorSpec;
+use simdx::{EdgeList, EdgeWeights, Graph};
+
+/// A generated graph, seed 7.
+pub fn generated(spec: &str) -> Graph {
+    GeneratorSpec::parse(spec).unwrap().generate(7).unwrap()
+}
+
+/// An edge list of `n` vertices with the arcs `pairs` and optional integer weights.
+pub fn edges(n: usize, pairs: &[(u32, u32)], weights: Option<Vec<u32>>) -> EdgeList {
+    EdgeList {
+        num_vertices: n,
+        src: pairs.iter().map(|p| p.0).collect(),
+        dst: pairs.iter().map(|p| p.1).collect(),
+        weights: weights.map(EdgeWeights::U32),
+    }
+}
+
+/// The GPU, or `None` after saying why the test is skipped; panics instead when SIMDX_REQUIRE_GPU=1.
+#[cfg(feature = "cuda")]
+pub fn gpu() -> Option<simdx_cuda::Gpu> {
+    match simdx_cuda::available() {
+        Ok(g) => Some(g),
+        Err(e) if std::env::var("SIMDX_REQUIRE_GPU").is_ok_and(|v| v == "1") => panic!("SIMDX_REQUIRE_GPU=1 but {e}"),
+        Err(e) => {
+            eprintln!("skipped: no usable GPU ({e})");
+            None
+        }
+    }
+}
