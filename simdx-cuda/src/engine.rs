@@ -8,9 +8,10 @@ use std::time::Instant;
 
 use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
 use simdx_core::acc::device::{device_unit, DeviceProgram};
-use simdx_core::acc::{Apply, Program};
+use simdx_core::acc::{Apply, CombineKind, Program};
 use simdx_core::engine::{
-    Direction, DirectionPolicy, FilterPolicy, FilterUsed, FusionPolicy, IterationStats, Run, RunOptions, RunStats,
+    DegreeClasses, Direction, DirectionPolicy, FilterPolicy, FilterUsed, FusionPolicy, IterationStats, Run, RunOptions,
+    RunStats,
 };
 
 use crate::compile;
@@ -20,7 +21,12 @@ use crate::graph::{DeviceGraph, WeightKind};
 
 /// The kernel templates, compiled after the prelude and the program's device code.
 const KERNELS: &str = include_str!("kernels/engine.cu");
-/// The fused (persistent) kernels, compiled after [`KERNELS`].
+/// The software grid barrier of the fused kernels (CUDA C, self-contained): `sx_grid_sync(bar)` over a
+/// zeroed buffer of [`GRID_BARRIER_WORDS`] `u32`s, in a grid launched cooperatively.
+pub const GRID_BARRIER: &str = include_str!("kernels/barrier.cu");
+/// The `u32` words of a grid barrier's buffer.
+pub const GRID_BARRIER_WORDS: usize = 64;
+/// The fused (persistent) kernels, compiled after [`KERNELS`] and [`GRID_BARRIER`].
 const FUSED_KERNELS: &str = include_str!("kernels/fused.cu");
 pub(crate) const BLOCK: u32 = 256;
 const TILE: u32 = BLOCK * 16;
@@ -37,8 +43,8 @@ const CLASS_LEN: usize = 8;
 const COUNTERS: usize = 12;
 /// Blocks that share one vertex of the grid class.
 const GRID_SPLIT: u32 = 64;
-/// Byte offset of `online_capacity` in `sx_state` (14 pointers, then `n`).
-const CAPACITY_OFFSET: usize = 14 * 8 + 4;
+/// Byte offset of `online_capacity` in `sx_state` (17 pointers, then `n`).
+const CAPACITY_OFFSET: usize = 17 * 8 + 4;
 
 /// The weights a program reads on the device: out-arcs, in-arcs (`None`: uniform), uniform weight bits.
 type ProgramWeights<'g> = (Option<&'g CudaSlice<u32>>, Option<&'g CudaSlice<u32>>, u32);
@@ -71,10 +77,15 @@ pub(crate) struct Workspace {
     touched: CudaSlice<u32>,
     in_frontier: CudaSlice<u32>,
     pending: CudaSlice<u32>,
+    /// The two lists of waiting (pending) vertices and their lengths.
+    far: [CudaSlice<u32>; 2],
+    far_len: CudaSlice<u64>,
     frontier: CudaSlice<u32>,
     next: CudaSlice<u32>,
     push_classes: Vec<CudaSlice<u32>>,
     pull_classes: Vec<CudaSlice<u32>>,
+    /// The pull step's plan for the graph, made by the first run with its degree classes.
+    pull_plan: Option<PullPlan>,
     tile_counts: CudaSlice<u32>,
     counters: CudaSlice<u64>,
 }
@@ -84,7 +95,7 @@ impl Workspace {
     fn new(gpu: &crate::gpu::Gpu, n: u32) -> Result<Workspace, CudaError> {
         let nz = n.max(1) as usize;
         let tiles = n.div_ceil(TILE).max(1) as usize;
-        let needed = nz as u64 * (4 * 8 + 13 * 4) + tiles as u64 * 4;
+        let needed = nz as u64 * (4 * 8 + 15 * 4) + tiles as u64 * 4;
         gpu.check_free("the run's vertex arrays and worklists", needed)?;
         let s = &gpu.stream;
         let u32s = |len: usize| s.alloc_zeros::<u32>(len).map_err(driver("allocating worklists"));
@@ -97,19 +108,44 @@ impl Workspace {
             touched: u32s(nz)?,
             in_frontier: u32s(nz)?,
             pending: u32s(nz)?,
+            far: [u32s(nz)?, u32s(nz)?],
+            far_len: s.alloc_zeros::<u64>(2).map_err(driver("allocating counters"))?,
             frontier: u32s(nz)?,
             next: u32s(nz)?,
             push_classes: (0..4).map(|_| u32s(nz)).collect::<Result<_, _>>()?,
             pull_classes: (0..4).map(|_| u32s(nz)).collect::<Result<_, _>>()?,
+            pull_plan: None,
             tile_counts: u32s(tiles)?,
             counters: s.alloc_zeros::<u64>(COUNTERS).map_err(driver("allocating counters"))?,
         })
     }
 }
 
-/// The full source compiled for program `P`: prelude, program, kernel templates.
+/// In-arcs per chunk of the pull's CTA and grid classes, as `SX_CHUNK` in kernels/engine.cu.
+const PULL_CHUNK: u64 = 1024;
+
+/// How pull steps cover the vertices, fixed for a graph and its degree classes (so made once, outside
+/// the timed run, like the in-CSR itself): the in-degree classes as lists (`pull_classes`), and the
+/// vertices of the CTA and grid classes cut into chunks of [`PULL_CHUNK`] in-arcs.
+pub(crate) struct PullPlan {
+    classes: DegreeClasses,
+    lens: [u32; 4],
+    /// `vertex | chunk << 32` per chunk.
+    chunks: CudaSlice<u64>,
+    chunk_count: u32,
+}
+
+/// The full source compiled for program `P`: prelude, program, kernel templates (with `#line`
+/// directives, so that compiler messages name the template files rather than the program's source).
 pub fn kernel_source<P: DeviceProgram>() -> String {
-    format!("{}\n{}\n{}", device_unit::<P>(), KERNELS, FUSED_KERNELS)
+    format!(
+        "{}\n#line 1 \"simdx-cuda/src/kernels/engine.cu\"\n{}\n#line 1 \"simdx-cuda/src/kernels/barrier.cu\"\n{}\n\
+         #line 1 \"simdx-cuda/src/kernels/fused.cu\"\n{}",
+        device_unit::<P>(),
+        KERNELS,
+        GRID_BARRIER,
+        FUSED_KERNELS
+    )
 }
 
 impl CudaEngine {
@@ -178,16 +214,19 @@ impl CudaEngine {
             touched,
             in_frontier,
             pending,
+            far,
+            far_len,
             frontier,
             next,
             push_classes,
             pull_classes,
+            pull_plan,
             tile_counts,
             counters,
         } = ws;
         let acc = (!in_place).then_some(&*acc);
         let send = sends.then_some(&*send);
-        let (in_frontier, pending, tile_counts) = (&*in_frontier, &*pending, &*tile_counts);
+        let (in_frontier, pending, tile_counts, far_len) = (&*in_frontier, &*pending, &*tile_counts, &*far_len);
         let (frontier, next, push_classes, pull_classes) = (frontier, next, &*push_classes, &*pull_classes);
         stream.memset_zeros(counters).map_err(driver("resetting counters"))?;
 
@@ -230,6 +269,9 @@ impl CudaEngine {
             Some(x) => push_ptr!(x),
             None => bytes.extend_from_slice(&ptr(0)),
         }
+        push_ptr!(far[0]);
+        push_ptr!(far[1]);
+        push_ptr!(far_len);
         let classes = opts.classes;
         for x in [n, 0, uniform_bits, classes.warp, classes.cta, classes.grid] {
             bytes.extend_from_slice(&x.to_le_bytes());
@@ -251,14 +293,16 @@ impl CudaEngine {
         let per_block = |count: u32| cfg(count.min(sms * 16));
         let f_init = k.get("sx_init")?;
         let f_snapshot = k.get("sx_snapshot")?;
-        let f_unmark = k.get("sx_unmark")?;
         let f_global = k.get("sx_global")?;
         let f_classify = k.get("sx_classify")?;
-        let f_push = [k.get("sx_push_thread")?, k.get("sx_push_warp")?, k.get("sx_push_cta")?];
-        let f_pull = [k.get("sx_pull_thread")?, k.get("sx_pull_warp")?, k.get("sx_pull_cta")?];
+        let f_push = [k.get("sx_push_tiles")?, k.get("sx_push_warp")?, k.get("sx_push_cta")?];
+        let f_pull = [k.get("sx_pull_thread")?, k.get("sx_pull_warp")?];
+        let f_pull_chunks = k.get("sx_pull_chunks")?;
+        let f_pull_tiles = k.get("sx_pull_tiles")?;
+        let aggregate = P::KIND == CombineKind::Aggregate;
         let f_apply = k.get("sx_apply")?;
         let f_select = k.get("sx_select")?;
-        let f_pending = k.get("sx_pending_min")?;
+        let f_far = [k.get("sx_far_min")?, k.get("sx_far_take")?];
         let f_scan = [k.get("sx_scan_count")?, k.get("sx_scan_offsets")?, k.get("sx_scan_write")?];
 
         macro_rules! launch {
@@ -280,37 +324,61 @@ impl CudaEngine {
             stream.memcpy_htod(&capacity.to_le_bytes(), &mut view).map_err(driver("setting the filter capacity"))
         };
 
+        let zero = 0u32;
+        if pull_plan.as_ref().map(|p| p.classes) != Some(opts.classes) {
+            // The pull's candidates by in-degree class, and the chunks of the two largest classes.
+            let (one, all_flag) = (1u32, 1u32);
+            stream.memset_zeros(&mut *counters).map_err(driver("resetting counters"))?;
+            launch!(
+                f_classify,
+                per_thread(n),
+                &state,
+                &*frontier,
+                &zero,
+                &all_flag,
+                &one,
+                &pull_classes[0],
+                &pull_classes[1],
+                &pull_classes[2],
+                &pull_classes[3]
+            );
+            let c = read(&mut *counters)?;
+            let lens = [0, 1, 2, 3].map(|i| c[CLASS_LEN + i] as u32);
+            let offsets = stream.clone_dtoh(in_offsets).map_err(driver("planning the pull"))?;
+            let mut chunks = Vec::new();
+            for class in 2..4 {
+                if lens[class] == 0 {
+                    continue;
+                }
+                let list = stream
+                    .clone_dtoh(&pull_classes[class].slice(0..lens[class] as usize))
+                    .map_err(driver("planning the pull"))?;
+                for v in list {
+                    let degree = offsets[v as usize + 1] - offsets[v as usize];
+                    chunks.extend((0..degree.div_ceil(PULL_CHUNK)).map(|j| v as u64 | j << 32));
+                }
+            }
+            let chunk_count = chunks.len() as u32;
+            chunks.push(0);
+            let chunks = stream.clone_htod(&chunks).map_err(driver("planning the pull"))?;
+            *pull_plan = Some(PullPlan { classes: opts.classes, lens, chunks, chunk_count });
+        }
+        let plan = pull_plan.as_ref().expect("just made");
+        let pull_lens = plan.lens;
+
         let start = Instant::now();
         let mut stats = RunStats { graph_edges: graph.num_edges, ..RunStats::default() };
         launch!(f_init, per_thread(n), &state);
-        // The pull step's candidates, by in-degree class, once per run.
-        let zero = 0u32;
-        let (one, all_flag) = (1u32, 1u32);
-        launch!(
-            f_classify,
-            per_thread(n),
-            &state,
-            &*frontier,
-            &zero,
-            &all_flag,
-            &one,
-            &pull_classes[0],
-            &pull_classes[1],
-            &pull_classes[2],
-            &pull_classes[3]
-        );
-        let c = read(&mut *counters)?;
-        let pull_lens: Vec<u32> = (0..4).map(|i| c[CLASS_LEN + i] as u32).collect();
-
         // The ballot scan into `out` with predicate `mode`; returns the list's length.
         let scan = |mode: u32,
                     bucket: u32,
+                    fcur: u32,
                     out: &mut CudaSlice<u32>,
                     state: &CudaSlice<u8>,
                     counters: &mut CudaSlice<u64>|
          -> Result<u32, CudaError> {
             let mut b = stream.launch_builder(&f_scan[0]);
-            b.arg(state).arg(&mode).arg(&bucket).arg(tile_counts);
+            b.arg(state).arg(&mode).arg(&bucket).arg(&fcur).arg(tile_counts);
             // SAFETY: as for `launch!`.
             unsafe { b.launch(cfg(tiles)) }.map_err(driver("launching the ballot filter"))?;
             let mut b = stream.launch_builder(&f_scan[1]);
@@ -318,7 +386,7 @@ impl CudaEngine {
             // SAFETY: as above.
             unsafe { b.launch(cfg(1)) }.map_err(driver("launching the ballot filter"))?;
             let mut b = stream.launch_builder(&f_scan[2]);
-            b.arg(state).arg(&mode).arg(&bucket).arg(tile_counts).arg(out);
+            b.arg(state).arg(&mode).arg(&bucket).arg(&fcur).arg(tile_counts).arg(out);
             // SAFETY: as above.
             unsafe { b.launch(cfg(tiles)) }.map_err(driver("launching the ballot filter"))?;
             let v = stream.clone_dtoh(counters).map_err(driver("reading counters"))?;
@@ -336,7 +404,9 @@ impl CudaEngine {
         set_capacity(&mut state, capacity)?;
         let mut bucket = 0u32;
         let mut pending_maybe;
-        let mut len = scan(1, bucket, &mut *frontier, &state, &mut *counters)?;
+        // Which of the two lists of waiting vertices is current.
+        let mut fcur = 0u32;
+        let mut len = scan(1, bucket, fcur, &mut *frontier, &state, &mut *counters)?;
         let set_up = start.elapsed();
         pending_maybe = true;
         let mut iterations = 0u32;
@@ -351,9 +421,11 @@ impl CudaEngine {
                 lists: [&*frontier, &*next],
                 push_classes,
                 pull_classes,
-                pull_lens: [pull_lens[0], pull_lens[1], pull_lens[2], pull_lens[3]],
+                pull_lens,
+                pull_chunks: (&plan.chunks, plan.chunk_count),
                 tile_counts,
                 len,
+                fcur,
                 blocks_override: self.blocks_override,
             };
             let (_, kernel) = fused.run(gpu, opts, graph.num_arcs, &mut stats)?;
@@ -373,12 +445,14 @@ impl CudaEngine {
                 // The current bucket is exhausted: move to the lowest bucket still waiting.
                 let mut min_slot = counters.slice_mut(MIN_BUCKET..MIN_BUCKET + 1);
                 stream.memcpy_htod(&[u64::MAX], &mut min_slot).map_err(driver("resetting counters"))?;
-                launch!(f_pending, per_thread(n), &state);
+                launch!(f_far[0], per_thread(n), &state, &fcur);
                 let c = read(&mut *counters)?;
                 pending_maybe = false;
                 if c[PENDING] > 0 {
                     bucket = c[MIN_BUCKET] as u32;
-                    len = scan(2, bucket, &mut *frontier, &state, &mut *counters)?;
+                    launch!(f_far[1], per_thread(c[PENDING] as u32), &state, &fcur, &bucket, &*frontier);
+                    len = read(&mut *counters)?[NEXT_LEN] as u32;
+                    fcur ^= 1;
                     pending_maybe = true;
                 }
             }
@@ -388,8 +462,9 @@ impl CudaEngine {
             let began = Instant::now();
             let all_active = every && len == n;
             let pull_possible = !matches!(opts.direction, DirectionPolicy::Push);
-            let mark = u32::from(pull_possible && !all_active);
-            launch!(f_snapshot, per_thread(len), &state, &*frontier, &len, &mark);
+            // Pull steps find their active sources by this stamp (0: every vertex is one).
+            let stamp = if pull_possible && !all_active { iterations + 1 } else { 0 };
+            launch!(f_snapshot, per_thread(len), &state, &*frontier, &len, &stamp);
             if P::USES_GLOBAL {
                 launch!(f_global, per_thread(n), &state);
             }
@@ -439,56 +514,49 @@ impl CudaEngine {
                     }
                 }
                 Direction::Pull => {
-                    let all = u32::from(all_active);
-                    if pull_lens[0] > 0 {
-                        launch!(
-                            f_pull[0],
-                            per_thread(pull_lens[0]),
-                            &state,
-                            &pull_classes[0],
-                            &pull_lens[0],
-                            &all,
-                            &*next
-                        );
-                    }
-                    if pull_lens[1] > 0 {
-                        launch!(
-                            f_pull[1],
-                            per_warp(pull_lens[1]),
-                            &state,
-                            &pull_classes[1],
-                            &pull_lens[1],
-                            &all,
-                            &*next
-                        );
-                    }
-                    for c in 2..4 {
-                        if pull_lens[c] > 0 {
+                    // Aggregation programs pull over edge-balanced tiles, voting programs by the thread
+                    // and warp classes (which stop early); the CTA and grid classes in chunks.
+                    if aggregate {
+                        launch!(f_pull_tiles, per_thread(n), &state, &stamp, &*next);
+                    } else {
+                        if pull_lens[0] > 0 {
                             launch!(
-                                f_pull[2],
-                                per_block(pull_lens[c]),
+                                f_pull[0],
+                                per_thread(pull_lens[0]),
                                 &state,
-                                &pull_classes[c],
-                                &pull_lens[c],
-                                &all,
+                                &pull_classes[0],
+                                &pull_lens[0],
+                                &stamp,
+                                &*next
+                            );
+                        }
+                        if pull_lens[1] > 0 {
+                            launch!(
+                                f_pull[1],
+                                per_warp(pull_lens[1]),
+                                &state,
+                                &pull_classes[1],
+                                &pull_lens[1],
+                                &stamp,
                                 &*next
                             );
                         }
                     }
+                    if plan.chunk_count > 0 {
+                        let count = plan.chunk_count;
+                        launch!(f_pull_chunks, per_block(count), &state, &plan.chunks, &count, &stamp, &*next);
+                    }
                 }
-            }
-            if mark == 1 {
-                launch!(f_unmark, per_thread(len), &state, &*frontier, &len);
             }
             let c = read(&mut *counters)?;
             let edges = c[EDGES];
             let frontier_len = len;
             // The reached vertices: online list, or a ballot scan when the bins overflowed.
             let (reached_len, filter) = if every {
-                stream.memset_zeros(&mut *touched).map_err(driver("clearing flags"))?;
+                // Apply clears the reached flags of every vertex.
                 (n, FilterUsed::Every)
             } else if capacity == 0 || c[OVERFLOW] != 0 {
-                (scan(0, 0, &mut *next, &state, &mut *counters)?, FilterUsed::Ballot)
+                (scan(0, 0, fcur, &mut *next, &state, &mut *counters)?, FilterUsed::Ballot)
             } else {
                 // The online list; select clears its vertices' touched flags.
                 (c[NEXT_LEN] as u32, FilterUsed::Online)
@@ -521,9 +589,9 @@ impl CudaEngine {
             }
             // The next frontier: active reached vertices of the current bucket; the rest wait.
             if every {
-                len = scan(1, bucket, &mut *frontier, &state, &mut *counters)?;
+                len = scan(1, bucket, fcur, &mut *frontier, &state, &mut *counters)?;
             } else {
-                launch!(f_select, per_thread(reached_len), &state, &*next, &reached_len, &bucket, &*frontier);
+                launch!(f_select, per_thread(reached_len), &state, &*next, &reached_len, &bucket, &*frontier, &fcur);
                 let c = read(&mut *counters)?;
                 len = c[NEXT_LEN] as u32;
                 pending_maybe |= c[PENDING] > 0;

@@ -42,8 +42,12 @@ pub(crate) struct FusedRun<'a> {
     pub push_classes: &'a [CudaSlice<u32>],
     pub pull_classes: &'a [CudaSlice<u32>],
     pub pull_lens: [u32; 4],
+    /// The pull's chunks of the CTA and grid classes, and how many.
+    pub pull_chunks: (&'a CudaSlice<u64>, u32),
     pub tile_counts: &'a CudaSlice<u32>,
     pub len: u32,
+    /// Which list of waiting vertices is current.
+    pub fcur: u32,
     /// Blocks to launch instead of the occupancy-derived grid (tests of the co-residency guard).
     pub blocks_override: Option<u32>,
 }
@@ -77,7 +81,9 @@ impl FusedRun<'_> {
             set[MIN_BUCKET] = u64::MAX;
         }
         let mut ring = stream.clone_htod(&ring_init).map_err(driver("allocating counters"))?;
-        let barrier = stream.alloc_zeros::<u32>(2).map_err(driver("allocating the grid barrier"))?;
+        let barrier = stream
+            .alloc_zeros::<u32>(crate::engine::GRID_BARRIER_WORDS)
+            .map_err(driver("allocating the grid barrier"))?;
         let log = stream.alloc_zeros::<u64>(log_capacity as usize * 5 + 5).map_err(driver("allocating the log"))?;
 
         let (policy, threshold) = match opts.direction {
@@ -85,7 +91,7 @@ impl FusedRun<'_> {
             DirectionPolicy::Pull => (1, 0.0),
             DirectionPolicy::Auto { threshold } => (2, threshold * num_arcs as f64),
         };
-        let mut bytes = Vec::with_capacity(176);
+        let mut bytes = Vec::with_capacity(192);
         let mut ptr = |p: u64| bytes.extend_from_slice(&p.to_le_bytes());
         for l in self.lists {
             ptr(l.device_ptr(stream).0);
@@ -108,14 +114,17 @@ impl FusedRun<'_> {
             bytes.extend_from_slice(&x.to_le_bytes());
         }
         bytes.extend_from_slice(&threshold.to_le_bytes());
-        // max_iterations, then the loop state: len, bucket, iterations, cur, pending_maybe, status.
-        for x in [opts.max_iterations, self.len, 0, 0, 0, 1, 0] {
+        // max_iterations, then the loop state: len, bucket, iterations, cur, pending_maybe, status, fcur.
+        for x in [opts.max_iterations, self.len, 0, 0, 0, 1, 0, self.fcur] {
             bytes.extend_from_slice(&x.to_le_bytes());
         }
+        debug_assert_eq!(bytes.len(), 176);
+        bytes.extend_from_slice(&self.pull_chunks.0.device_ptr(stream).0.to_le_bytes());
+        bytes.extend_from_slice(&self.pull_chunks.1.to_le_bytes());
         while bytes.len() % 8 != 0 {
             bytes.push(0);
         }
-        debug_assert_eq!(bytes.len(), 176);
+        debug_assert_eq!(bytes.len(), 192);
         let mut control = stream.clone_htod(&bytes).map_err(driver("uploading the fused-kernel state"))?;
 
         // Push-pull starts with the direction the first iteration will take; a switch relaunches.

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use cudarc::driver::sys::CUdevice_attribute;
-use cudarc::driver::{CudaContext, CudaStream};
+use cudarc::driver::{CudaContext, CudaModule, CudaStream};
 
 use crate::error::{driver, CudaError};
 
@@ -40,6 +40,18 @@ impl Gpu {
         let name = ctx.name().unwrap_or_else(|_| "CUDA device".to_string());
         let stream = ctx.default_stream();
         Ok(Gpu { ctx, stream, compute_capability, sm_count, name })
+    }
+
+    /// Compiles CUDA C `source` for this device (NVRTC, `sm_XY`, CUBIN) through the kernel cache
+    /// (memory, then disk, then NVRTC), says where it came from, and loads it. A compile failure
+    /// carries NVRTC's log and the path of a file holding the source.
+    pub fn compile(&self, source: &str) -> Result<(Arc<CudaModule>, crate::CacheHit), CudaError> {
+        crate::compile::module(self, source)
+    }
+
+    /// The stream every simdx launch and copy on this device goes through (for custom kernels).
+    pub fn stream(&self) -> &Arc<CudaStream> {
+        &self.stream
     }
 
     /// The `sm_XY` architecture NVRTC compiles for.

@@ -14,7 +14,7 @@ mod gpu;
 mod graph;
 
 pub use compile::{cache_dir, CacheHit};
-pub use engine::{kernel_source, CudaEngine};
+pub use engine::{kernel_source, CudaEngine, GRID_BARRIER, GRID_BARRIER_WORDS};
 pub use error::CudaError;
 pub use fused::FusedGrid;
 pub use gpu::{available, Gpu};

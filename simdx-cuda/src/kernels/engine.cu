@@ -31,10 +31,12 @@ typedef struct {
     simdx_value* seen;
     simdx_value* acc;
     simdx_u32* touched;     /* 1: reached in this iteration */
-    simdx_u32* in_frontier; /* 1: an active source of this pull step */
+    simdx_u32* in_frontier; /* = the iteration's stamp: an active source of this pull step */
     simdx_u32* pending;     /* 1: active, waiting in a later bucket */
     unsigned long long* counters;
     simdx_value* send;      /* source_value of each frontier vertex (programs that define it) */
+    simdx_u32* far[2];      /* the waiting (pending) vertices, each once; far[fcur] is current */
+    unsigned long long* far_len; /* [2]: the lengths of far[0] and far[1] */
     simdx_u32 n;
     simdx_u32 online_capacity;
     simdx_u32 uniform_weight_bits;
@@ -170,12 +172,10 @@ __device__ __forceinline__ void sx_add_edges(unsigned long long* ctr, unsigned l
     if ((threadIdx.x & 31) == 0 && edges) atomicAdd(&ctr[SX_EDGES], edges);
 }
 
-/* Push along one out-arc i of u: compute, combine at the destination, record it if reached. */
-__device__ __forceinline__ bool sx_push_arc(const sx_state* s, const simdx_params* p, simdx_value src,
-                                            simdx_u32 src_deg, simdx_u64 i, simdx_u32* vout) {
-    simdx_u32 v = s->out_targets[i];
-    *vout = v;
-    simdx_value dst = s->now[v];
+/* Push along out-arc i to v, whose value was dst when loaded: compute, combine at the destination; true
+ * if v was reached first here. */
+__device__ __forceinline__ bool sx_push_loaded(const sx_state* s, const simdx_params* p, simdx_value src, simdx_u32 src_deg,
+                                               simdx_u64 i, simdx_u32 v, simdx_value dst) {
     if (!simdx_can_update(p, dst)) return false;
     simdx_edge e;
     e.src = src;
@@ -195,6 +195,18 @@ __device__ __forceinline__ bool sx_push_arc(const sx_state* s, const simdx_param
     return reached && sx_touch(s, v);
 }
 
+/* Push along one out-arc i of a source: loads, then sx_push_loaded. */
+__device__ __forceinline__ bool sx_push_arc(const sx_state* s, const simdx_params* p, simdx_value src,
+                                            simdx_u32 src_deg, simdx_u64 i, simdx_u32* vout) {
+    simdx_u32 v = s->out_targets[i];
+    *vout = v;
+    return sx_push_loaded(s, p, src, src_deg, i, v, s->now[v]);
+}
+
+/* Arcs a thread of the edge-balanced and chunked steps handles at once: their loads are all issued
+ * before any is used, so that a thread waits for memory once per SX_ILP arcs rather than per arc. */
+#define SX_ILP 4
+
 extern "C" {
 
 __device__ __forceinline__ void ph_init(const sx_state* s, unsigned long long* ctr) {
@@ -207,36 +219,64 @@ __device__ __forceinline__ void ph_init(const sx_state* s, unsigned long long* c
         s->in_frontier[v] = 0u;
         s->pending[v] = 0u;
     }
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        s->far_len[0] = 0ull;
+        s->far_len[1] = 0ull;
+    }
 }
 __global__ void sx_init(const sx_state* __restrict__ s) {
     ph_init(s, s->counters);
 }
 
-/* seen := now for the frontier (the values its vertices send this iteration); optionally marks them
- * as the pull step's active sources. */
-__device__ __forceinline__ void ph_snapshot(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 mark) {
-    simdx_params p = s->params;
-    unsigned long long out_edges = 0;
-    for (simdx_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < len; i += gridDim.x * blockDim.x) {
-        simdx_u32 u = list[i];
-        simdx_value value = s->now[u];
-        s->seen[u] = value;
-        if (SIMDX_HAS_SOURCE_VALUE) s->send[u] = simdx_source_value(&p, sx_vertex(s, u), value);
-        if (mark) s->in_frontier[u] = 1u;
-        out_edges += s->out_offsets[u + 1] - s->out_offsets[u];
+/* Appends v (where `take`) to the degree-class list of `d`, warp-aggregated: thread (< class_warp), warp
+ * (< class_cta), CTA (< class_grid), grid. Called by whole warps. */
+__device__ __forceinline__ void sx_classify_one(const sx_state* s, unsigned long long* ctr, bool take, simdx_u32 v, simdx_u64 d,
+                                                simdx_u32* const* classes) {
+    int cls = d < s->class_warp ? 0 : d < s->class_cta ? 1 : d < s->class_grid ? 2 : 3;
+    int lane = threadIdx.x & 31;
+    for (int c = 0; c < 4; c++) {
+        unsigned want = __ballot_sync(SX_FULL, take && cls == c);
+        if (!want) continue;
+        int leader = __ffs(want) - 1;
+        unsigned long long base = 0;
+        if (lane == leader) base = atomicAdd(&ctr[SX_CLASS_LEN + c], (unsigned long long)__popc(want));
+        base = __shfl_sync(SX_FULL, base, leader);
+        if (take && cls == c) classes[c][base + __popc(want & ((1u << lane) - 1u))] = v;
     }
-    for (int o = 16; o > 0; o >>= 1) out_edges += __shfl_down_sync(SX_FULL, out_edges, o);
-    if ((threadIdx.x & 31) == 0 && out_edges) atomicAdd(&ctr[SX_OUT_EDGES], out_edges);
-}
-__global__ void sx_snapshot(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 mark) {
-    ph_snapshot(s, s->counters, list, len, mark);
 }
 
-__device__ __forceinline__ void ph_unmark(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len) {
-    for (simdx_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < len; i += gridDim.x * blockDim.x) s->in_frontier[list[i]] = 0u;
+/* Prepares frontier vertex v (where `take`) for the coming iteration: seen := now (the value it sends),
+ * its source_value, its pull stamp (`stamp` > 0), its out-edges counted in ctr[SX_OUT_EDGES], and with
+ * `classes` its push degree class. Called by whole warps. */
+__device__ __forceinline__ void sx_prepare(const sx_state* s, const simdx_params* p, unsigned long long* ctr, bool take, simdx_u32 v,
+                                           simdx_u32 stamp, simdx_u32* const* classes) {
+    unsigned long long d = 0;
+    if (take) {
+        simdx_value value = s->now[v];
+        s->seen[v] = value;
+        if (SIMDX_HAS_SOURCE_VALUE) s->send[v] = simdx_source_value(p, sx_vertex(s, v), value);
+        if (stamp) s->in_frontier[v] = stamp;
+        d = s->out_offsets[v + 1] - s->out_offsets[v];
+    }
+    if (classes) sx_classify_one(s, ctr, take, v, d, classes);
+    for (int o = 16; o > 0; o >>= 1) d += __shfl_down_sync(SX_FULL, d, o);
+    if ((threadIdx.x & 31) == 0 && d) atomicAdd(&ctr[SX_OUT_EDGES], d);
 }
-__global__ void sx_unmark(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len) {
-    ph_unmark(s, s->counters, list, len);
+
+/* Prepares every vertex of a frontier list (sx_prepare); `classes` may be NULL. */
+__device__ __forceinline__ void ph_snapshot(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 stamp,
+                                            simdx_u32* const* classes) {
+    simdx_params p = s->params;
+    simdx_u32 stride = gridDim.x * blockDim.x;
+    simdx_u32 rounds = (len + stride - 1) / stride;
+    for (simdx_u32 r = 0; r < rounds; r++) {
+        simdx_u32 i = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
+        bool live = i < len;
+        sx_prepare(s, &p, ctr, live, live ? list[i] : 0u, stamp, classes);
+    }
+}
+__global__ void sx_snapshot(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 stamp) {
+    ph_snapshot(s, s->counters, list, len, stamp, 0);
 }
 
 /* The sum over all vertices of global(v, now[v]). */
@@ -252,35 +292,26 @@ __global__ void sx_global(const sx_state* __restrict__ s) {
     ph_global(s, s->counters);
 }
 
-/* Splits a worklist into degree classes: thread (< class_warp), warp (< class_cta), CTA (< class_grid),
- * grid. `in_degree` picks the in-CSR (pull). */
+/* Splits a worklist (`all`: every vertex) into degree classes (sx_classify_one); `in_degree` picks the
+ * in-CSR (pull). */
 __device__ __forceinline__ void ph_classify(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
-                            simdx_u32 in_degree, simdx_u32* c0, simdx_u32* c1, simdx_u32* c2, simdx_u32* c3) {
+                            simdx_u32 in_degree, simdx_u32* const* classes) {
     simdx_u32 count = all ? s->n : len;
     simdx_u32 stride = gridDim.x * blockDim.x;
     simdx_u32 rounds = (count + stride - 1) / stride;
+    const simdx_u64* off = in_degree ? s->in_offsets : s->out_offsets;
     for (simdx_u32 r = 0; r < rounds; r++) {
         simdx_u32 i = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
         bool live = i < count;
         simdx_u32 v = live ? (all ? i : list[i]) : 0u;
-        const simdx_u64* off = in_degree ? s->in_offsets : s->out_offsets;
         simdx_u64 d = live ? off[v + 1] - off[v] : 0;
-        int cls = d < s->class_warp ? 0 : d < s->class_cta ? 1 : d < s->class_grid ? 2 : 3;
-        simdx_u32* out[4] = {c0, c1, c2, c3};
-        for (int c = 0; c < 4; c++) {
-            unsigned want = __ballot_sync(SX_FULL, live && cls == c);
-            if (!want) continue;
-            int lane = threadIdx.x & 31, leader = __ffs(want) - 1;
-            unsigned long long base = 0;
-            if (lane == leader) base = atomicAdd(&ctr[SX_CLASS_LEN + c], (unsigned long long)__popc(want));
-            base = __shfl_sync(SX_FULL, base, leader);
-            if (live && cls == c) out[c][base + __popc(want & ((1u << lane) - 1u))] = v;
-        }
+        sx_classify_one(s, ctr, live, v, d, classes);
     }
 }
 __global__ void sx_classify(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
                             simdx_u32 in_degree, simdx_u32* c0, simdx_u32* c1, simdx_u32* c2, simdx_u32* c3) {
-    ph_classify(s, s->counters, list, len, all, in_degree, c0, c1, c2, c3);
+    simdx_u32* classes[4] = {c0, c1, c2, c3};
+    ph_classify(s, s->counters, list, len, all, in_degree, classes);
 }
 
 /* Push, thread class: one thread per frontier vertex. */
@@ -376,11 +407,12 @@ __device__ __forceinline__ bool sx_pull_finish(const sx_state* s, const simdx_pa
     return sx_touch(s, v);
 }
 
-/* One in-arc i of v during pull: whether its source is active, and its update. */
-__device__ __forceinline__ bool sx_pull_arc(const sx_state* s, const simdx_params* p, simdx_u32 all, simdx_value dst,
+/* One in-arc i of v during pull: whether its source is active (its in_frontier stamp is `stamp`; a
+ * stamp of 0: every source is), and its update. */
+__device__ __forceinline__ bool sx_pull_arc(const sx_state* s, const simdx_params* p, simdx_u32 stamp, simdx_value dst,
                                             simdx_u64 i, simdx_value* update) {
     simdx_u32 u = s->in_targets[i];
-    if (!all && !s->in_frontier[u]) return false;
+    if (stamp != 0u && s->in_frontier[u] != stamp) return false;
     simdx_edge e;
     e.src = sx_src(s, u);
     e.dst = dst;
@@ -388,6 +420,35 @@ __device__ __forceinline__ bool sx_pull_arc(const sx_state* s, const simdx_param
     e.src_out_degree = sx_out_degree32(s, u);
     *update = simdx_compute(p, e);
     return true;
+}
+
+/* SX_ILP in-arcs of one thread (arc[j] == ~0: none) towards vertices of values dst[j]: whether each
+ * one's source is active, and its update; every load is issued before any is used. */
+__device__ __forceinline__ void sx_pull_arcs(const sx_state* s, const simdx_params* p, simdx_u32 stamp, const simdx_u64* arc,
+                                             const simdx_value* dst, bool* got, simdx_value* update) {
+    simdx_u32 u[SX_ILP];
+    simdx_value src[SX_ILP];
+    bool active[SX_ILP];
+#pragma unroll
+    for (int j = 0; j < SX_ILP; j++) u[j] = arc[j] != ~0ull ? s->in_targets[arc[j]] : 0u;
+#pragma unroll
+    for (int j = 0; j < SX_ILP; j++) {
+        src[j] = arc[j] != ~0ull ? sx_src(s, u[j]) : SIMDX_IDENTITY;
+        active[j] = arc[j] != ~0ull && (stamp == 0u || s->in_frontier[u[j]] == stamp);
+    }
+#pragma unroll
+    for (int j = 0; j < SX_ILP; j++) {
+        got[j] = active[j];
+        update[j] = SIMDX_IDENTITY;
+        if (active[j]) {
+            simdx_edge e;
+            e.src = src[j];
+            e.dst = dst[j];
+            e.weight = sx_weight(s, s->in_weights, arc[j]);
+            e.src_out_degree = sx_out_degree32(s, u[j]);
+            update[j] = simdx_compute(p, e);
+        }
+    }
 }
 
 /* Warp-wide combine of (got, value) pairs; lane 0 ends with the result. */
@@ -404,7 +465,7 @@ __device__ __forceinline__ bool sx_warp_combine(const simdx_params* p, bool got,
 }
 
 /* Pull, thread class: one thread per candidate vertex; voting stops at the first update. */
-__device__ __forceinline__ void ph_pull_thread(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
+__device__ __forceinline__ void ph_pull_thread(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 stamp,
                                simdx_u32* next) {
     simdx_params p = s->params;
     simdx_u32 stride = gridDim.x * blockDim.x;
@@ -423,7 +484,7 @@ __device__ __forceinline__ void ph_pull_thread(const sx_state* s, unsigned long 
                 for (simdx_u64 k = s->in_offsets[v]; k < s->in_offsets[v + 1]; k++) {
                     edges++;
                     simdx_value up;
-                    if (!sx_pull_arc(s, &p, all, dst, k, &up)) continue;
+                    if (!sx_pull_arc(s, &p, stamp, dst, k, &up)) continue;
                     acc = got ? simdx_combine(&p, acc, up) : up;
                     got = true;
                     if (SIMDX_KIND == SIMDX_KIND_VOTING) break;
@@ -435,13 +496,13 @@ __device__ __forceinline__ void ph_pull_thread(const sx_state* s, unsigned long 
     }
     sx_add_edges(ctr, edges);
 }
-__global__ void sx_pull_thread(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
+__global__ void sx_pull_thread(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 stamp,
                                simdx_u32* next) {
-    ph_pull_thread(s, s->counters, list, len, all, next);
+    ph_pull_thread(s, s->counters, list, len, stamp, next);
 }
 
 /* Pull, warp class: one warp per vertex; voting stops once any lane found an update. */
-__device__ __forceinline__ void ph_pull_warp(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
+__device__ __forceinline__ void ph_pull_warp(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 stamp,
                              simdx_u32* next) {
     simdx_params p = s->params;
     simdx_u32 warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x & 31;
@@ -458,7 +519,7 @@ __device__ __forceinline__ void ph_pull_warp(const sx_state* s, unsigned long lo
             simdx_value up;
             if (k + lane < e) {
                 edges++;
-                if (sx_pull_arc(s, &p, all, dst, k + lane, &up)) {
+                if (sx_pull_arc(s, &p, stamp, dst, k + lane, &up)) {
                     acc = got ? simdx_combine(&p, acc, up) : up;
                     got = true;
                 }
@@ -472,45 +533,245 @@ __device__ __forceinline__ void ph_pull_warp(const sx_state* s, unsigned long lo
     }
     sx_add_edges(ctr, edges);
 }
-__global__ void sx_pull_warp(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
+__global__ void sx_pull_warp(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 stamp,
                              simdx_u32* next) {
-    ph_pull_warp(s, s->counters, list, len, all, next);
+    ph_pull_warp(s, s->counters, list, len, stamp, next);
 }
 
-/* Pull, CTA and grid classes: one block per vertex, warps combined through shared memory. */
-__device__ __forceinline__ void ph_pull_cta(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
-                            simdx_u32* next) {
+/* Edge-balanced tiles (push of the thread class; pull of aggregation programs): a block takes SX_BLOCK
+ * vertices, an exclusive scan of their degrees in shared memory numbers their arcs 0..total, and the
+ * threads walk that range together, so that consecutive threads read consecutive arcs of one list and
+ * no thread idles while a neighbour finishes a longer list. */
+typedef struct {
+    simdx_u64 start[SX_BLOCK];      /* first arc of each vertex of the tile */
+    simdx_u64 prefix[SX_BLOCK];     /* exclusive prefix of the arcs taken per vertex */
+    simdx_value value[SX_BLOCK];    /* push: what the source sends; pull: the vertex's own value */
+    simdx_value acc[SX_BLOCK];      /* pull: the combined updates */
+    simdx_u32 degree[SX_BLOCK];     /* push: out-degree of the source */
+    simdx_u32 got[SX_BLOCK];        /* pull: 1 once an update arrived */
+    simdx_u64 warp_sums[SX_WARPS + 1];
+} sx_tile_mem;
+
+__device__ __forceinline__ sx_tile_mem* sx_tile_shared() {
+    __shared__ sx_tile_mem tile;
+    return &tile;
+}
+
+/* Exclusive prefix sum of x over the block, and the block's total. Called by the whole block. */
+__device__ __forceinline__ simdx_u64 sx_block_scan(sx_tile_mem* t, simdx_u64 x, simdx_u64* total) {
+    simdx_u32 lane = threadIdx.x & 31, w = threadIdx.x / 32;
+    simdx_u64 inc = x;
+    for (int o = 1; o < 32; o <<= 1) {
+        simdx_u64 y = __shfl_up_sync(SX_FULL, inc, o);
+        if (lane >= (simdx_u32)o) inc += y;
+    }
+    __syncthreads(); /* warp_sums may still be read from the previous tile */
+    if (lane == 31) t->warp_sums[w] = inc;
+    __syncthreads();
+    if (w == 0) {
+        simdx_u64 own = lane < SX_WARPS ? t->warp_sums[lane] : 0ull, sum = own;
+        for (int o = 1; o < 32; o <<= 1) {
+            simdx_u64 y = __shfl_up_sync(SX_FULL, sum, o);
+            if (lane >= (simdx_u32)o) sum += y;
+        }
+        if (lane < SX_WARPS) t->warp_sums[lane] = sum - own;
+        if (lane == 31) t->warp_sums[SX_WARPS] = sum;
+    }
+    __syncthreads();
+    *total = t->warp_sums[SX_WARPS];
+    return t->warp_sums[w] + inc - x;
+}
+
+/* The tile vertex whose arcs include arc number `pos`: the last one whose prefix is <= pos. */
+__device__ __forceinline__ simdx_u32 sx_tile_owner(const sx_tile_mem* t, simdx_u64 pos) {
+    simdx_u32 lo = 0, hi = SX_BLOCK - 1;
+    while (lo < hi) {
+        simdx_u32 mid = (lo + hi + 1) >> 1;
+        if (t->prefix[mid] <= pos) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+/* Push over edge-balanced tiles of a worklist (used for the thread class). */
+__device__ __forceinline__ void ph_push_tiles(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
+    sx_tile_mem* t = sx_tile_shared();
+    simdx_params p = s->params;
+    simdx_u32 tiles = (len + SX_BLOCK - 1) / SX_BLOCK;
+    unsigned long long edges = 0;
+    for (simdx_u32 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        simdx_u32 i = tile * SX_BLOCK + threadIdx.x;
+        simdx_u64 b = 0, d = 0;
+        if (i < len) {
+            simdx_u32 u = list[i];
+            b = s->out_offsets[u];
+            d = s->out_offsets[u + 1] - b;
+            t->value[threadIdx.x] = sx_src(s, u);
+            t->degree[threadIdx.x] = d > 0xffffffffull ? 0xffffffffu : (simdx_u32)d;
+        }
+        simdx_u64 total;
+        simdx_u64 before = sx_block_scan(t, d, &total);
+        t->start[threadIdx.x] = b;
+        t->prefix[threadIdx.x] = before;
+        __syncthreads();
+        for (simdx_u64 base = 0; base < total; base += (simdx_u64)SX_BLOCK * SX_ILP) {
+            simdx_u32 o[SX_ILP], v[SX_ILP];
+            simdx_u64 arc[SX_ILP];
+            simdx_value dst[SX_ILP];
+#pragma unroll
+            for (int j = 0; j < SX_ILP; j++) {
+                simdx_u64 pos = base + (simdx_u64)j * SX_BLOCK + threadIdx.x;
+                o[j] = pos < total ? sx_tile_owner(t, pos) : 0u;
+                arc[j] = pos < total ? t->start[o[j]] + (pos - t->prefix[o[j]]) : ~0ull;
+                v[j] = arc[j] != ~0ull ? s->out_targets[arc[j]] : 0u;
+            }
+#pragma unroll
+            for (int j = 0; j < SX_ILP; j++) dst[j] = arc[j] != ~0ull ? s->now[v[j]] : SIMDX_IDENTITY;
+#pragma unroll
+            for (int j = 0; j < SX_ILP; j++) {
+                bool take = arc[j] != ~0ull && sx_push_loaded(s, &p, t->value[o[j]], t->degree[o[j]], arc[j], v[j], dst[j]);
+                sx_record(s, ctr, next, take, v[j]);
+            }
+        }
+        if (threadIdx.x == 0) edges += total;
+        __syncthreads(); /* the next tile rewrites the shared arrays */
+    }
+    sx_add_edges(ctr, edges);
+}
+__global__ void sx_push_tiles(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
+    ph_push_tiles(s, s->counters, list, len, next);
+}
+
+/* Pull of aggregation programs over edge-balanced tiles of consecutive vertices: every vertex of in-degree
+ * below class_cta that can still be updated (the CTA and grid classes pull in ph_pull_chunks). Updates for
+ * one vertex are combined across a warp by a segmented shuffle reduction, then across warps in shared
+ * memory; nothing stops early, so voting programs keep the per-class kernels. */
+__device__ __forceinline__ void ph_pull_tiles(const sx_state* s, unsigned long long* ctr, simdx_u32 stamp, simdx_u32* next) {
+    sx_tile_mem* t = sx_tile_shared();
+    simdx_params p = s->params;
+    simdx_u32 lane = threadIdx.x & 31;
+    simdx_u32 tiles = (s->n + SX_BLOCK - 1) / SX_BLOCK;
+    unsigned long long edges = 0;
+    for (simdx_u32 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        simdx_u32 v = tile * SX_BLOCK + threadIdx.x;
+        bool live = v < s->n;
+        simdx_u64 b = 0, d = 0;
+        if (live) {
+            b = s->in_offsets[v];
+            simdx_u64 deg = s->in_offsets[v + 1] - b;
+            simdx_value dst = s->now[v];
+            t->value[threadIdx.x] = dst;
+            if (deg < s->class_cta && simdx_can_update(&p, dst)) d = deg;
+        }
+        simdx_u64 total;
+        simdx_u64 before = sx_block_scan(t, d, &total);
+        t->start[threadIdx.x] = b;
+        t->prefix[threadIdx.x] = before;
+        t->acc[threadIdx.x] = SIMDX_IDENTITY;
+        t->got[threadIdx.x] = 0u;
+        __syncthreads();
+        for (simdx_u64 base = 0; base < total; base += (simdx_u64)SX_BLOCK * SX_ILP) {
+            simdx_u32 owner[SX_ILP];
+            simdx_u64 arc[SX_ILP];
+            simdx_value dst[SX_ILP], up[SX_ILP];
+            bool got[SX_ILP];
+#pragma unroll
+            for (int j = 0; j < SX_ILP; j++) {
+                simdx_u64 pos = base + (simdx_u64)j * SX_BLOCK + threadIdx.x;
+                owner[j] = pos < total ? sx_tile_owner(t, pos) : 0xffffffffu;
+                arc[j] = pos < total ? t->start[owner[j]] + (pos - t->prefix[owner[j]]) : ~0ull;
+                dst[j] = pos < total ? t->value[owner[j]] : SIMDX_IDENTITY;
+            }
+            sx_pull_arcs(s, &p, stamp, arc, dst, got, up);
+#pragma unroll
+            for (int j = 0; j < SX_ILP; j++) {
+                /* Lanes of one owner are adjacent: each lane gathers the rest of its owner's run. */
+                simdx_u32 o = owner[j];
+                bool g = got[j];
+                simdx_value x = up[j];
+                for (int k = 1; k < 32; k <<= 1) {
+                    simdx_u32 ko = __shfl_down_sync(SX_FULL, o, k);
+                    bool kg = __shfl_down_sync(SX_FULL, (int)g, k) != 0;
+                    simdx_value kv = __shfl_down_sync(SX_FULL, x, k);
+                    if (lane + k < 32 && ko == o && kg) {
+                        x = g ? simdx_combine(&p, x, kv) : kv;
+                        g = true;
+                    }
+                }
+                simdx_u32 prev = __shfl_up_sync(SX_FULL, o, 1);
+                if (g && (lane == 0 || prev != o)) {
+                    sx_atomic(&t->acc[o], x, &p);
+                    t->got[o] = 1u;
+                }
+            }
+        }
+        __syncthreads();
+        bool take = live && t->got[threadIdx.x] && sx_pull_finish(s, &p, v, true, t->acc[threadIdx.x]);
+        sx_record(s, ctr, next, take, v);
+        if (threadIdx.x == 0) edges += total;
+    }
+    sx_add_edges(ctr, edges);
+}
+__global__ void sx_pull_tiles(const sx_state* __restrict__ s, simdx_u32 stamp, simdx_u32* next) {
+    ph_pull_tiles(s, s->counters, stamp, next);
+}
+
+/* Combines `update` (the combined updates of part of v's in-arcs) into v atomically, as a push would:
+ * other parts of v's arcs may be combining at the same time. True if v was reached first here. */
+__device__ __forceinline__ bool sx_pull_part(const sx_state* s, const simdx_params* p, simdx_u32 v, simdx_value update) {
+    if (SIMDX_APPLY == SIMDX_APPLY_IN_PLACE) {
+        simdx_value old = sx_atomic(&s->now[v], update, p);
+        if (sx_same(simdx_combine(p, old, update), old)) return false;
+    } else {
+        sx_atomic(&s->acc[v], update, p);
+    }
+    return sx_touch(s, v);
+}
+
+/* Pull of the vertices of in-degree >= class_cta, in chunks of SX_CHUNK in-arcs: `chunks` lists (vertex,
+ * chunk number) as vertex | number << 32, made once per graph, so that a hub's arcs spread over many
+ * blocks and every block gets about the same work. A block combines its chunk (each thread SX_ILP arcs at
+ * once), then combines the result into the vertex atomically. */
+#define SX_CHUNK (SX_ILP * SX_BLOCK)
+__device__ __forceinline__ void ph_pull_chunks(const sx_state* s, unsigned long long* ctr, const simdx_u64* chunks, simdx_u32 count,
+                                               simdx_u32 stamp, simdx_u32* next) {
     __shared__ simdx_value part[SX_WARPS];
     __shared__ int part_got[SX_WARPS];
-    __shared__ int any_got;
+    __shared__ simdx_value chunk_dst;
     simdx_params p = s->params;
     simdx_u32 lane = threadIdx.x & 31, w = threadIdx.x / 32;
     unsigned long long edges = 0;
-    for (simdx_u32 i = blockIdx.x; i < len; i += gridDim.x) {
-        simdx_u32 v = list[i];
-        simdx_value dst = s->now[v];
+    for (simdx_u32 c = blockIdx.x; c < count; c += gridDim.x) {
+        simdx_u64 item = chunks[c];
+        simdx_u32 v = (simdx_u32)item;
+        /* Other blocks may be updating v (its other chunks): read its value once for the whole block,
+         * so that every thread takes the same path through the barriers below. */
+        if (threadIdx.x == 0) chunk_dst = s->now[v];
+        __syncthreads();
+        simdx_value dst = chunk_dst;
+        __syncthreads();
         if (!simdx_can_update(&p, dst)) continue;
+        simdx_u64 b = s->in_offsets[v] + (item >> 32) * SX_CHUNK, end = s->in_offsets[v + 1];
+        simdx_u64 e = b + SX_CHUNK < end ? b + SX_CHUNK : end;
+        /* SX_CHUNK = SX_ILP x SX_BLOCK: each thread takes SX_ILP arcs in one go. */
+        simdx_u64 arc[SX_ILP];
+        simdx_value dsts[SX_ILP], ups[SX_ILP];
+        bool gots[SX_ILP];
+#pragma unroll
+        for (int j = 0; j < SX_ILP; j++) {
+            simdx_u64 k = b + (simdx_u64)j * SX_BLOCK + threadIdx.x;
+            arc[j] = k < e ? k : ~0ull;
+            dsts[j] = dst;
+            edges += k < e ? 1 : 0;
+        }
+        sx_pull_arcs(s, &p, stamp, arc, dsts, gots, ups);
         bool got = false;
         simdx_value acc = SIMDX_IDENTITY;
-        simdx_u64 b = s->in_offsets[v], e = s->in_offsets[v + 1];
-        if (threadIdx.x == 0) any_got = 0;
-        __syncthreads();
-        for (simdx_u64 k = b; k < e; k += blockDim.x) {
-            simdx_value up;
-            if (k + threadIdx.x < e) {
-                edges++;
-                if (sx_pull_arc(s, &p, all, dst, k + threadIdx.x, &up)) {
-                    acc = got ? simdx_combine(&p, acc, up) : up;
-                    got = true;
-                }
-            }
-            if (SIMDX_KIND == SIMDX_KIND_VOTING) {
-                if (got) any_got = 1;
-                __syncthreads();
-                bool stop = any_got != 0;
-                __syncthreads();
-                if (stop) break;
-            }
+#pragma unroll
+        for (int j = 0; j < SX_ILP; j++) {
+            if (!gots[j]) continue;
+            acc = got ? simdx_combine(&p, acc, ups[j]) : ups[j];
+            got = true;
         }
         got = sx_warp_combine(&p, got, &acc);
         if (lane == 0) {
@@ -527,25 +788,27 @@ __device__ __forceinline__ void ph_pull_cta(const sx_state* s, unsigned long lon
                 r = g ? simdx_combine(&p, r, part[k]) : part[k];
                 g = true;
             }
-            take = sx_pull_finish(s, &p, v, g, r);
+            take = g && sx_pull_part(s, &p, v, r);
         }
         __syncthreads();
         if (w == 0) sx_record(s, ctr, next, take, v);
     }
     sx_add_edges(ctr, edges);
 }
-__global__ void sx_pull_cta(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
-                            simdx_u32* next) {
-    ph_pull_cta(s, s->counters, list, len, all, next);
+__global__ void sx_pull_chunks(const sx_state* __restrict__ s, const simdx_u64* chunks, simdx_u32 count, simdx_u32 stamp,
+                               simdx_u32* next) {
+    ph_pull_chunks(s, s->counters, chunks, count, stamp, next);
 }
 
-/* Apply the combined updates of the reached vertices (`all`: every vertex); sums |new - old|. */
+/* Apply the combined updates of the reached vertices (`all`: every vertex, whose reached flags it also
+ * clears); sums |new - old|. */
 __device__ __forceinline__ void ph_apply(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 all, double global) {
     simdx_params p = s->params;
     simdx_u32 count = all ? s->n : len;
     double change = 0.0;
     for (simdx_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
         simdx_u32 v = all ? i : list[i];
+        if (all) s->touched[v] = 0u; /* `Every`: no list of reached vertices follows to clear the flags */
         simdx_value old = s->now[v];
         simdx_value combined = s->acc[v];
         s->acc[v] = SIMDX_IDENTITY;
@@ -560,16 +823,52 @@ __global__ void sx_apply(const sx_state* __restrict__ s, const simdx_u32* list, 
     ph_apply(s, s->counters, list, len, all, global);
 }
 
+/* A length written by other blocks before this phase, read once per block and shared (see sx_read in
+ * fused.cu). Called by whole blocks. */
+__device__ __forceinline__ simdx_u32 sx_block_len(const unsigned long long* len) {
+    __shared__ simdx_u32 value;
+    __syncthreads();
+    if (threadIdx.x == 0) value = (simdx_u32)*(volatile const unsigned long long*)len;
+    __syncthreads();
+    return value;
+}
+
+/* Appends v (where `wait`) to the current list of waiting vertices, far[fcur], warp-aggregated.
+ * Called by whole warps. */
+__device__ __forceinline__ void sx_far_append(const sx_state* s, simdx_u32 fcur, bool wait, simdx_u32 v) {
+    unsigned want = __ballot_sync(SX_FULL, wait);
+    if (!want) return;
+    int lane = threadIdx.x & 31, leader = __ffs(want) - 1;
+    unsigned long long base = 0;
+    if (lane == leader) base = atomicAdd(&s->far_len[fcur], (unsigned long long)__popc(want));
+    base = __shfl_sync(SX_FULL, base, leader);
+    if (wait) s->far[fcur][base + __popc(want & ((1u << lane) - 1u))] = v;
+}
+
+/* Appends v (where `take`) to `out`, counted in ctr[SX_NEXT_LEN], warp-aggregated. Whole warps. */
+__device__ __forceinline__ void sx_append(unsigned long long* ctr, simdx_u32* out, bool take, simdx_u32 v) {
+    unsigned want = __ballot_sync(SX_FULL, take);
+    if (!want) return;
+    int lane = threadIdx.x & 31, leader = __ffs(want) - 1;
+    unsigned long long base = 0;
+    if (lane == leader) base = atomicAdd(&ctr[SX_NEXT_LEN], (unsigned long long)__popc(want));
+    base = __shfl_sync(SX_FULL, base, leader);
+    if (take) out[base + __popc(want & ((1u << lane) - 1u))] = v;
+}
+
 /* Picks the next frontier from the reached vertices: the active ones in buckets up to `bucket`; the
- * others wait (pending flag). Clears the reached vertices' touched flags on the way. */
+ * others wait (pending flag, appended to far[fcur]). Clears the reached vertices' touched flags on the
+ * way. With `prepare`, also prepares the new frontier for the next iteration (sx_prepare with `stamp`
+ * and `classes`), which saves the fused kernels a phase and a grid barrier per iteration. */
 __device__ __forceinline__ void ph_select(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 bucket,
-                          simdx_u32* next) {
+                                          simdx_u32* next, simdx_u32 fcur, bool prepare, simdx_u32 stamp, simdx_u32* const* classes) {
     simdx_params p = s->params;
     simdx_u32 stride = gridDim.x * blockDim.x;
     simdx_u32 rounds = (len + stride - 1) / stride;
+    unsigned long long waiting = 0;
     for (simdx_u32 r = 0; r < rounds; r++) {
         simdx_u32 i = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
-        bool take = false;
+        bool take = false, wait = false;
         simdx_u32 v = 0;
         if (i < len) {
             v = list[i];
@@ -580,70 +879,120 @@ __device__ __forceinline__ void ph_select(const sx_state* s, unsigned long long*
                     take = true;
                 } else if (!s->pending[v]) {
                     s->pending[v] = 1u;
-                    atomicAdd(&ctr[SX_PENDING], 1ull);
+                    wait = true;
+                    waiting++;
                 }
             }
         }
-        unsigned want = __ballot_sync(SX_FULL, take);
-        if (want) {
-            int lane = threadIdx.x & 31, leader = __ffs(want) - 1;
-            unsigned long long base = 0;
-            if (lane == leader) base = atomicAdd(&ctr[SX_NEXT_LEN], (unsigned long long)__popc(want));
-            base = __shfl_sync(SX_FULL, base, leader);
-            if (take) next[base + __popc(want & ((1u << lane) - 1u))] = v;
-        }
+        sx_far_append(s, fcur, wait, v);
+        sx_append(ctr, next, take, v);
+        if (prepare) sx_prepare(s, &p, ctr, take, v, stamp, classes);
     }
+    for (int o = 16; o > 0; o >>= 1) waiting += __shfl_down_sync(SX_FULL, waiting, o);
+    if ((threadIdx.x & 31) == 0 && waiting) atomicAdd(&ctr[SX_PENDING], waiting);
 }
 __global__ void sx_select(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 bucket,
-                          simdx_u32* next) {
-    ph_select(s, s->counters, list, len, bucket, next);
+                          simdx_u32* next, simdx_u32 fcur) {
+    ph_select(s, s->counters, list, len, bucket, next, fcur, false, 0u, 0);
 }
 
-/* Over the waiting vertices: drop those no longer active, find the lowest bucket, count the rest. */
-__device__ __forceinline__ void ph_pending_min(const sx_state* s, unsigned long long* ctr) {
+/* A bucket change, pass 1, over the waiting vertices far[fcur]: drops those no longer active, finds the
+ * lowest bucket (ctr[SX_MIN_BUCKET], which starts at ~0) and counts the rest (ctr[SX_PENDING]). Also
+ * empties far[fcur ^ 1] for pass 2. */
+__device__ __forceinline__ void ph_far_min(const sx_state* s, unsigned long long* ctr, simdx_u32 fcur) {
     simdx_params p = s->params;
-    for (simdx_u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < s->n; v += gridDim.x * blockDim.x) {
+    simdx_u32 len = sx_block_len(&s->far_len[fcur]);
+    if (blockIdx.x == 0 && threadIdx.x == 0) s->far_len[fcur ^ 1u] = 0ull;
+    const simdx_u32* far = s->far[fcur];
+    simdx_u32 stride = gridDim.x * blockDim.x;
+    simdx_u32 rounds = (len + stride - 1) / stride;
+    unsigned long long lowest = ~0ull, live = 0;
+    for (simdx_u32 r = 0; r < rounds; r++) {
+        simdx_u32 i = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
+        if (i >= len) break;
+        simdx_u32 v = far[i];
         if (!s->pending[v]) continue;
         simdx_value now = s->now[v];
         if (!simdx_active(&p, now, s->seen[v])) {
             s->pending[v] = 0u;
             continue;
         }
-        atomicMin(&ctr[SX_MIN_BUCKET], (unsigned long long)simdx_bucket(&p, now));
-        atomicAdd(&ctr[SX_PENDING], 1ull);
+        unsigned long long b = simdx_bucket(&p, now);
+        lowest = b < lowest ? b : lowest;
+        live++;
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        unsigned long long ol = __shfl_down_sync(SX_FULL, lowest, o);
+        lowest = ol < lowest ? ol : lowest;
+        live += __shfl_down_sync(SX_FULL, live, o);
+    }
+    if ((threadIdx.x & 31) == 0 && live) {
+        atomicMin(&ctr[SX_MIN_BUCKET], lowest);
+        atomicAdd(&ctr[SX_PENDING], live);
     }
 }
-__global__ void sx_pending_min(const sx_state* __restrict__ s) {
-    ph_pending_min(s, s->counters);
+__global__ void sx_far_min(const sx_state* __restrict__ s, simdx_u32 fcur) {
+    ph_far_min(s, s->counters, fcur);
+}
+
+/* A bucket change, pass 2: the waiting vertices of buckets up to `bucket` become the frontier `out`
+ * (ctr[SX_NEXT_LEN]); the others move to far[fcur ^ 1], which becomes current. `prepare` as for
+ * ph_select. */
+__device__ __forceinline__ void ph_far_take(const sx_state* s, unsigned long long* ctr, simdx_u32 fcur, simdx_u32 bucket, simdx_u32* out,
+                                            bool prepare, simdx_u32 stamp, simdx_u32* const* classes) {
+    simdx_params p = s->params;
+    simdx_u32 len = sx_block_len(&s->far_len[fcur]);
+    const simdx_u32* far = s->far[fcur];
+    simdx_u32 stride = gridDim.x * blockDim.x;
+    simdx_u32 rounds = (len + stride - 1) / stride;
+    for (simdx_u32 r = 0; r < rounds; r++) {
+        simdx_u32 i = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
+        bool take = false, keep = false;
+        simdx_u32 v = 0;
+        if (i < len) {
+            v = far[i];
+            if (s->pending[v]) {
+                if (simdx_bucket(&p, s->now[v]) <= bucket) {
+                    s->pending[v] = 0u;
+                    take = true;
+                } else {
+                    keep = true;
+                }
+            }
+        }
+        sx_far_append(s, fcur ^ 1u, keep, v);
+        sx_append(ctr, out, take, v);
+        if (prepare) sx_prepare(s, &p, ctr, take, v, stamp, classes);
+    }
+}
+__global__ void sx_far_take(const sx_state* __restrict__ s, simdx_u32 fcur, simdx_u32 bucket, simdx_u32* out) {
+    ph_far_take(s, s->counters, fcur, bucket, out, false, 0u, 0);
 }
 
 /* The predicate of the ballot scans. mode 0: reached this iteration (clears the flag); mode 1: active
- * (initial frontier and `Every` programs), waiting if in a later bucket; mode 2: waiting and in a
- * bucket up to `bucket` (clears the flag). */
+ * (initial frontier and `Every` programs), and if in a later bucket than `bucket`, waiting (flagged
+ * pending and appended to far[fcur]). */
 __device__ __forceinline__ bool sx_scan_pred(const sx_state* s, unsigned long long* ctr, const simdx_params* p, simdx_u32 mode,
-                                             simdx_u32 bucket, simdx_u32 v, bool write) {
+                                             simdx_u32 bucket, simdx_u32 fcur, simdx_u32 v, bool write) {
     if (mode == 0) {
         if (!s->touched[v]) return false;
         if (write) s->touched[v] = 0u;
         return true;
     }
-    if (mode == 1) {
-        simdx_value now = s->now[v];
-        if (!simdx_active(p, now, s->seen[v])) return false;
-        if (simdx_bucket(p, now) <= bucket) return true;
-        if (write && !s->pending[v]) {
-            s->pending[v] = 1u;
-            atomicAdd(&ctr[SX_PENDING], 1ull);
-        }
-        return false;
+    simdx_value now = s->now[v];
+    if (!simdx_active(p, now, s->seen[v])) return false;
+    if (simdx_bucket(p, now) <= bucket) return true;
+    if (write && !s->pending[v]) {
+        s->pending[v] = 1u;
+        s->far[fcur][atomicAdd(&s->far_len[fcur], 1ull)] = v;
+        atomicAdd(&ctr[SX_PENDING], 1ull);
     }
-    if (!s->pending[v] || simdx_bucket(p, s->now[v]) > bucket) return false;
-    if (write) s->pending[v] = 0u;
-    return true;
+    return false;
 }
 
 /* The ballot filter, pass 1: how many vertices of each tile of SX_TILE pass. */
-__device__ __forceinline__ void ph_scan_count(const sx_state* s, unsigned long long* ctr, simdx_u32 mode, simdx_u32 bucket, simdx_u32* tile_counts) {
+__device__ __forceinline__ void ph_scan_count(const sx_state* s, unsigned long long* ctr, simdx_u32 mode, simdx_u32 bucket, simdx_u32 fcur,
+                                              simdx_u32* tile_counts) {
     __shared__ simdx_u32 warp_counts[SX_WARPS];
     simdx_params p = s->params;
     simdx_u32 tiles = (s->n + SX_TILE - 1) / SX_TILE;
@@ -652,7 +1001,7 @@ __device__ __forceinline__ void ph_scan_count(const sx_state* s, unsigned long l
         simdx_u32 count = 0;
         for (int r = 0; r < SX_TILE_ROUNDS; r++) {
             simdx_u32 v = base + r * SX_BLOCK + threadIdx.x;
-            bool hit = v < s->n && sx_scan_pred(s, ctr, &p, mode, bucket, v, false);
+            bool hit = v < s->n && sx_scan_pred(s, ctr, &p, mode, bucket, fcur, v, false);
             count += __popc(__ballot_sync(SX_FULL, hit));
         }
         if ((threadIdx.x & 31) == 0) warp_counts[threadIdx.x / 32] = count;
@@ -665,8 +1014,8 @@ __device__ __forceinline__ void ph_scan_count(const sx_state* s, unsigned long l
         __syncthreads();
     }
 }
-__global__ void sx_scan_count(const sx_state* __restrict__ s, simdx_u32 mode, simdx_u32 bucket, simdx_u32* tile_counts) {
-    ph_scan_count(s, s->counters, mode, bucket, tile_counts);
+__global__ void sx_scan_count(const sx_state* __restrict__ s, simdx_u32 mode, simdx_u32 bucket, simdx_u32 fcur, simdx_u32* tile_counts) {
+    ph_scan_count(s, s->counters, mode, bucket, fcur, tile_counts);
 }
 
 /* The ballot filter, pass 2: exclusive prefix of the tile counts (one block); the total goes to
@@ -699,7 +1048,7 @@ __global__ void sx_scan_offsets(const sx_state* __restrict__ s, simdx_u32* tile_
 /* The ballot filter, pass 3: each tile writes its hits in vertex order from its offset: the list is
  * sorted and free of duplicates. */
 __device__ __forceinline__ void ph_scan_write(const sx_state* s, unsigned long long* ctr, simdx_u32 mode, simdx_u32 bucket,
-                              const simdx_u32* tile_offsets, simdx_u32* out) {
+                                              simdx_u32 fcur, const simdx_u32* tile_offsets, simdx_u32* out) {
     __shared__ simdx_u32 warp_counts[SX_WARPS];
     simdx_params p = s->params;
     simdx_u32 lane = threadIdx.x & 31, w = threadIdx.x / 32;
@@ -709,7 +1058,7 @@ __device__ __forceinline__ void ph_scan_write(const sx_state* s, unsigned long l
     simdx_u32 offset = tile_offsets[tile];
     for (int r = 0; r < SX_TILE_ROUNDS; r++) {
         simdx_u32 v = base + r * SX_BLOCK + threadIdx.x;
-        bool hit = v < s->n && sx_scan_pred(s, ctr, &p, mode, bucket, v, true);
+        bool hit = v < s->n && sx_scan_pred(s, ctr, &p, mode, bucket, fcur, v, true);
         unsigned ballot = __ballot_sync(SX_FULL, hit);
         if (lane == 0) warp_counts[w] = __popc(ballot);
         __syncthreads();
@@ -724,9 +1073,9 @@ __device__ __forceinline__ void ph_scan_write(const sx_state* s, unsigned long l
     }
     }
 }
-__global__ void sx_scan_write(const sx_state* __restrict__ s, simdx_u32 mode, simdx_u32 bucket,
+__global__ void sx_scan_write(const sx_state* __restrict__ s, simdx_u32 mode, simdx_u32 bucket, simdx_u32 fcur,
                               const simdx_u32* tile_offsets, simdx_u32* out) {
-    ph_scan_write(s, s->counters, mode, bucket, tile_offsets, out);
+    ph_scan_write(s, s->counters, mode, bucket, fcur, tile_offsets, out);
 }
 
 } /* extern "C" */

@@ -16,7 +16,7 @@ typedef struct {
     simdx_u32* pull_classes[4];   /* the pull step's candidates by in-degree class (fixed for the run) */
     simdx_u32 pull_lens[4];
     simdx_u32* tile_counts;
-    unsigned int* barrier;        /* [0] arrivals, [1] generation */
+    unsigned int* barrier;        /* SX_BARRIER_WORDS words: see kernels/barrier.cu */
     unsigned long long* ring;     /* SX_RING sets of SX_COUNTERS counters */
     unsigned long long* log;      /* per iteration: direction | filter << 8, frontier, edges, bucket, start ns */
     simdx_u32 log_capacity;
@@ -24,36 +24,20 @@ typedef struct {
     double threshold_arcs;        /* auto: pull when the frontier's out-edges exceed this */
     simdx_u32 max_iterations;
     /* Loop state, carried across launches. */
-    simdx_u32 len, bucket, iterations, cur, pending_maybe, status;
+    simdx_u32 len, bucket, iterations, cur, pending_maybe, status, fcur;
+    const simdx_u64* pull_chunks; /* the pull's chunks of in-degree >= class_cta (ph_pull_chunks) */
+    simdx_u32 pull_chunk_count;
 } sx_fused;
 
-__device__ __forceinline__ void sx_grid_sync(unsigned int* bar) {
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        volatile unsigned int* gen = bar + 1;
-        unsigned int g = *gen;
-        __threadfence();
-        if (atomicAdd(bar, 1u) == gridDim.x - 1) {
-            bar[0] = 0u;
-            __threadfence();
-            atomicAdd(bar + 1, 1u);
-        } else {
-            /* A barrier cannot deadlock in a co-resident grid; should one ever wait 10 s, abort the kernel
-             * (an error the host reports) rather than hang the GPU. */
-            unsigned long long t0, t;
-            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-            while (*gen == g) {
-                asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-                if (t - t0 > 10000000000ull) __trap();
-            }
-        }
-        __threadfence();
-    }
-    __syncthreads();
-}
-
+/* A counter written by other blocks before the last grid barrier, read once per block (thread 0) and
+ * shared: a read by every thread would send thousands of requests for one address to one L2 slice.
+ * Called by whole blocks. */
 __device__ __forceinline__ unsigned long long sx_read(const unsigned long long* c) {
-    return *(volatile const unsigned long long*)c;
+    __shared__ unsigned long long value;
+    __syncthreads(); /* every thread has taken the previous value */
+    if (threadIdx.x == 0) value = *(volatile const unsigned long long*)c;
+    __syncthreads();
+    return value;
 }
 
 /* The next counter set; block 0 zeroes the set SX_RING / 2 uses ahead, which nobody reads any more. */
@@ -67,35 +51,50 @@ __device__ __forceinline__ unsigned long long* sx_take(const sx_fused* f, simdx_
 
 /* The ballot filter inside a fused kernel: count, prefix, write, with barriers between. */
 __device__ __forceinline__ simdx_u32 sx_fused_scan(const sx_state* s, const sx_fused* f, simdx_u32* use, simdx_u32 mode,
-                                                   simdx_u32 bucket, simdx_u32* out) {
+                                                   simdx_u32 bucket, simdx_u32 fcur, simdx_u32* out) {
     unsigned long long* c = sx_take(f, use);
     simdx_u32 tiles = (s->n + SX_TILE - 1) / SX_TILE;
-    ph_scan_count(s, c, mode, bucket, f->tile_counts);
+    ph_scan_count(s, c, mode, bucket, fcur, f->tile_counts);
     sx_grid_sync(f->barrier);
     if (blockIdx.x == 0) ph_scan_offsets(s, c, f->tile_counts, tiles);
     sx_grid_sync(f->barrier);
-    ph_scan_write(s, c, mode, bucket, f->tile_counts, out);
+    ph_scan_write(s, c, mode, bucket, fcur, f->tile_counts, out);
     sx_grid_sync(f->barrier);
     return (simdx_u32)sx_read(&c[SX_NEXT_LEN]);
 }
 
-/* Iterations until the program finishes or, unless `dir` is 2 (any), the direction differs from `dir`. */
+/* Iterations until the program finishes or, unless `dir` is 2 (any), the direction differs from `dir`.
+ * A plain iteration costs two grid barriers: one after compute, one after select, which also prepares
+ * the next frontier (snapshot, pull stamp, out-edge count, push classes) so that the direction is known
+ * right after it. */
 __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int dir) {
     simdx_params p = s->params;
     bool every = SIMDX_APPLY == SIMDX_APPLY_EVERY;
-    simdx_u32 len = f->len, bucket = f->bucket, iterations = f->iterations, cur = f->cur;
+    bool aggregate = SIMDX_KIND == SIMDX_KIND_AGGREGATE;
+    bool may_pull = f->direction_policy != 0u, may_push = f->direction_policy != 1u;
+    simdx_u32 len = f->len, bucket = f->bucket, iterations = f->iterations, cur = f->cur, fcur = f->fcur;
     bool pending_maybe = f->pending_maybe != 0u;
     simdx_u32 use = 0, status = 0;
+    simdx_u32* frontier = f->lists[cur];
+    simdx_u32* next = f->lists[cur ^ 1u];
+    /* The counters of the phase that prepared the current frontier; NULL until one has. */
+    unsigned long long* prep = 0;
     for (;;) {
         if (len == 0 && pending_maybe) {
             /* The current bucket is exhausted: the lowest bucket still waiting becomes current. */
             unsigned long long* c = sx_take(f, &use);
-            ph_pending_min(s, c);
+            ph_far_min(s, c, fcur);
             sx_grid_sync(f->barrier);
             pending_maybe = false;
             if (sx_read(&c[SX_PENDING]) > 0) {
                 bucket = (simdx_u32)sx_read(&c[SX_MIN_BUCKET]);
-                len = sx_fused_scan(s, f, &use, 2u, bucket, f->lists[cur]);
+                bool prepare = !SIMDX_USES_GLOBAL;
+                unsigned long long* t = sx_take(f, &use);
+                ph_far_take(s, t, fcur, bucket, frontier, prepare, may_pull ? iterations + 1u : 0u, may_push ? f->push_classes : 0);
+                sx_grid_sync(f->barrier);
+                fcur ^= 1u;
+                len = (simdx_u32)sx_read(&t[SX_NEXT_LEN]);
+                prep = prepare ? t : 0;
                 pending_maybe = true;
             }
         }
@@ -105,70 +104,60 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
         }
         unsigned long long start_ns = 0;
         if (blockIdx.x == 0 && threadIdx.x == 0) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start_ns));
-        simdx_u32* frontier = f->lists[cur];
-        simdx_u32* next = f->lists[cur ^ 1u];
         bool all_active = every && len == s->n;
-        simdx_u32 mark = (f->direction_policy != 0u && !all_active) ? 1u : 0u;
-        unsigned long long* c = sx_take(f, &use);
-        unsigned long long* cls = sx_take(f, &use);
-        ph_snapshot(s, c, frontier, len, mark);
-        if (SIMDX_USES_GLOBAL) ph_global(s, c);
-        /* Classify for a push step in the same phase (wasted if the step pulls, but one barrier less). */
-        if (f->direction_policy != 1u && !all_active)
-            ph_classify(s, cls, frontier, len, 0u, 0u, f->push_classes[0], f->push_classes[1], f->push_classes[2],
-                        f->push_classes[3]);
-        sx_grid_sync(f->barrier);
-        double global = __longlong_as_double((long long)sx_read(&c[SX_GLOBAL]));
+        /* Pull steps find their active sources by this stamp (0: every vertex is one). */
+        simdx_u32 stamp = (may_pull && !all_active) ? iterations + 1u : 0u;
+        if (!prep) {
+            prep = sx_take(f, &use);
+            ph_snapshot(s, prep, frontier, len, stamp, (may_push && !all_active) ? f->push_classes : 0);
+            if (SIMDX_USES_GLOBAL) ph_global(s, prep);
+            sx_grid_sync(f->barrier);
+        }
+        double global = __longlong_as_double((long long)sx_read(&prep[SX_GLOBAL]));
         int want = f->direction_policy == 0u ? 0
                  : f->direction_policy == 1u ? 1
-                 : ((double)sx_read(&c[SX_OUT_EDGES]) > f->threshold_arcs ? 1 : 0);
+                 : ((double)sx_read(&prep[SX_OUT_EDGES]) > f->threshold_arcs ? 1 : 0);
         if (dir != 2 && want != dir) {
+            /* The other kernel takes over; it prepares the frontier again (the same writes). */
             status = SX_STATUS_SWITCH;
-            if (mark) {
-                ph_unmark(s, c, frontier, len);
-                sx_grid_sync(f->barrier);
-            }
             break;
         }
         simdx_u32 capacity = s->online_capacity; /* fixed for the run by the host (0 for `Every`) */
+        unsigned long long* cls = prep;
         unsigned long long* work = sx_take(f, &use);
         if (want == 0 && all_active) {
-            /* Every vertex is active (`Every` programs): classify now, the snapshot phase did not. */
-            ph_classify(s, cls, frontier, len, 0u, 0u, f->push_classes[0], f->push_classes[1], f->push_classes[2],
-                        f->push_classes[3]);
+            /* Every vertex is active (`Every` programs): classify now, the snapshot did not. */
+            cls = sx_take(f, &use);
+            ph_classify(s, cls, frontier, len, 0u, 0u, f->push_classes);
             sx_grid_sync(f->barrier);
         }
         if (want == 0) {
             simdx_u32 l0 = (simdx_u32)sx_read(&cls[SX_CLASS_LEN]), l1 = (simdx_u32)sx_read(&cls[SX_CLASS_LEN + 1]);
             simdx_u32 l2 = (simdx_u32)sx_read(&cls[SX_CLASS_LEN + 2]), l3 = (simdx_u32)sx_read(&cls[SX_CLASS_LEN + 3]);
-            if (l0) ph_push_thread(s, work, f->push_classes[0], l0, next);
+            if (l0) ph_push_tiles(s, work, f->push_classes[0], l0, next);
             if (l1) ph_push_warp(s, work, f->push_classes[1], l1, next);
             if (l2) ph_push_cta(s, work, f->push_classes[2], l2, next, 1u);
             if (l3) ph_push_cta(s, work, f->push_classes[3], l3, next, gridDim.x); /* every block shares each hub */
         } else {
-            simdx_u32 all = all_active ? 1u : 0u;
-            if (f->pull_lens[0]) ph_pull_thread(s, work, f->pull_classes[0], f->pull_lens[0], all, next);
-            if (f->pull_lens[1]) ph_pull_warp(s, work, f->pull_classes[1], f->pull_lens[1], all, next);
-            if (f->pull_lens[2]) ph_pull_cta(s, work, f->pull_classes[2], f->pull_lens[2], all, next);
-            if (f->pull_lens[3]) ph_pull_cta(s, work, f->pull_classes[3], f->pull_lens[3], all, next);
+            /* Aggregation: edge-balanced tiles; voting: the thread and warp classes, which stop early. */
+            if (aggregate) {
+                ph_pull_tiles(s, work, stamp, next);
+            } else {
+                if (f->pull_lens[0]) ph_pull_thread(s, work, f->pull_classes[0], f->pull_lens[0], stamp, next);
+                if (f->pull_lens[1]) ph_pull_warp(s, work, f->pull_classes[1], f->pull_lens[1], stamp, next);
+            }
+            if (f->pull_chunk_count) ph_pull_chunks(s, work, f->pull_chunks, f->pull_chunk_count, stamp, next);
         }
         sx_grid_sync(f->barrier);
-        if (mark) {
-            /* `frontier` is rewritten by select below: every block must be done reading it first. */
-            ph_unmark(s, work, frontier, len);
-            sx_grid_sync(f->barrier);
-        }
+        prep = 0;
         unsigned long long edges = sx_read(&work[SX_EDGES]);
         simdx_u32 reached;
         simdx_u32 filter;
         if (every) {
-            for (simdx_u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < s->n; v += gridDim.x * blockDim.x) s->touched[v] = 0u;
-            sx_grid_sync(f->barrier);
-            reached = s->n;
+            reached = s->n; /* apply clears the reached flags */
             filter = 2u;
         } else if (capacity == 0u || sx_read(&work[SX_OVERFLOW]) != 0ull) {
-            sx_grid_sync(f->barrier);
-            reached = sx_fused_scan(s, f, &use, 0u, 0u, next);
+            reached = sx_fused_scan(s, f, &use, 0u, 0u, fcur, next);
             filter = 1u;
         } else {
             /* The online list; select clears the touched flags of its vertices. */
@@ -197,13 +186,16 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
         }
         /* The next frontier: the active reached vertices of the current bucket; the rest wait. */
         if (every) {
-            len = sx_fused_scan(s, f, &use, 1u, bucket, frontier);
+            len = sx_fused_scan(s, f, &use, 1u, bucket, fcur, frontier);
         } else {
+            bool prepare = !SIMDX_USES_GLOBAL;
             unsigned long long* sel = sx_take(f, &use);
-            ph_select(s, sel, next, reached, bucket, frontier);
+            ph_select(s, sel, next, reached, bucket, frontier, fcur, prepare, may_pull ? iterations + 1u : 0u,
+                      may_push ? f->push_classes : 0);
             sx_grid_sync(f->barrier);
             len = (simdx_u32)sx_read(&sel[SX_NEXT_LEN]);
             pending_maybe = pending_maybe || sx_read(&sel[SX_PENDING]) > 0;
+            prep = prepare ? sel : 0;
         }
     }
     if (blockIdx.x == 0 && threadIdx.x == 0) {
@@ -218,6 +210,7 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
         f->cur = cur;
         f->pending_maybe = pending_maybe ? 1u : 0u;
         f->status = status;
+        f->fcur = fcur;
     }
 }
 
