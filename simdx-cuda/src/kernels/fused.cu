@@ -40,6 +40,14 @@ __device__ __forceinline__ unsigned long long sx_read(const unsigned long long* 
     return value;
 }
 
+/* All counters of set c as they stood at the last grid barrier, copied into the block's `local` (shared)
+ * in one round trip. Called by whole blocks. */
+__device__ __forceinline__ void sx_fetch(unsigned long long* local, const unsigned long long* c) {
+    __syncthreads(); /* every thread is done with the previous copy */
+    if (threadIdx.x < SX_COUNTERS) local[threadIdx.x] = *(volatile const unsigned long long*)&c[threadIdx.x];
+    __syncthreads();
+}
+
 /* The next counter set; block 0 zeroes the set SX_RING / 2 uses ahead, which nobody reads any more. */
 __device__ __forceinline__ unsigned long long* sx_take(const sx_fused* f, simdx_u32* use) {
     unsigned long long* set = f->ring + (size_t)(*use % SX_RING) * SX_COUNTERS;
@@ -77,23 +85,27 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
     simdx_u32 use = 0, status = 0;
     simdx_u32* frontier = f->lists[cur];
     simdx_u32* next = f->lists[cur ^ 1u];
-    /* The counters of the phase that prepared the current frontier; NULL until one has. */
+    /* The counters of the phase that prepared the current frontier (NULL until one has), and the block's
+     * copies of that set (cp), of the compute step's (cw) and of others (cx). */
     unsigned long long* prep = 0;
+    __shared__ unsigned long long cp[SX_COUNTERS], cw[SX_COUNTERS], cx[SX_COUNTERS];
     for (;;) {
         if (len == 0 && pending_maybe) {
             /* The current bucket is exhausted: the lowest bucket still waiting becomes current. */
             unsigned long long* c = sx_take(f, &use);
             ph_far_min(s, c, fcur);
             sx_grid_sync(f->barrier);
+            sx_fetch(cx, c);
             pending_maybe = false;
-            if (sx_read(&c[SX_PENDING]) > 0) {
-                bucket = (simdx_u32)sx_read(&c[SX_MIN_BUCKET]);
+            if (cx[SX_PENDING] > 0) {
+                bucket = (simdx_u32)cx[SX_MIN_BUCKET];
                 bool prepare = !SIMDX_USES_GLOBAL;
                 unsigned long long* t = sx_take(f, &use);
                 ph_far_take(s, t, fcur, bucket, frontier, prepare, may_pull ? iterations + 1u : 0u, may_push ? f->push_classes : 0);
                 sx_grid_sync(f->barrier);
+                sx_fetch(cp, t);
                 fcur ^= 1u;
-                len = (simdx_u32)sx_read(&t[SX_NEXT_LEN]);
+                len = (simdx_u32)cp[SX_NEXT_LEN];
                 prep = prepare ? t : 0;
                 pending_maybe = true;
             }
@@ -112,28 +124,31 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
             ph_snapshot(s, prep, frontier, len, stamp, (may_push && !all_active) ? f->push_classes : 0);
             if (SIMDX_USES_GLOBAL) ph_global(s, prep);
             sx_grid_sync(f->barrier);
+            sx_fetch(cp, prep);
         }
-        double global = __longlong_as_double((long long)sx_read(&prep[SX_GLOBAL]));
+        double global = __longlong_as_double((long long)cp[SX_GLOBAL]);
         int want = f->direction_policy == 0u ? 0
                  : f->direction_policy == 1u ? 1
-                 : ((double)sx_read(&prep[SX_OUT_EDGES]) > f->threshold_arcs ? 1 : 0);
+                 : ((double)cp[SX_OUT_EDGES] > f->threshold_arcs ? 1 : 0);
         if (dir != 2 && want != dir) {
             /* The other kernel takes over; it prepares the frontier again (the same writes). */
             status = SX_STATUS_SWITCH;
             break;
         }
         simdx_u32 capacity = s->online_capacity; /* fixed for the run by the host (0 for `Every`) */
-        unsigned long long* cls = prep;
+        const unsigned long long* lens = cp;
         unsigned long long* work = sx_take(f, &use);
         if (want == 0 && all_active) {
             /* Every vertex is active (`Every` programs): classify now, the snapshot did not. */
-            cls = sx_take(f, &use);
+            unsigned long long* cls = sx_take(f, &use);
             ph_classify(s, cls, frontier, len, 0u, 0u, f->push_classes);
             sx_grid_sync(f->barrier);
+            sx_fetch(cx, cls);
+            lens = cx;
         }
         if (want == 0) {
-            simdx_u32 l0 = (simdx_u32)sx_read(&cls[SX_CLASS_LEN]), l1 = (simdx_u32)sx_read(&cls[SX_CLASS_LEN + 1]);
-            simdx_u32 l2 = (simdx_u32)sx_read(&cls[SX_CLASS_LEN + 2]), l3 = (simdx_u32)sx_read(&cls[SX_CLASS_LEN + 3]);
+            simdx_u32 l0 = (simdx_u32)lens[SX_CLASS_LEN], l1 = (simdx_u32)lens[SX_CLASS_LEN + 1];
+            simdx_u32 l2 = (simdx_u32)lens[SX_CLASS_LEN + 2], l3 = (simdx_u32)lens[SX_CLASS_LEN + 3];
             if (l0) ph_push_tiles(s, work, f->push_classes[0], l0, next);
             if (l1) ph_push_warp(s, work, f->push_classes[1], l1, next);
             if (l2) ph_push_cta(s, work, f->push_classes[2], l2, next, 1u);
@@ -149,19 +164,20 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
             if (f->pull_chunk_count) ph_pull_chunks(s, work, f->pull_chunks, f->pull_chunk_count, stamp, next);
         }
         sx_grid_sync(f->barrier);
+        sx_fetch(cw, work);
         prep = 0;
-        unsigned long long edges = sx_read(&work[SX_EDGES]);
+        unsigned long long edges = cw[SX_EDGES];
         simdx_u32 reached;
         simdx_u32 filter;
         if (every) {
             reached = s->n; /* apply clears the reached flags */
             filter = 2u;
-        } else if (capacity == 0u || sx_read(&work[SX_OVERFLOW]) != 0ull) {
+        } else if (capacity == 0u || cw[SX_OVERFLOW] != 0ull) {
             reached = sx_fused_scan(s, f, &use, 0u, 0u, fcur, next);
             filter = 1u;
         } else {
             /* The online list; select clears the touched flags of its vertices. */
-            reached = (simdx_u32)sx_read(&work[SX_NEXT_LEN]);
+            reached = (simdx_u32)cw[SX_NEXT_LEN];
             filter = 0u;
         }
         double change = 0.0;
@@ -193,8 +209,9 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
             ph_select(s, sel, next, reached, bucket, frontier, fcur, prepare, may_pull ? iterations + 1u : 0u,
                       may_push ? f->push_classes : 0);
             sx_grid_sync(f->barrier);
-            len = (simdx_u32)sx_read(&sel[SX_NEXT_LEN]);
-            pending_maybe = pending_maybe || sx_read(&sel[SX_PENDING]) > 0;
+            sx_fetch(cp, sel);
+            len = (simdx_u32)cp[SX_NEXT_LEN];
+            pending_maybe = pending_maybe || cp[SX_PENDING] > 0;
             prep = prepare ? sel : 0;
         }
     }
