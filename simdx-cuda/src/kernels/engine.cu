@@ -144,20 +144,30 @@ __device__ __forceinline__ simdx_value sx_src(const sx_state* s, simdx_u32 u) {
 __device__ __forceinline__ bool sx_same(simdx_value a, simdx_value b) { return a == b; }
 
 /* The online filter: a warp-aggregated append of newly reached vertices to the next worklist; past its
- * capacity the overflow flag is raised and the host takes the ballot filter for this iteration. */
+ * capacity the overflow flag is raised (once per warp, and not at all once it is up) and the ballot
+ * filter takes this iteration. With no capacity (ballot policy, `Every` programs) nothing is recorded:
+ * the scan finds the reached vertices by their flags. */
 __device__ __forceinline__ void sx_record(const sx_state* s, unsigned long long* ctr, simdx_u32* next, bool take, simdx_u32 v) {
+    simdx_u32 capacity = s->online_capacity;
+    if (capacity == 0u) return;
     unsigned mask = __activemask();
     unsigned want = __ballot_sync(mask, take);
     if (want == 0u) return;
     int lane = threadIdx.x & 31;
     int leader = __ffs(want) - 1;
     unsigned long long base = 0;
-    if (lane == leader) base = atomicAdd(&ctr[SX_NEXT_LEN], (unsigned long long)__popc(want));
+    if (lane == leader) {
+        if (*(volatile unsigned long long*)&ctr[SX_OVERFLOW] != 0ull) {
+            base = ~0ull;
+        } else {
+            base = atomicAdd(&ctr[SX_NEXT_LEN], (unsigned long long)__popc(want));
+            if (base + __popc(want) > capacity) ctr[SX_OVERFLOW] = 1ull;
+        }
+    }
     base = __shfl_sync(mask, base, leader);
-    if (take) {
+    if (take && base != ~0ull) {
         unsigned long long at = base + __popc(want & ((1u << lane) - 1u));
-        if (at < s->online_capacity) next[at] = v;
-        else ctr[SX_OVERFLOW] = 1ull;
+        if (at < capacity) next[at] = v;
     }
 }
 
