@@ -238,21 +238,24 @@ __global__ void sx_init(const sx_state* __restrict__ s) {
     ph_init(s, s->counters);
 }
 
+/* Appends v (where `take`) to `out` at the position counted by *count, with one atomic per warp. Called
+ * by whole warps. */
+__device__ __forceinline__ void sx_warp_append(unsigned long long* count, simdx_u32* out, bool take, simdx_u32 v) {
+    unsigned want = __ballot_sync(SX_FULL, take);
+    if (!want) return;
+    int lane = threadIdx.x & 31, leader = __ffs(want) - 1;
+    unsigned long long base = 0;
+    if (lane == leader) base = atomicAdd(count, (unsigned long long)__popc(want));
+    base = __shfl_sync(SX_FULL, base, leader);
+    if (take) out[base + __popc(want & ((1u << lane) - 1u))] = v;
+}
+
 /* Appends v (where `take`) to the degree-class list of `d`, warp-aggregated: thread (< class_warp), warp
  * (< class_cta), CTA (< class_grid), grid. Called by whole warps. */
 __device__ __forceinline__ void sx_classify_one(const sx_state* s, unsigned long long* ctr, bool take, simdx_u32 v, simdx_u64 d,
                                                 simdx_u32* const* classes) {
     int cls = d < s->class_warp ? 0 : d < s->class_cta ? 1 : d < s->class_grid ? 2 : 3;
-    int lane = threadIdx.x & 31;
-    for (int c = 0; c < 4; c++) {
-        unsigned want = __ballot_sync(SX_FULL, take && cls == c);
-        if (!want) continue;
-        int leader = __ffs(want) - 1;
-        unsigned long long base = 0;
-        if (lane == leader) base = atomicAdd(&ctr[SX_CLASS_LEN + c], (unsigned long long)__popc(want));
-        base = __shfl_sync(SX_FULL, base, leader);
-        if (take && cls == c) classes[c][base + __popc(want & ((1u << lane) - 1u))] = v;
-    }
+    for (int c = 0; c < 4; c++) sx_warp_append(&ctr[SX_CLASS_LEN + c], classes[c], take && cls == c, v);
 }
 
 /* Prepares frontier vertex v (where `take`) for the coming iteration: seen := now (the value it sends),
@@ -843,29 +846,6 @@ __device__ __forceinline__ simdx_u32 sx_block_len(const unsigned long long* len)
     return value;
 }
 
-/* Appends v (where `wait`) to the current list of waiting vertices, far[fcur], warp-aggregated.
- * Called by whole warps. */
-__device__ __forceinline__ void sx_far_append(const sx_state* s, simdx_u32 fcur, bool wait, simdx_u32 v) {
-    unsigned want = __ballot_sync(SX_FULL, wait);
-    if (!want) return;
-    int lane = threadIdx.x & 31, leader = __ffs(want) - 1;
-    unsigned long long base = 0;
-    if (lane == leader) base = atomicAdd(&s->far_len[fcur], (unsigned long long)__popc(want));
-    base = __shfl_sync(SX_FULL, base, leader);
-    if (wait) s->far[fcur][base + __popc(want & ((1u << lane) - 1u))] = v;
-}
-
-/* Appends v (where `take`) to `out`, counted in ctr[SX_NEXT_LEN], warp-aggregated. Whole warps. */
-__device__ __forceinline__ void sx_append(unsigned long long* ctr, simdx_u32* out, bool take, simdx_u32 v) {
-    unsigned want = __ballot_sync(SX_FULL, take);
-    if (!want) return;
-    int lane = threadIdx.x & 31, leader = __ffs(want) - 1;
-    unsigned long long base = 0;
-    if (lane == leader) base = atomicAdd(&ctr[SX_NEXT_LEN], (unsigned long long)__popc(want));
-    base = __shfl_sync(SX_FULL, base, leader);
-    if (take) out[base + __popc(want & ((1u << lane) - 1u))] = v;
-}
-
 /* Picks the next frontier from the reached vertices: the active ones in buckets up to `bucket`; the
  * others wait (pending flag, appended to far[fcur]). Clears the reached vertices' touched flags on the
  * way. With `prepare`, also prepares the new frontier for the next iteration (sx_prepare with `stamp`
@@ -894,8 +874,8 @@ __device__ __forceinline__ void ph_select(const sx_state* s, unsigned long long*
                 }
             }
         }
-        sx_far_append(s, fcur, wait, v);
-        sx_append(ctr, next, take, v);
+        sx_warp_append(&s->far_len[fcur], s->far[fcur], wait, v);
+        sx_warp_append(&ctr[SX_NEXT_LEN], next, take, v);
         if (prepare) sx_prepare(s, &p, ctr, take, v, stamp, classes);
     }
     for (int o = 16; o > 0; o >>= 1) waiting += __shfl_down_sync(SX_FULL, waiting, o);
@@ -970,8 +950,8 @@ __device__ __forceinline__ void ph_far_take(const sx_state* s, unsigned long lon
                 }
             }
         }
-        sx_far_append(s, fcur ^ 1u, keep, v);
-        sx_append(ctr, out, take, v);
+        sx_warp_append(&s->far_len[fcur ^ 1u], s->far[fcur ^ 1u], keep, v);
+        sx_warp_append(&ctr[SX_NEXT_LEN], out, take, v);
         if (prepare) sx_prepare(s, &p, ctr, take, v, stamp, classes);
     }
 }
