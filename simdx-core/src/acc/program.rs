@@ -118,7 +118,8 @@ pub struct Vertex {
 /// What Compute sees of an edge `src -> dst`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Edge<V, W> {
-    /// What the source sends: [`Program::source_value`] of its value as of the start of the iteration.
+    /// What the source sends: [`Program::source_value`] of its value as of the start of the iteration
+    /// (or, for an [`Apply::InPlace`] min or max program, possibly a better value it reached since).
     pub src: V,
     /// The destination's current value.
     pub dst: V,

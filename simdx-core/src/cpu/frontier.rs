@@ -62,21 +62,6 @@ pub(crate) struct Frontier {
     overflow: Vec<VertexId>,
 }
 
-/// The reached vertices sorted into those that run now and those that wait, with their bucket.
-#[derive(Default)]
-struct Split {
-    near: Vec<VertexId>,
-    far: Vec<(VertexId, u32)>,
-}
-
-impl Split {
-    fn merge(mut self, other: Split) -> Split {
-        self.near.extend(other.near);
-        self.far.extend(other.far);
-        self
-    }
-}
-
 impl Frontier {
     pub(crate) fn new() -> Self {
         Frontier { bucket: 0, base: 0, slots: Vec::new(), cursor: 0, overflow: Vec::new() }
@@ -91,60 +76,99 @@ impl Frontier {
         reached: &[VertexId],
         clear_touched: bool,
     ) -> Active {
-        let classify = classifier(program, state, self.bucket, clear_touched);
-        let split = if reached.len() < SEQUENTIAL {
-            reached.iter().fold(Split::default(), |split, &v| classify(split, v))
-        } else {
-            reached
-                .par_iter()
-                .with_min_len(SEQUENTIAL / 4)
-                .fold(Split::default, |split, &v| classify(split, v))
-                .reduce(Split::default, Split::merge)
+        let bucket_if_active = |v: VertexId| {
+            if clear_touched {
+                state.touched.remove(v);
+            }
+            state.is_active(program, v).then(|| state.bucket(program, v))
         };
-        self.finish(program, state, split)
+        let near = self.sort_in(reached, self.bucket, bucket_if_active);
+        if !near.is_empty() {
+            return Active::List(near);
+        }
+        Active::List(self.advance(program, state))
     }
 
     /// The first frontier: every active vertex of the graph; [`Active::All`] if that is every vertex.
     pub(crate) fn select_all<P: Program>(&mut self, program: &P, state: &VertexState<'_, P>) -> Active {
         let n = state.len();
-        let classify = classifier(program, state, self.bucket, false);
-        let split = (0..n as VertexId)
+        let active: Vec<VertexId> = (0..n as VertexId)
             .into_par_iter()
             .with_min_len(SEQUENTIAL)
-            .fold(Split::default, classify)
-            .reduce(Split::default, Split::merge);
-        if n > 0 && split.near.len() == n {
+            .filter(|&v| state.is_active(program, v))
+            .collect();
+        if n > 0 && active.len() == n && active.iter().all(|&v| state.bucket(program, v) <= self.bucket) {
             return Active::All;
         }
-        self.finish(program, state, split)
+        self.select(program, state, &active, false)
     }
 
-    /// Files the vertices that wait; the near ones run, or else the next bucket's.
-    fn finish<P: Program>(&mut self, program: &P, state: &VertexState<'_, P>, split: Split) -> Active {
-        for (v, bucket) in split.far {
-            self.file(v, bucket);
+    /// Sorts `vertices` by `bucket_of` (`None`: drop the vertex): those of bucket `current` or an
+    /// earlier one are returned, the others filed to wait. Long lists are sorted in parallel chunks
+    /// into chunk-local lists, which are then appended slot by slot.
+    fn sort_in(
+        &mut self,
+        vertices: &[VertexId],
+        current: u32,
+        bucket_of: impl Fn(VertexId) -> Option<u32> + Sync,
+    ) -> Vec<VertexId> {
+        if vertices.len() < SEQUENTIAL {
+            let mut near = Vec::new();
+            for &v in vertices {
+                match bucket_of(v) {
+                    Some(b) if b <= current => near.push(v),
+                    Some(b) => self.file(v, b),
+                    None => {}
+                }
+            }
+            return near;
         }
-        if !split.near.is_empty() {
-            return Active::List(split.near);
+        if self.slots.is_empty() {
+            self.slots.resize_with(WINDOW, Vec::new);
         }
-        Active::List(self.advance(program, state))
+        let base = self.base;
+        let chunks: Vec<Filed> = vertices
+            .par_chunks(SEQUENTIAL)
+            .map(|chunk| {
+                let mut filed = Filed::default();
+                for &v in chunk {
+                    match bucket_of(v) {
+                        Some(b) if b <= current => filed.near.push(v),
+                        Some(b) => filed.file(base, v, b),
+                        None => {}
+                    }
+                }
+                filed
+            })
+            .collect();
+        let mut near = Vec::new();
+        for filed in chunks {
+            near.extend_from_slice(&filed.near);
+            self.overflow.extend_from_slice(&filed.overflow);
+            for (i, list) in filed.slots.iter().enumerate().filter(|(_, list)| !list.is_empty()) {
+                self.slots[i].extend_from_slice(list);
+                self.cursor = self.cursor.min(i);
+            }
+        }
+        near
     }
 
     /// Files `v` to wait for `bucket`.
     fn file(&mut self, v: VertexId, bucket: u32) {
-        match bucket.checked_sub(self.base).map(|i| i as usize).filter(|&i| i < WINDOW) {
+        match window_slot(self.base, bucket) {
             Some(i) => {
                 if self.slots.is_empty() {
                     self.slots.resize_with(WINDOW, Vec::new);
                 }
                 self.slots[i].push(v);
+                self.cursor = self.cursor.min(i);
             }
             None => self.overflow.push(v),
         }
     }
 
     /// The current bucket is exhausted: moves to the lowest bucket with an active vertex waiting and
-    /// returns those vertices (sorted, duplicate-free); empty when nothing waits.
+    /// returns those vertices (duplicate-free); empty when nothing waits.
     fn advance<P: Program>(&mut self, program: &P, state: &VertexState<'_, P>) -> Vec<VertexId> {
         loop {
             while self.cursor < self.slots.len() {
@@ -167,32 +191,24 @@ impl Frontier {
         }
     }
 
-    /// The active vertices of `waiting` that belong to `bucket` or an earlier one, sorted and
-    /// duplicate-free; those whose bucket grew are filed again.
+    /// The active vertices of `waiting` that belong to `bucket` or an earlier one, duplicate-free;
+    /// those whose bucket grew are filed again. Duplicates are dropped through the "touched" bits,
+    /// which are clear between iterations and cleared again before returning.
     fn take<P: Program>(
         &mut self,
         program: &P,
         state: &VertexState<'_, P>,
-        mut waiting: Vec<VertexId>,
+        waiting: Vec<VertexId>,
         bucket: u32,
     ) -> Vec<VertexId> {
-        waiting.retain(|&v| state.is_active(program, v));
-        if waiting.len() < SEQUENTIAL {
-            waiting.sort_unstable();
+        let first_active = |&v: &VertexId| state.is_active(program, v) && state.touched.insert(v);
+        let unique: Vec<VertexId> = if waiting.len() < SEQUENTIAL {
+            waiting.into_iter().filter(first_active).collect()
         } else {
-            waiting.par_sort_unstable();
-        }
-        waiting.dedup();
-        let mut near = Vec::with_capacity(waiting.len());
-        for v in waiting {
-            let b = state.bucket(program, v);
-            if b <= bucket {
-                near.push(v);
-            } else {
-                self.file(v, b);
-            }
-        }
-        near
+            waiting.into_par_iter().with_min_len(SEQUENTIAL / 4).filter(first_active).collect()
+        };
+        state.touched.clear_list(&unique);
+        self.sort_in(&unique, bucket, |v| Some(state.bucket(program, v)))
     }
 
     /// Moves the window to the lowest bucket among the active overflow vertices and files them;
@@ -213,26 +229,31 @@ impl Frontier {
     }
 }
 
-/// Sorts a reached vertex into `split`: nothing if inactive, near if its bucket is at most `current`,
-/// far otherwise; `clear_touched` also clears its "touched" bit.
-fn classifier<'a, P: Program>(
-    program: &'a P,
-    state: &'a VertexState<'_, P>,
-    current: u32,
-    clear_touched: bool,
-) -> impl Fn(Split, VertexId) -> Split + Sync + Send + 'a {
-    move |mut split, v| {
-        if clear_touched {
-            state.touched.remove(v);
-        }
-        if state.is_active(program, v) {
-            let bucket = state.bucket(program, v);
-            if bucket <= current {
-                split.near.push(v);
-            } else {
-                split.far.push((v, bucket));
+/// The window slot of `bucket` when the window starts at bucket `base`; `None` outside it.
+fn window_slot(base: u32, bucket: u32) -> Option<usize> {
+    bucket.checked_sub(base).map(|i| i as usize).filter(|&i| i < WINDOW)
+}
+
+/// One chunk's share of [`Frontier::sort_in`]: its near vertices and the vertices it filed.
+#[derive(Default)]
+struct Filed {
+    near: Vec<VertexId>,
+    /// Per window slot (made on the first filing), the vertices this chunk filed there.
+    slots: Vec<Vec<VertexId>>,
+    overflow: Vec<VertexId>,
+}
+
+impl Filed {
+    /// Files `v` for `bucket` in a window starting at `base`.
+    fn file(&mut self, base: u32, v: VertexId, bucket: u32) {
+        match window_slot(base, bucket) {
+            Some(i) => {
+                if self.slots.is_empty() {
+                    self.slots.resize_with(WINDOW, Vec::new);
+                }
+                self.slots[i].push(v);
             }
+            None => self.overflow.push(v),
         }
-        split
     }
 }

@@ -60,21 +60,21 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
         dense: None,
     };
     let n = state.len();
-    let mut current = engine.frontier.select_all(program, &state);
+    let mut next_active = Some(engine.frontier.select_all(program, &state));
     let mut iterations = 0u32;
-    while !current.is_empty(n) && iterations < options.max_iterations {
+    while let Some(current) = next_active.take().filter(|a| !a.is_empty(n) && iterations < options.max_iterations) {
+        // An iteration's time includes selecting the next frontier.
         let began = Instant::now();
         let (record, change, next) = engine.step(current);
-        stats.iterations.push(IterationStats { time: began.elapsed(), ..record });
         iterations += 1;
-        if program.done(iterations, change) {
-            break;
+        if !program.done(iterations, change) {
+            next_active = Some(match next {
+                Next::All => Active::All,
+                Next::Scan => engine.frontier.select_all(program, &state),
+                Next::Reached(reached, clear) => engine.frontier.select(program, &state, &reached, clear),
+            });
         }
-        current = match next {
-            Next::All => Active::All,
-            Next::Scan => engine.frontier.select_all(program, &state),
-            Next::Reached(reached, clear) => engine.frontier.select(program, &state, &reached, clear),
-        };
+        stats.iterations.push(IterationStats { time: began.elapsed(), ..record });
     }
     stats.time = start.elapsed();
     Ok(Run { values: state.into_values(), stats })
