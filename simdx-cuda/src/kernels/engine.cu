@@ -143,16 +143,30 @@ __device__ __forceinline__ simdx_value sx_src(const sx_state* s, simdx_u32 u) {
 /* Values compared as Rust's `==` does (so that NaN differs from itself, as on the CPU). */
 __device__ __forceinline__ bool sx_same(simdx_value a, simdx_value b) { return a == b; }
 
-/* The online filter: a warp-aggregated append of newly reached vertices to the next worklist; past its
- * capacity the overflow flag is raised (once per warp, and not at all once it is up) and the ballot
- * filter takes this iteration. With no capacity (ballot policy, `Every` programs) nothing is recorded:
- * the scan finds the reached vertices by their flags. */
-__device__ __forceinline__ void sx_record(const sx_state* s, unsigned long long* ctr, simdx_u32* next, bool take, simdx_u32 v) {
+/* The online filter. Newly reached vertices go, warp-aggregated, into the recording warp's bin in shared
+ * memory (SX_BIN entries; one shared atomic per warp and ballot). At the end of a recording phase each
+ * warp writes its bin out to the next worklist with one global atomic (sx_bin_close). A full bin's extra
+ * vertices go straight to the worklist, warp-aggregated. Past the worklist's capacity the overflow flag is
+ * raised (once per warp, and not at all once it is up) and the ballot filter takes this iteration. With
+ * no capacity (ballot policy, `Every` programs) nothing is recorded: the scan finds the reached vertices
+ * by their flags. The next step (select) sorts the worklist into the degree classes. Recording phases
+ * are called by every thread of a block (sx_bin_close has a block barrier). */
+#define SX_BIN 128
+typedef struct {
+    simdx_u32 v[SX_WARPS][SX_BIN];
+    unsigned len[SX_WARPS]; /* may exceed SX_BIN: the extra vertices went to the worklist */
+} sx_bin_mem;
+
+__device__ __forceinline__ sx_bin_mem* sx_bins() {
+    __shared__ sx_bin_mem bins;
+    return &bins;
+}
+
+/* Appends the vertices of the lanes in `want` (of `mask`) to the worklist `next` from `lane`'s position in
+ * `want`; leader = the lowest lane of `want`. */
+__device__ __forceinline__ void sx_record_global(const sx_state* s, unsigned long long* ctr, simdx_u32* next, unsigned mask,
+                                                 unsigned want, bool take, simdx_u32 v) {
     simdx_u32 capacity = s->online_capacity;
-    if (capacity == 0u) return;
-    unsigned mask = __activemask();
-    unsigned want = __ballot_sync(mask, take);
-    if (want == 0u) return;
     int lane = threadIdx.x & 31;
     int leader = __ffs(want) - 1;
     unsigned long long base = 0;
@@ -169,6 +183,64 @@ __device__ __forceinline__ void sx_record(const sx_state* s, unsigned long long*
         unsigned long long at = base + __popc(want & ((1u << lane) - 1u));
         if (at < capacity) next[at] = v;
     }
+}
+
+/* Empties the calling warp's bin; called by whole warps at the start of a recording phase (shared memory
+ * starts undefined in every launch). */
+__device__ __forceinline__ void sx_bin_open() {
+    if ((threadIdx.x & 31) == 0) sx_bins()->len[threadIdx.x / 32] = 0u;
+    __syncwarp();
+}
+
+/* Records v (where `take`) in the calling warp's bin, or in the worklist once the bin is full. Safe with
+ * any set of active lanes: the bin's length grows by a shared atomic. */
+__device__ __forceinline__ void sx_record(const sx_state* s, unsigned long long* ctr, simdx_u32* next, bool take, simdx_u32 v) {
+    if (s->online_capacity == 0u) return;
+    unsigned mask = __activemask();
+    unsigned want = __ballot_sync(mask, take);
+    if (want == 0u) return;
+    int lane = threadIdx.x & 31;
+    int leader = __ffs(want) - 1;
+    sx_bin_mem* bins = sx_bins();
+    int w = threadIdx.x / 32;
+    unsigned pos = 0;
+    if (lane == leader) pos = atomicAdd(&bins->len[w], (unsigned)__popc(want));
+    pos = __shfl_sync(mask, pos, leader);
+    unsigned at = pos + __popc(want & ((1u << lane) - 1u));
+    if (take && at < SX_BIN) bins->v[w][at] = v;
+    unsigned spill = __ballot_sync(mask, take && at >= SX_BIN);
+    if (spill) sx_record_global(s, ctr, next, mask, spill, take && at >= SX_BIN, v);
+}
+
+/* Writes the calling warp's bin out to the worklist with one global atomic and empties it; called by every
+ * thread of the block at the end of a recording phase. The block barrier orders this phase's reads of the
+ * bins before the next phase (of a fused kernel) refills them. */
+__device__ __forceinline__ void sx_bin_close(const sx_state* s, unsigned long long* ctr, simdx_u32* next) {
+    __syncwarp();
+    sx_bin_mem* bins = sx_bins();
+    int lane = threadIdx.x & 31, w = threadIdx.x / 32;
+    simdx_u32 capacity = s->online_capacity;
+    unsigned count = capacity == 0u ? 0u : min(bins->len[w], (unsigned)SX_BIN);
+    if (count != 0u) {
+        unsigned long long base = 0;
+        if (lane == 0) {
+            if (*(volatile unsigned long long*)&ctr[SX_OVERFLOW] != 0ull) {
+                base = ~0ull;
+            } else {
+                base = atomicAdd(&ctr[SX_NEXT_LEN], (unsigned long long)count);
+                if (base + count > capacity) ctr[SX_OVERFLOW] = 1ull;
+            }
+        }
+        base = __shfl_sync(SX_FULL, base, 0);
+        if (base != ~0ull) {
+            for (unsigned i = lane; i < count; i += 32) {
+                if (base + i < capacity) next[base + i] = bins->v[w][i];
+            }
+        }
+    }
+    __syncthreads();
+    if (lane == 0) bins->len[w] = 0u;
+    __syncwarp();
 }
 
 /* Marks v reached; true the first time in this iteration. */
@@ -329,6 +401,7 @@ __global__ void sx_classify(const sx_state* __restrict__ s, const simdx_u32* lis
 
 /* Push, thread class: one thread per frontier vertex. */
 __device__ __forceinline__ void ph_push_thread(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
+    sx_bin_open();
     simdx_params p = s->params;
     simdx_u32 stride = gridDim.x * blockDim.x;
     simdx_u32 rounds = (len + stride - 1) / stride;
@@ -350,6 +423,7 @@ __device__ __forceinline__ void ph_push_thread(const sx_state* s, unsigned long 
         }
     }
     sx_add_edges(ctr, edges);
+    sx_bin_close(s, ctr, next);
 }
 __global__ void sx_push_thread(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
     ph_push_thread(s, s->counters, list, len, next);
@@ -357,6 +431,7 @@ __global__ void sx_push_thread(const sx_state* __restrict__ s, const simdx_u32* 
 
 /* Push, warp class: one warp per vertex, lanes over its arcs. */
 __device__ __forceinline__ void ph_push_warp(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
+    sx_bin_open();
     simdx_params p = s->params;
     simdx_u32 warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x & 31;
     simdx_u32 warps = gridDim.x * blockDim.x / 32;
@@ -374,6 +449,7 @@ __device__ __forceinline__ void ph_push_warp(const sx_state* s, unsigned long lo
         }
     }
     sx_add_edges(ctr, edges);
+    sx_bin_close(s, ctr, next);
 }
 __global__ void sx_push_warp(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
     ph_push_warp(s, s->counters, list, len, next);
@@ -383,6 +459,7 @@ __global__ void sx_push_warp(const sx_state* __restrict__ s, const simdx_u32* li
  * share each vertex, each taking an interleaved part of its arcs. */
 __device__ __forceinline__ void ph_push_cta(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32* next,
                             simdx_u32 grid_split) {
+    sx_bin_open();
     simdx_params p = s->params;
     unsigned long long edges = 0;
     simdx_u32 part = blockIdx.x % grid_split;
@@ -399,6 +476,7 @@ __device__ __forceinline__ void ph_push_cta(const sx_state* s, unsigned long lon
         }
     }
     sx_add_edges(ctr, edges);
+    sx_bin_close(s, ctr, next);
 }
 __global__ void sx_push_cta(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next,
                             simdx_u32 grid_split) {
@@ -480,6 +558,7 @@ __device__ __forceinline__ bool sx_warp_combine(const simdx_params* p, bool got,
 /* Pull, thread class: one thread per candidate vertex; voting stops at the first update. */
 __device__ __forceinline__ void ph_pull_thread(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 stamp,
                                simdx_u32* next) {
+    sx_bin_open();
     simdx_params p = s->params;
     simdx_u32 stride = gridDim.x * blockDim.x;
     simdx_u32 rounds = (len + stride - 1) / stride;
@@ -508,6 +587,7 @@ __device__ __forceinline__ void ph_pull_thread(const sx_state* s, unsigned long 
         sx_record(s, ctr, next, take, v);
     }
     sx_add_edges(ctr, edges);
+    sx_bin_close(s, ctr, next);
 }
 __global__ void sx_pull_thread(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 stamp,
                                simdx_u32* next) {
@@ -517,6 +597,7 @@ __global__ void sx_pull_thread(const sx_state* __restrict__ s, const simdx_u32* 
 /* Pull, warp class: one warp per vertex; voting stops once any lane found an update. */
 __device__ __forceinline__ void ph_pull_warp(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 stamp,
                              simdx_u32* next) {
+    sx_bin_open();
     simdx_params p = s->params;
     simdx_u32 warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x & 31;
     simdx_u32 warps = gridDim.x * blockDim.x / 32;
@@ -545,6 +626,7 @@ __device__ __forceinline__ void ph_pull_warp(const sx_state* s, unsigned long lo
         sx_record(s, ctr, next, take, v);
     }
     sx_add_edges(ctr, edges);
+    sx_bin_close(s, ctr, next);
 }
 __global__ void sx_pull_warp(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 stamp,
                              simdx_u32* next) {
@@ -608,6 +690,7 @@ __device__ __forceinline__ simdx_u32 sx_tile_owner(const sx_tile_mem* t, simdx_u
 
 /* Push over edge-balanced tiles of a worklist (used for the thread class). */
 __device__ __forceinline__ void ph_push_tiles(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
+    sx_bin_open();
     sx_tile_mem* t = sx_tile_shared();
     simdx_params p = s->params;
     simdx_u32 tiles = (len + SX_BLOCK - 1) / SX_BLOCK;
@@ -650,6 +733,7 @@ __device__ __forceinline__ void ph_push_tiles(const sx_state* s, unsigned long l
         __syncthreads(); /* the next tile rewrites the shared arrays */
     }
     sx_add_edges(ctr, edges);
+    sx_bin_close(s, ctr, next);
 }
 __global__ void sx_push_tiles(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
     ph_push_tiles(s, s->counters, list, len, next);
@@ -660,6 +744,7 @@ __global__ void sx_push_tiles(const sx_state* __restrict__ s, const simdx_u32* l
  * one vertex are combined across a warp by a segmented shuffle reduction, then across warps in shared
  * memory; nothing stops early, so voting programs keep the per-class kernels. */
 __device__ __forceinline__ void ph_pull_tiles(const sx_state* s, unsigned long long* ctr, simdx_u32 stamp, simdx_u32* next) {
+    sx_bin_open();
     sx_tile_mem* t = sx_tile_shared();
     simdx_params p = s->params;
     simdx_u32 lane = threadIdx.x & 31;
@@ -724,6 +809,7 @@ __device__ __forceinline__ void ph_pull_tiles(const sx_state* s, unsigned long l
         if (threadIdx.x == 0) edges += total;
     }
     sx_add_edges(ctr, edges);
+    sx_bin_close(s, ctr, next);
 }
 __global__ void sx_pull_tiles(const sx_state* __restrict__ s, simdx_u32 stamp, simdx_u32* next) {
     ph_pull_tiles(s, s->counters, stamp, next);
@@ -748,6 +834,7 @@ __device__ __forceinline__ bool sx_pull_part(const sx_state* s, const simdx_para
 #define SX_CHUNK (SX_ILP * SX_BLOCK)
 __device__ __forceinline__ void ph_pull_chunks(const sx_state* s, unsigned long long* ctr, const simdx_u64* chunks, simdx_u32 count,
                                                simdx_u32 stamp, simdx_u32* next) {
+    sx_bin_open();
     __shared__ simdx_value part[SX_WARPS];
     __shared__ int part_got[SX_WARPS];
     __shared__ simdx_value chunk_dst;
@@ -807,6 +894,7 @@ __device__ __forceinline__ void ph_pull_chunks(const sx_state* s, unsigned long 
         if (w == 0) sx_record(s, ctr, next, take, v);
     }
     sx_add_edges(ctr, edges);
+    sx_bin_close(s, ctr, next);
 }
 __global__ void sx_pull_chunks(const sx_state* __restrict__ s, const simdx_u64* chunks, simdx_u32 count, simdx_u32 stamp,
                                simdx_u32* next) {
