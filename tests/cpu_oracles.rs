@@ -1,7 +1,7 @@
 //! Every hand-written program on the CPU backend against its serial oracle, on generated graphs and
 //! hand-made edge cases, under every direction and filter policy.
 
-use simdx::engine::{DirectionPolicy, Engine, FilterPolicy, RunOptions};
+use simdx::engine::{Direction, DirectionPolicy, Engine, FilterPolicy, RunOptions};
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp};
 
@@ -83,6 +83,29 @@ fn pagerank_matches_power_iteration_under_every_policy() {
             verify::pagerank(&g, &params, &run.values, 1e-6).unwrap_or_else(|e| panic!("{name}, {options:?}: {e}"));
         }
     }
+}
+
+#[test]
+fn pagerank_pulls_while_most_ranks_move_and_pushes_the_tail() {
+    let params = PageRank { tolerance: 1e-9, max_iterations: 200, ..PageRank::default() };
+    // On a grid, after the first iteration only ranks near the border still move.
+    let grid = generated("grid:32x32");
+    let n = grid.num_vertices() as u64;
+    let run = Engine::default().run(&params, &grid).unwrap();
+    let it = &run.stats.iterations;
+    assert_eq!((it[0].direction, it[0].frontier), (Direction::Pull, n), "{:?}", it[0]);
+    assert!(it[1].direction == Direction::Push && it[1].frontier < n / 2, "{:?}", it[1]);
+    assert!(
+        it[1].edges < grid.num_arcs() as u64 / 2,
+        "a push inspects the out-edges of the frontier only: {:?}",
+        it[1]
+    );
+    verify::pagerank(&grid, &params, &run.values, 1e-6).unwrap();
+    // On a Kronecker graph nearly every rank moves until the end.
+    let kron = generated("kron:10");
+    let run = Engine::default().run(&params, &kron).unwrap();
+    assert!(run.stats.iterations.iter().take(3).all(|i| i.direction == Direction::Pull), "{:?}", run.stats.iterations);
+    verify::pagerank(&kron, &params, &run.values, 1e-6).unwrap();
 }
 
 #[test]

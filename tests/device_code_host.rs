@@ -97,8 +97,8 @@ impl Program for I32Mix {
         now != seen && (now >= -LIMIT || seen == i32::MIN || seen == -2147483647 - 1)
     }
 
-    fn source_value(&self, v: Vertex, value: i32) -> i32 {
-        value.wrapping_mul(v.in_degree as i32) - (v.id as i32)
+    fn source_value(&self, v: Vertex, value: i32, sent: i32) -> i32 {
+        value.wrapping_mul(v.in_degree as i32) - (v.id as i32) - sent / 2
     }
 
     fn compute(&self, e: Edge<i32, u32>) -> i32 {
@@ -140,9 +140,9 @@ impl Program for I32Mix {
 
     const USES_GLOBAL: bool = true;
 
-    fn global(&self, v: Vertex, value: i32) -> f64 {
+    fn global(&self, v: Vertex, value: i32, sent: i32) -> f64 {
         if v.out_degree == 0 {
-            value as f64 * std::f64::consts::PI
+            (value as f64 - sent as f64) * std::f64::consts::PI
         } else {
             (value as f64).sqrt()
         }
@@ -245,7 +245,7 @@ impl Program for F64Mix {
         }
     }
 
-    fn global(&self, v: Vertex, value: f64) -> f64 {
+    fn global(&self, v: Vertex, value: f64, _sent: f64) -> f64 {
         value * v.out_degree as f64
     }
 
@@ -391,8 +391,8 @@ impl Program for I64Arith {
         }
     }
 
-    fn global(&self, v: Vertex, value: i64) -> f64 {
-        value as f64 / v.num_vertices as f64
+    fn global(&self, v: Vertex, value: i64, sent: i64) -> f64 {
+        (value as f64 + sent as f64) / v.num_vertices as f64
     }
 
     fn can_update(&self, value: i64) -> bool {
@@ -439,11 +439,11 @@ impl Program for F32Mix {
         now < seen || now.is_nan() != seen.is_nan()
     }
 
-    fn source_value(&self, v: Vertex, value: f32) -> f32 {
+    fn source_value(&self, v: Vertex, value: f32, sent: f32) -> f32 {
         if v.out_degree == 0 {
             value
         } else {
-            value / v.out_degree as f32
+            (value - sent) / v.out_degree as f32
         }
     }
 
@@ -677,8 +677,8 @@ int main(void) {
             pv(simdx_apply(&sx_p, v, o, c, g));
             break;
         }
-        case 'G': { simdx_vertex v = rvx(); simdx_value x = rv(); pf(simdx_global(&sx_p, v, x)); break; }
-        case 'V': { simdx_vertex v = rvx(); simdx_value x = rv(); pv(simdx_source_value(&sx_p, v, x)); break; }
+        case 'G': { simdx_vertex v = rvx(); simdx_value x = rv(); simdx_value y = rv(); pf(simdx_global(&sx_p, v, x, y)); break; }
+        case 'V': { simdx_vertex v = rvx(); simdx_value x = rv(); simdx_value y = rv(); pv(simdx_source_value(&sx_p, v, x, y)); break; }
         case 'U': { simdx_value x = rv(); pb(simdx_can_update(&sx_p, x)); break; }
         case 'B': { simdx_value x = rv(); printf("%x\n", (unsigned)simdx_bucket(&sx_p, x)); break; }
         case 'D': { simdx_u32 it = (simdx_u32)rd(); simdx_f64 ch = rf(); pb(simdx_done(&sx_p, it, ch)); break; }
@@ -797,13 +797,13 @@ where
             let what = || format!("apply({v:?}, {old:?}, {comb:?}, {global:?})");
             c.push(line, what, try_rust(|| p.apply(v, old, comb, global)));
 
-            let (v, x) = (vertex(rng), val(rng));
-            let line = format!("G {} {:x}", vertex_c(&v), x.to_bits64());
-            c.push(line, || format!("global({v:?}, {x:?})"), try_rust(|| p.global(v, x)));
+            let (v, x, y) = (vertex(rng), val(rng), val(rng));
+            let line = format!("G {} {:x} {:x}", vertex_c(&v), x.to_bits64(), y.to_bits64());
+            c.push(line, || format!("global({v:?}, {x:?}, {y:?})"), try_rust(|| p.global(v, x, y)));
 
-            let (v, x) = (vertex(rng), val(rng));
-            let line = format!("V {} {:x}", vertex_c(&v), x.to_bits64());
-            c.push(line, || format!("source_value({v:?}, {x:?})"), try_rust(|| p.source_value(v, x)));
+            let (v, x, y) = (vertex(rng), val(rng), val(rng));
+            let line = format!("V {} {:x} {:x}", vertex_c(&v), x.to_bits64(), y.to_bits64());
+            c.push(line, || format!("source_value({v:?}, {x:?}, {y:?})"), try_rust(|| p.source_value(v, x, y)));
 
             let x = val(rng);
             c.push(format!("U {:x}", x.to_bits64()), || format!("can_update({x:?})"), try_rust(|| p.can_update(x)));
@@ -981,7 +981,7 @@ fn sssp_device_code_matches_rust() {
 #[test]
 fn pagerank_device_code_matches_rust() {
     let ps = instances(3, |r| PageRank {
-        damping: if r.below(2) == 0 { 0.85 } else { f32::gen(r) },
+        damping: if r.below(2) == 0 { 0.85 } else { f64::gen(r) },
         tolerance: f64::gen(r),
         max_iterations: u32::gen(r),
     });

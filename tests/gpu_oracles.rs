@@ -4,7 +4,7 @@
 //! Without a GPU these tests print that they were skipped; with `SIMDX_REQUIRE_GPU=1` they fail.
 #![cfg(feature = "cuda")]
 
-use simdx::engine::{DegreeClasses, DirectionPolicy, Engine, FilterPolicy, FusionPolicy, RunOptions};
+use simdx::engine::{DegreeClasses, Direction, DirectionPolicy, Engine, FilterPolicy, FusionPolicy, RunOptions};
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp};
 use simdx_cuda::{CudaEngine, DeviceGraph};
@@ -159,6 +159,22 @@ fn fusion_modes_agree_on_a_high_diameter_graph() {
         assert_eq!(bfs.stats.iterations.len(), cpu.stats.iterations.len(), "{fusion:?}");
         let sssp = CudaEngine::new(options).run(&Sssp { source, delta: default_delta(&g) }, &dg).unwrap();
         verify::sssp(&g, source, &sssp.values).unwrap_or_else(|e| panic!("{fusion:?}: {e}"));
+    }
+}
+
+#[test]
+fn pagerank_on_the_gpu_pulls_while_most_ranks_move_and_pushes_the_tail() {
+    let Some(gpu) = gpu() else { return };
+    let params = PageRank { tolerance: 1e-9, max_iterations: 200, ..PageRank::default() };
+    let grid = generated("grid:32x32");
+    let n = grid.num_vertices() as u64;
+    for fusion in [FusionPolicy::All, FusionPolicy::PushPull, FusionPolicy::None] {
+        let dg = DeviceGraph::upload(&gpu, &grid).unwrap();
+        let run = CudaEngine::new(RunOptions { fusion, ..RunOptions::default() }).run(&params, &dg).unwrap();
+        let it = &run.stats.iterations;
+        assert_eq!((it[0].direction, it[0].frontier), (Direction::Pull, n), "{fusion:?}: {:?}", it[0]);
+        assert!(it[1].direction == Direction::Push && it[1].frontier < n / 2, "{fusion:?}: {:?}", it[1]);
+        verify::pagerank(&grid, &params, &run.values, 1e-6).unwrap_or_else(|e| panic!("{fusion:?}: {e}"));
     }
 }
 

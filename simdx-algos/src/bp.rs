@@ -52,7 +52,7 @@ impl Program for Bp {
     }
 
     /// The total of the values: 1 (or 0) before a gather step, `-(total of y)` before a normalise step.
-    fn global(&self, _v: Vertex, value: f64) -> f64 {
+    fn global(&self, _v: Vertex, value: f64, _sent: f64) -> f64 {
         value
     }
 

@@ -1,7 +1,14 @@
 //! PageRank: the stationary probability of a random surfer who follows an out-edge with probability
 //! `damping` and jumps to a uniformly random vertex otherwise. A dangling vertex (no out-edges) links
 //! to every vertex, so the ranks always sum to 1 (the textbook convention).
-//! Combine: `sum`, aggregation; every vertex recomputes every iteration.
+//! Combine: `sum`, aggregation. Vertices send the *change* of their rank since they last sent
+//! (`(rank - sent) / out_degree`), so only vertices whose rank still moves are active: while most do,
+//! the engine pulls; for the tail, when few do, it pushes (as SIMD-X does).
+//!
+//! Ranks start at `1 / n`, all of it in the uniform *pool* (what is spread over every vertex, as a
+//! dangling vertex's rank is). A vertex's first send takes its `1 / n` out of the pool unless it is
+//! dangling; a dangling vertex's later sends move the pool by its change. The global sum is the
+//! pool's change, so every rank equals one power iteration from the ranks last sent.
 
 use simdx_core::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
 use simdx_macros::graph_kernel;
@@ -10,7 +17,7 @@ use simdx_macros::graph_kernel;
 #[derive(Debug, Clone, Copy)]
 pub struct PageRank {
     /// Probability of following an edge (0.85 by convention).
-    pub damping: f32,
+    pub damping: f64,
     /// Stop when the ranks change by less than this in total (L1) in one iteration.
     pub tolerance: f64,
     /// Stop after this many iterations at the latest.
@@ -25,44 +32,52 @@ impl Default for PageRank {
 
 #[graph_kernel]
 impl Program for PageRank {
-    type Value = f32;
+    type Value = f64;
     type Weight = ();
     const OP: CombineOp = CombineOp::Sum;
     const KIND: CombineKind = CombineKind::Aggregate;
     const APPLY: Apply = Apply::Every;
-    const IDENTITY: f32 = 0.0;
-    const UNSEEN: f32 = 0.0;
+    const IDENTITY: f64 = 0.0;
+    const UNSEEN: f64 = 0.0;
     const USES_GLOBAL: bool = true;
 
-    fn init(&self, v: Vertex) -> f32 {
-        1.0 / v.num_vertices as f32
+    fn init(&self, v: Vertex) -> f64 {
+        1.0 / v.num_vertices as f64
     }
 
-    fn active(&self, _now: f32, _seen: f32) -> bool {
-        true
+    /// A vertex is active while its rank moved, since it last sent, by more than `tolerance x (1 -
+    /// damping)` of itself: what is never sent then stays well below `tolerance` in all.
+    fn active(&self, now: f64, sent: f64) -> bool {
+        let moved = now - sent;
+        let bound = self.tolerance * (1.0 - self.damping) * now;
+        moved > bound || -moved > bound
     }
 
-    /// A source spreads its rank evenly over its out-edges (computed once per source per iteration).
-    fn source_value(&self, v: Vertex, rank: f32) -> f32 {
-        rank / v.out_degree as f32
+    /// A source spreads the change of its rank evenly over its out-edges.
+    fn source_value(&self, v: Vertex, rank: f64, sent: f64) -> f64 {
+        (rank - sent) / v.out_degree as f64
     }
 
-    fn compute(&self, e: Edge<f32, ()>) -> f32 {
+    fn compute(&self, e: Edge<f64, ()>) -> f64 {
         e.src
     }
 
-    /// The rank held by dangling vertices, spread over all vertices in `apply`.
-    fn global(&self, v: Vertex, rank: f32) -> f64 {
-        if v.out_degree == 0 {
-            rank as f64
+    /// The change of the uniform pool: a first send (`sent` 0) takes the initial `1 / n` out of it,
+    /// and a dangling vertex keeps its rank in it.
+    fn global(&self, v: Vertex, rank: f64, sent: f64) -> f64 {
+        let dangling = v.out_degree == 0;
+        let before = if sent == 0.0 {
+            1.0 / v.num_vertices as f64
+        } else if dangling {
+            sent
         } else {
             0.0
-        }
+        };
+        (if dangling { rank } else { 0.0 }) - before
     }
 
-    fn apply(&self, v: Vertex, _old: f32, incoming: f32, dangling: f64) -> f32 {
-        let n = v.num_vertices as f32;
-        (1.0 - self.damping) / n + self.damping * (incoming + dangling as f32 / n)
+    fn apply(&self, v: Vertex, old: f64, incoming: f64, dangling: f64) -> f64 {
+        old + self.damping * (incoming + dangling / v.num_vertices as f64)
     }
 
     fn done(&self, iterations: u32, change: f64) -> bool {

@@ -43,8 +43,8 @@ const CLASS_LEN: usize = 8;
 const COUNTERS: usize = 12;
 /// Blocks that share one vertex of the grid class.
 const GRID_SPLIT: u32 = 64;
-/// Byte offset of `online_capacity` in `sx_state` (17 pointers, then `n`).
-const CAPACITY_OFFSET: usize = 17 * 8 + 4;
+/// Byte offset of `online_capacity` in `sx_state` (19 pointers, then `n`).
+const CAPACITY_OFFSET: usize = 19 * 8 + 4;
 
 /// The weights a program reads on the device: out-arcs, in-arcs (`None`: uniform), uniform weight bits.
 type ProgramWeights<'g> = (Option<&'g CudaSlice<u32>>, Option<&'g CudaSlice<u32>>, u32);
@@ -80,6 +80,9 @@ pub(crate) struct Workspace {
     /// The two lists of waiting (pending) vertices and their lengths.
     far: [CudaSlice<u32>; 2],
     far_len: CudaSlice<u64>,
+    /// The seen value each snapshot replaced, and the tag (iteration + 1) of that snapshot.
+    sent: CudaSlice<u8>,
+    prepared: CudaSlice<u32>,
     frontier: CudaSlice<u32>,
     next: CudaSlice<u32>,
     push_classes: Vec<CudaSlice<u32>>,
@@ -95,7 +98,7 @@ impl Workspace {
     fn new(gpu: &crate::gpu::Gpu, n: u32) -> Result<Workspace, CudaError> {
         let nz = n.max(1) as usize;
         let tiles = n.div_ceil(TILE).max(1) as usize;
-        let needed = nz as u64 * (4 * 8 + 15 * 4) + tiles as u64 * 4;
+        let needed = nz as u64 * (5 * 8 + 16 * 4) + tiles as u64 * 4;
         gpu.check_free("the run's vertex arrays and worklists", needed)?;
         let s = &gpu.stream;
         let u32s = |len: usize| s.alloc_zeros::<u32>(len).map_err(driver("allocating worklists"));
@@ -110,6 +113,8 @@ impl Workspace {
             pending: u32s(nz)?,
             far: [u32s(nz)?, u32s(nz)?],
             far_len: s.alloc_zeros::<u64>(2).map_err(driver("allocating counters"))?,
+            sent: values()?,
+            prepared: u32s(nz)?,
             frontier: u32s(nz)?,
             next: u32s(nz)?,
             push_classes: (0..4).map(|_| u32s(nz)).collect::<Result<_, _>>()?,
@@ -216,6 +221,8 @@ impl CudaEngine {
             pending,
             far,
             far_len,
+            sent,
+            prepared,
             frontier,
             next,
             push_classes,
@@ -272,6 +279,8 @@ impl CudaEngine {
         push_ptr!(far[0]);
         push_ptr!(far[1]);
         push_ptr!(far_len);
+        push_ptr!(sent);
+        push_ptr!(prepared);
         let classes = opts.classes;
         for x in [n, 0, uniform_bits, classes.warp, classes.cta, classes.grid] {
             bytes.extend_from_slice(&x.to_le_bytes());
@@ -293,7 +302,6 @@ impl CudaEngine {
         let per_block = |count: u32| cfg(count.min(sms * 16));
         let f_init = k.get("sx_init")?;
         let f_snapshot = k.get("sx_snapshot")?;
-        let f_global = k.get("sx_global")?;
         let f_classify = k.get("sx_classify")?;
         let f_push = [k.get("sx_push_tiles")?, k.get("sx_push_warp")?, k.get("sx_push_cta")?];
         let f_pull = [k.get("sx_pull_thread")?, k.get("sx_pull_warp")?];
@@ -464,10 +472,8 @@ impl CudaEngine {
             let pull_possible = !matches!(opts.direction, DirectionPolicy::Push);
             // Pull steps find their active sources by this stamp (0: every vertex is one).
             let stamp = if pull_possible && !all_active { iterations + 1 } else { 0 };
-            launch!(f_snapshot, per_thread(len), &state, &*frontier, &len, &stamp);
-            if P::USES_GLOBAL {
-                launch!(f_global, per_thread(n), &state);
-            }
+            let tag = iterations + 1;
+            launch!(f_snapshot, per_thread(len), &state, &*frontier, &len, &tag, &stamp);
             let c = read(&mut *counters)?;
             let global = f64::from_bits(c[GLOBAL]);
             let direction = match opts.direction {

@@ -23,11 +23,11 @@ enum Slot {
 const FUNCTIONS: &[(&str, &[Slot], Slot)] = &[
     ("init", &[Slot::Weightless(Ty::Vertex)], Slot::Value),
     ("active", &[Slot::Value, Slot::Value], Slot::Weightless(Ty::Bool)),
-    ("source_value", &[Slot::Weightless(Ty::Vertex), Slot::Value], Slot::Value),
+    ("source_value", &[Slot::Weightless(Ty::Vertex), Slot::Value, Slot::Value], Slot::Value),
     ("compute", &[Slot::Weightless(Ty::Edge)], Slot::Value),
     ("combine", &[Slot::Value, Slot::Value], Slot::Value),
     ("apply", &[Slot::Weightless(Ty::Vertex), Slot::Value, Slot::Value, Slot::Weightless(Ty::F64)], Slot::Value),
-    ("global", &[Slot::Weightless(Ty::Vertex), Slot::Value], Slot::Weightless(Ty::F64)),
+    ("global", &[Slot::Weightless(Ty::Vertex), Slot::Value, Slot::Value], Slot::Weightless(Ty::F64)),
     ("can_update", &[Slot::Value], Slot::Weightless(Ty::Bool)),
     ("bucket", &[Slot::Value], Slot::Weightless(Ty::U32)),
     ("done", &[Slot::Weightless(Ty::U32), Slot::Weightless(Ty::F64)], Slot::Weightless(Ty::Bool)),
@@ -356,10 +356,10 @@ fn default_fn(name: &str, value: Ty) -> String {
             "{f} simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex v, simdx_value old, simdx_value combined, simdx_f64 global) {{\n    (void)v;\n    (void)global;\n    return simdx_combine(sx_self, old, combined);\n}}\n"
         ),
         "global" => format!(
-            "{f} simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex v, simdx_value value) {{\n    (void)sx_self;\n    (void)v;\n    (void)value;\n    return 0.0;\n}}\n"
+            "{f} simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {{\n    (void)sx_self;\n    (void)v;\n    (void)value;\n    (void)sent;\n    return 0.0;\n}}\n"
         ),
         "source_value" => format!(
-            "{f} simdx_value simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value) {{\n    (void)sx_self;\n    (void)v;\n    return value;\n}}\n"
+            "{f} simdx_value simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {{\n    (void)sx_self;\n    (void)v;\n    (void)sent;\n    return value;\n}}\n"
         ),
         "can_update" => format!(
             "{f} bool simdx_can_update(const simdx_params* sx_self, simdx_value value) {{\n    (void)sx_self;\n    (void)value;\n    return true;\n}}\n"

@@ -50,7 +50,7 @@ pub struct AlgorithmArgs {
     delta: Option<u32>,
     /// PageRank damping factor.
     #[arg(long, default_value_t = 0.85)]
-    damping: f32,
+    damping: f64,
     /// PageRank tolerance: stop when the ranks change by less than this (L1) in one iteration.
     #[arg(long, default_value_t = 1e-6)]
     tolerance: f64,
@@ -152,7 +152,7 @@ impl Algorithm {
                 let validation = check(validate, || {
                     verify::pagerank(graph, &program, &run.values, allowed).map(|l1| format!(" (L1 distance {l1:.2e})"))
                 });
-                Ok(Outcome { values: Values::F32(run.values), times, stats: run.stats, source: None, validation })
+                Ok(Outcome { values: Values::F64(run.values), times, stats: run.stats, source: None, validation })
             }
             Algorithm::Wcc => {
                 let sym = undirected(graph);

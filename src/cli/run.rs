@@ -281,6 +281,8 @@ pub enum Values {
     U32(Vec<u32>),
     /// Real values (infinity prints as `inf`).
     F32(Vec<f32>),
+    /// Real values in double precision (infinity prints as `inf`).
+    F64(Vec<f64>),
 }
 
 fn write_values(path: &std::path::Path, values: &Values) -> std::io::Result<()> {
@@ -296,6 +298,15 @@ fn write_values(path: &std::path::Path, values: &Values) -> std::io::Result<()> 
             }
         }
         Values::F32(v) => {
+            for (i, x) in v.iter().enumerate() {
+                if x.is_max() {
+                    writeln!(out, "{i} inf")?;
+                } else {
+                    writeln!(out, "{i} {x:e}")?;
+                }
+            }
+        }
+        Values::F64(v) => {
             for (i, x) in v.iter().enumerate() {
                 if x.is_max() {
                     writeln!(out, "{i} inf")?;

@@ -43,9 +43,10 @@ __device__ __forceinline__ bool simdx_active(const simdx_params* sx_self, simdx_
 #line 38 "simdx-algos/src/bfs.rs"
     return (sx_now != sx_seen);
 }
-__device__ __forceinline__ simdx_value simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value) {
+__device__ __forceinline__ simdx_value simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {
     (void)sx_self;
     (void)v;
+    (void)sent;
     return value;
 }
 #line 41 "simdx-algos/src/bfs.rs"
@@ -75,10 +76,11 @@ __device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, 
     (void)global;
     return simdx_combine(sx_self, old, combined);
 }
-__device__ __forceinline__ simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex v, simdx_value value) {
+__device__ __forceinline__ simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {
     (void)sx_self;
     (void)v;
     (void)value;
+    (void)sent;
     return 0.0;
 }
 #line 46 "simdx-algos/src/bfs.rs"

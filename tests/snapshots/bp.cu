@@ -42,9 +42,10 @@ __device__ __forceinline__ bool simdx_active(const simdx_params* sx_self, simdx_
 #line 47 "simdx-algos/src/bp.rs"
     return true;
 }
-__device__ __forceinline__ simdx_value simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value) {
+__device__ __forceinline__ simdx_value simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {
     (void)sx_self;
     (void)v;
+    (void)sent;
     return value;
 }
 #line 50 "simdx-algos/src/bp.rs"
@@ -80,10 +81,11 @@ __device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, 
     return ((sx_total > (0.0)) ? (-sx_gathered) : ((sx_total < (0.0)) ? (sx_old / sx_total) : (0.0)));
 }
 #line 55 "simdx-algos/src/bp.rs"
-__device__ __forceinline__ simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex sx__v, simdx_value sx_value) {
+__device__ __forceinline__ simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex sx__v, simdx_value sx_value, simdx_value sx__sent) {
     (void)sx_self;
     (void)sx__v;
     (void)sx_value;
+    (void)sx__sent;
 #line 56 "simdx-algos/src/bp.rs"
     return sx_value;
 }

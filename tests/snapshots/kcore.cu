@@ -42,9 +42,10 @@ __device__ __forceinline__ bool simdx_active(const simdx_params* sx_self, simdx_
 #line 38 "simdx-algos/src/kcore.rs"
     return ((sx_now < sx_self->sx_k) && (sx_seen >= sx_self->sx_k));
 }
-__device__ __forceinline__ simdx_value simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value) {
+__device__ __forceinline__ simdx_value simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {
     (void)sx_self;
     (void)v;
+    (void)sent;
     return value;
 }
 #line 42 "simdx-algos/src/kcore.rs"
@@ -79,10 +80,11 @@ __device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, 
 #line 52 "simdx-algos/src/kcore.rs"
     return simdx_sat_sub_u32(sx_degree, sx_lost);
 }
-__device__ __forceinline__ simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex v, simdx_value value) {
+__device__ __forceinline__ simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {
     (void)sx_self;
     (void)v;
     (void)value;
+    (void)sent;
     return 0.0;
 }
 #line 47 "simdx-algos/src/kcore.rs"

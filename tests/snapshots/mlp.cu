@@ -43,9 +43,10 @@ __device__ __forceinline__ bool simdx_active(const simdx_params* sx_self, simdx_
 #line 47 "simdx-algos/src/mlp.rs"
     return (sx_now != sx_seen);
 }
-__device__ __forceinline__ simdx_value simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value) {
+__device__ __forceinline__ simdx_value simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {
     (void)sx_self;
     (void)v;
+    (void)sent;
     return value;
 }
 #line 50 "simdx-algos/src/mlp.rs"
@@ -80,10 +81,11 @@ __device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, 
 #line 55 "simdx-algos/src/mlp.rs"
     return ((1.0f) / ((1.0f) + expf((-(sx_sum + sx_self->sx_bias)))));
 }
-__device__ __forceinline__ simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex v, simdx_value value) {
+__device__ __forceinline__ simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {
     (void)sx_self;
     (void)v;
     (void)value;
+    (void)sent;
     return 0.0;
 }
 __device__ __forceinline__ bool simdx_can_update(const simdx_params* sx_self, simdx_value value) {

@@ -42,9 +42,10 @@ __device__ __forceinline__ bool simdx_active(const simdx_params* sx_self, simdx_
 #line 36 "simdx-algos/src/spmv.rs"
     return true;
 }
-__device__ __forceinline__ simdx_value simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value) {
+__device__ __forceinline__ simdx_value simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {
     (void)sx_self;
     (void)v;
+    (void)sent;
     return value;
 }
 #line 39 "simdx-algos/src/spmv.rs"
@@ -79,10 +80,11 @@ __device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, 
 #line 45 "simdx-algos/src/spmv.rs"
     return sx_y;
 }
-__device__ __forceinline__ simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex v, simdx_value value) {
+__device__ __forceinline__ simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {
     (void)sx_self;
     (void)v;
     (void)value;
+    (void)sent;
     return 0.0;
 }
 __device__ __forceinline__ bool simdx_can_update(const simdx_params* sx_self, simdx_value value) {

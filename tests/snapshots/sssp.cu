@@ -44,9 +44,10 @@ __device__ __forceinline__ bool simdx_active(const simdx_params* sx_self, simdx_
 #line 41 "simdx-algos/src/sssp.rs"
     return (sx_now < sx_seen);
 }
-__device__ __forceinline__ simdx_value simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value) {
+__device__ __forceinline__ simdx_value simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {
     (void)sx_self;
     (void)v;
+    (void)sent;
     return value;
 }
 #line 44 "simdx-algos/src/sssp.rs"
@@ -76,10 +77,11 @@ __device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, 
     (void)global;
     return simdx_combine(sx_self, old, combined);
 }
-__device__ __forceinline__ simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex v, simdx_value value) {
+__device__ __forceinline__ simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {
     (void)sx_self;
     (void)v;
     (void)value;
+    (void)sent;
     return 0.0;
 }
 __device__ __forceinline__ bool simdx_can_update(const simdx_params* sx_self, simdx_value value) {

@@ -12,7 +12,7 @@ pub fn serial_pagerank(graph: &Graph, params: &PageRank) -> Vec<f64> {
     if n == 0 {
         return Vec::new();
     }
-    let d = f64::from(params.damping);
+    let d = params.damping;
     let mut rank = vec![1.0 / n as f64; n];
     for _ in 0..params.max_iterations {
         let dangling: f64 = (0..n).filter(|&v| graph.out_degree(v as u32) == 0).map(|v| rank[v]).sum();
@@ -38,14 +38,14 @@ pub fn serial_pagerank(graph: &Graph, params: &PageRank) -> Vec<f64> {
 
 /// Checks that `ranks` are within `max_l1` (sum of absolute differences) of [`serial_pagerank`] run
 /// to a much tighter tolerance; returns the L1 distance.
-pub fn pagerank(graph: &Graph, params: &PageRank, ranks: &[f32], max_l1: f64) -> Result<f64, String> {
+pub fn pagerank(graph: &Graph, params: &PageRank, ranks: &[f64], max_l1: f64) -> Result<f64, String> {
     let tight =
         PageRank { tolerance: params.tolerance.min(1e-12), max_iterations: params.max_iterations.max(1000), ..*params };
     let expected = serial_pagerank(graph, &tight);
     if ranks.len() != expected.len() {
         return Err(format!("{} ranks for {} vertices", ranks.len(), expected.len()));
     }
-    let l1: f64 = expected.iter().zip(ranks).map(|(e, &r)| (e - f64::from(r)).abs()).sum();
+    let l1: f64 = expected.iter().zip(ranks).map(|(e, &r)| (e - r).abs()).sum();
     if l1 <= max_l1 {
         Ok(l1)
     } else {

@@ -200,11 +200,13 @@ pub trait Program: Sync {
     fn compute(&self, edge: Edge<Self::Value, Self::Weight>) -> Self::Value;
 
     /// What an active source `v` holding `value` sends along its edges this iteration: Compute sees
-    /// it as [`Edge::src`]. Called once per source per iteration (possibly more, so it must depend on
-    /// its arguments only), which lets a program hoist per-source work out of the per-edge Compute,
-    /// e.g. PageRank's `rank / out_degree`. Defaults to the value itself.
-    fn source_value(&self, v: Vertex, value: Self::Value) -> Self::Value {
-        let _ = v;
+    /// it as [`Edge::src`]. `sent` is the value `v` held when it was last processed (what it sent
+    /// then; [`Program::UNSEEN`] before its first time), so a program can send a change rather than a
+    /// value (PageRank sends `(rank - sent) / out_degree`, and its receivers add it up). Called once
+    /// per source per iteration (possibly more, so it must depend on its arguments only), which also
+    /// hoists per-source work out of the per-edge Compute. Defaults to the value itself.
+    fn source_value(&self, v: Vertex, value: Self::Value, sent: Self::Value) -> Self::Value {
+        let _ = (v, sent);
         value
     }
 
@@ -221,13 +223,17 @@ pub trait Program: Sync {
         self.combine(old, combined)
     }
 
-    /// Whether [`Program::global`] is used: the engine then sums it over all vertices each iteration.
+    /// Whether [`Program::global`] is used: the engine then sums it over the iteration's active
+    /// vertices.
     const USES_GLOBAL: bool = false;
 
-    /// A vertex's share of a sum over all vertices handed to [`Program::apply`] (e.g. PageRank's mass of
-    /// dangling vertices). Only called when [`Program::USES_GLOBAL`] is true.
-    fn global(&self, v: Vertex, value: Self::Value) -> f64 {
-        let _ = (v, value);
+    /// An active vertex's share of a sum handed to [`Program::apply`]: summed each iteration over the
+    /// vertices processed in it (the active ones; every vertex while all are active), from the value
+    /// each holds and the value it held when last processed (`sent`, as in
+    /// [`Program::source_value`]). PageRank sums the change of the rank held by dangling vertices.
+    /// Only called when [`Program::USES_GLOBAL`] is true.
+    fn global(&self, v: Vertex, value: Self::Value, sent: Self::Value) -> f64 {
+        let _ = (v, value, sent);
         0.0
     }
 

@@ -3,6 +3,8 @@
 //! applies the result, tests whether the vertex stays active, and already computes what it will
 //! send next iteration ([`Program::source_value`]) and its share of the next iteration's
 //! [`Program::global`] sum. Nothing is allocated per iteration; the two send buffers are swapped.
+//! The step stays dense while every vertex with out-edges is active: the inactive ones (dangling
+//! vertices whose rank settled, say) then send along no arc.
 
 use std::ops::Range;
 
@@ -23,7 +25,7 @@ pub(crate) struct Dense<P: Program> {
     send: Vec<Cell<P>>,
     /// What each vertex will send next iteration, filled by the fused pass.
     next: Vec<Cell<P>>,
-    /// The sum of [`Program::global`] over the current values.
+    /// The sum of [`Program::global`] over the current values and the values last processed.
     global: f64,
     /// Whether `send` and `global` match the current values (false after a general iteration).
     ready: bool,
@@ -42,6 +44,9 @@ pub(crate) struct DenseStep {
     pub(crate) change: f64,
     /// Vertices active afterwards and within the current bucket.
     pub(crate) near: u64,
+    /// Vertices with out-edges that are not among them: while there are none, the next iteration
+    /// can be dense too (the inactive vertices send along no arc).
+    pub(crate) idle_senders: u64,
     /// The sum of [`Program::global`] over the new values.
     global: f64,
 }
@@ -51,6 +56,7 @@ impl DenseStep {
         self.edges += other.edges;
         self.change += other.change;
         self.near += other.near;
+        self.idle_senders += other.idle_senders;
         self.global += other.global;
         self
     }
@@ -69,7 +75,9 @@ impl<P: Program> Dense<P> {
         self.ready = false;
     }
 
-    /// Runs one iteration: every vertex gathers, applies and is tested against `bucket`.
+    /// Runs one iteration: every vertex gathers, applies and is tested against `bucket`. Every vertex
+    /// that sends along an arc must be active (see [`DenseStep::idle_senders`]); the inactive others
+    /// keep their seen value and add nothing to the global sum.
     pub(crate) fn step(
         &mut self,
         program: &P,
@@ -105,9 +113,10 @@ impl<P: Program> Dense<P> {
                 let mut global = 0.0;
                 for v in r.clone() {
                     let (vertex, value) = (state.vertex(v), state.now[v as usize].load());
-                    send[v as usize].store(program.source_value(vertex, value));
-                    if P::USES_GLOBAL {
-                        global += program.global(vertex, value);
+                    let sent = state.seen[v as usize].load();
+                    send[v as usize].store(program.source_value(vertex, value, sent));
+                    if P::USES_GLOBAL && program.active(value, sent) {
+                        global += program.global(vertex, value, sent);
                     }
                 }
                 global
@@ -175,17 +184,26 @@ impl<P: Program> Dense<P> {
             let vertex = state.vertex(v);
             let global = self.global;
             let new = program.apply(vertex, old, combined, global);
-            state.seen[i].store(old);
+            // Whether v was processed (active) this iteration: then what it sent is `old`.
+            let seen = state.seen[i].load();
+            let sent = if program.active(old, seen) && program.bucket(old) <= bucket {
+                state.seen[i].store(old);
+                old
+            } else {
+                seen
+            };
             state.now[i].store(new);
             if new != old {
                 step.change += (new.to_f64() - old.to_f64()).abs();
             }
-            if program.active(new, old) && program.bucket(new) <= bucket {
+            if program.active(new, sent) && program.bucket(new) <= bucket {
                 step.near += 1;
-            }
-            self.next[i].store(program.source_value(vertex, new));
-            if P::USES_GLOBAL {
-                step.global += program.global(vertex, new);
+                self.next[i].store(program.source_value(vertex, new, sent));
+                if P::USES_GLOBAL {
+                    step.global += program.global(vertex, new, sent);
+                }
+            } else if vertex.out_degree > 0 {
+                step.idle_senders += 1;
             }
         }
         step

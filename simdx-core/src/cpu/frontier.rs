@@ -18,6 +18,11 @@ const SEQUENTIAL: usize = 4096;
 pub(crate) enum Active {
     /// Every vertex of the graph.
     All,
+    /// This many vertices, among them every vertex with out-edges (an [`Apply::Every`] program's
+    /// dense step, which tells the others apart itself).
+    ///
+    /// [`Apply::Every`]: crate::acc::Apply::Every
+    Senders(usize),
     /// These vertices, without duplicates.
     List(Vec<VertexId>),
 }
@@ -27,6 +32,7 @@ impl Active {
     pub(crate) fn is_empty(&self, n: usize) -> bool {
         match self {
             Active::All => n == 0,
+            Active::Senders(count) => *count == 0,
             Active::List(list) => list.is_empty(),
         }
     }
@@ -35,15 +41,8 @@ impl Active {
     pub(crate) fn len(&self, n: usize) -> usize {
         match self {
             Active::All => n,
+            Active::Senders(count) => *count,
             Active::List(list) => list.len(),
-        }
-    }
-
-    /// The active vertices as a list.
-    pub(crate) fn into_list(self, n: usize) -> Vec<VertexId> {
-        match self {
-            Active::All => (0..n as VertexId).collect(),
-            Active::List(list) => list,
         }
     }
 }
@@ -92,15 +91,20 @@ impl Frontier {
     /// The first frontier: every active vertex of the graph; [`Active::All`] if that is every vertex.
     pub(crate) fn select_all<P: Program>(&mut self, program: &P, state: &VertexState<'_, P>) -> Active {
         let n = state.len();
-        let active: Vec<VertexId> = (0..n as VertexId)
-            .into_par_iter()
-            .with_min_len(SEQUENTIAL)
-            .filter(|&v| state.is_active(program, v))
-            .collect();
+        let active = active_vertices(program, state);
         if n > 0 && active.len() == n && active.iter().all(|&v| state.bucket(program, v) <= self.bucket) {
             return Active::All;
         }
         self.select(program, state, &active, false)
+    }
+
+    /// As [`Frontier::select_all`], always as a list.
+    pub(crate) fn active_list<P: Program>(&mut self, program: &P, state: &VertexState<'_, P>) -> Vec<VertexId> {
+        let active = active_vertices(program, state);
+        match self.select(program, state, &active, false) {
+            Active::List(list) => list,
+            Active::All | Active::Senders(_) => active,
+        }
     }
 
     /// Sorts `vertices` by `bucket_of` (`None`: drop the vertex): those of bucket `current` or an
@@ -256,4 +260,13 @@ impl Filed {
             None => self.overflow.push(v),
         }
     }
+}
+
+/// Every active vertex of the graph, in increasing order.
+fn active_vertices<P: Program>(program: &P, state: &VertexState<'_, P>) -> Vec<VertexId> {
+    (0..state.len() as VertexId)
+        .into_par_iter()
+        .with_min_len(SEQUENTIAL)
+        .filter(|&v| state.is_active(program, v))
+        .collect()
 }

@@ -70,6 +70,7 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
         if !program.done(iterations, change) {
             next_active = Some(match next {
                 Next::All => Active::All,
+                Next::Senders(count) => Active::Senders(count),
                 Next::Scan => engine.frontier.select_all(program, &state),
                 Next::Reached(reached, clear) => engine.frontier.select(program, &state, &reached, clear),
             });
@@ -84,6 +85,8 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
 enum Next {
     /// Every vertex is active and within the current bucket.
     All,
+    /// This many vertices are, among them every vertex with out-edges.
+    Senders(usize),
     /// A scan of every vertex.
     Scan,
     /// These vertices were reached; `true`: their "touched" bits are still set.
@@ -111,16 +114,21 @@ struct Iterations<'a, 'g, P: Program> {
 impl<P: Program> Iterations<'_, '_, P> {
     /// Runs one iteration on `current`: its statistics (time unset), the change, and the next frontier.
     fn step(&mut self, current: Active) -> (IterationStats, f64, Next) {
-        let all = matches!(current, Active::All);
-        let graph = self.state.graph;
-        let frontier_len = current.len(self.state.len()) as u64;
-        if all && P::APPLY == Apply::Every && self.direction(graph.num_arcs()) == Direction::Pull {
+        let (state, n) = (self.state, self.state.len());
+        let dense = matches!(current, Active::All | Active::Senders(_));
+        let frontier_len = current.len(n) as u64;
+        if dense && P::APPLY == Apply::Every && self.direction(state.graph.num_arcs()) == Direction::Pull {
             return self.dense_step(frontier_len);
         }
         if let Some(dense) = &mut self.dense {
             dense.invalidate();
         }
-        self.general_step(current.into_list(self.state.len()))
+        let list = match current {
+            Active::All => (0..n as VertexId).collect(),
+            Active::Senders(_) => self.frontier.active_list(self.program, state),
+            Active::List(list) => list,
+        };
+        self.general_step(list)
     }
 
     /// The dense path: every vertex gathers, applies and is tested in one pass.
@@ -130,7 +138,13 @@ impl<P: Program> Iterations<'_, '_, P> {
         let dense = self.dense.get_or_insert_with(|| Dense::new(state, hubs.clone()));
         let step = dense.step(program, state, self.in_weights, self.split, self.frontier.bucket);
         let record = self.record(Direction::Pull, FilterUsed::Every, frontier_len, step.edges);
-        let next = if step.near == state.len() as u64 { Next::All } else { Next::Scan };
+        let next = if step.near == state.len() as u64 {
+            Next::All
+        } else if step.idle_senders == 0 {
+            Next::Senders(step.near as usize)
+        } else {
+            Next::Scan
+        };
         (record, step.change, next)
     }
 
@@ -139,8 +153,7 @@ impl<P: Program> Iterations<'_, '_, P> {
         let (program, state) = (self.program, self.state);
         let n = state.len();
         let every = P::APPLY == Apply::Every;
-        let out_edges = snapshot(state, &current);
-        let global = if P::USES_GLOBAL { global_sum(program, state) } else { 0.0 };
+        let (out_edges, global) = snapshot(program, state, &current);
         let direction = self.direction(out_edges);
         let bins =
             BinPolicy::new(if every { FilterPolicy::Ballot } else { self.options.filter }, self.options.bin_capacity);
@@ -209,26 +222,15 @@ impl<P: Program> Iterations<'_, '_, P> {
     }
 }
 
-/// Snapshot: a processed vertex's seen value is the value it sends this iteration. Returns the
-/// frontier's out-edges (for the direction choice and the push step's task sizes).
-fn snapshot<P: Program>(state: &VertexState<'_, P>, frontier: &[VertexId]) -> u64 {
+/// Snapshot: a processed vertex's seen value becomes its value, and what it sends is prepared
+/// ([`VertexState::prepare`]). Returns the frontier's out-edges (for the direction choice and the push
+/// step's task sizes) and the sum of [`Program::global`] over it.
+fn snapshot<P: Program>(program: &P, state: &VertexState<'_, P>, frontier: &[VertexId]) -> (u64, f64) {
     frontier
         .par_iter()
         .with_min_len(4096)
-        .map(|&u| {
-            state.seen[u as usize].store(state.now[u as usize].load());
-            state.graph.out_degree(u)
-        })
-        .sum()
-}
-
-/// The sum of [`Program::global`] over all vertices.
-fn global_sum<P: Program>(program: &P, state: &VertexState<'_, P>) -> f64 {
-    (0..state.len() as VertexId)
-        .into_par_iter()
-        .with_min_len(4096)
-        .map(|v| program.global(state.vertex(v), state.now[v as usize].load()))
-        .sum()
+        .map(|&u| (state.graph.out_degree(u), state.prepare(program, u)))
+        .reduce(|| (0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1))
 }
 
 /// Applies the combined updates of `reached` vertices; returns the sum of `|new - old|`.

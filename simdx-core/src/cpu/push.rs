@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use super::prefetch;
 use super::record::{Bin, BinPolicy};
 use super::state::VertexState;
-use crate::acc::{Apply, AtomicCell, CombineOp, Edge, Program, WeightView};
+use crate::acc::{Apply, AtomicCell, Edge, Program, WeightView};
 use crate::VertexId;
 
 /// Frontiers with at most this many out-edges are pushed on the calling thread.
@@ -107,7 +107,7 @@ fn push_edges<P: Program>(
     bin: &mut Bin,
 ) {
     let targets = state.graph.out_csr().targets();
-    let src = program.source_value(state.vertex(u), sent_value(state, u));
+    let src = state.pushed_by(program, u);
     let src_out_degree = state.out_degree(u);
     bin.edges += range.len() as u64;
     for i in range {
@@ -134,21 +134,5 @@ fn push_edges<P: Program>(
         if reached && state.touched.insert(v) {
             bins.record(bin, v);
         }
-    }
-}
-
-/// The value `u` pushes. An in-place min or max program reads the live value and records it as
-/// seen: it is never worse than the snapshot, and `u` becomes active again only if it improves after
-/// this read (fewer repeated relaxations within a delta-stepping bucket). Other programs push their
-/// snapshot.
-#[inline]
-fn sent_value<P: Program>(state: &VertexState<'_, P>, u: VertexId) -> P::Value {
-    let i = u as usize;
-    if P::APPLY == Apply::InPlace && matches!(P::OP, CombineOp::Min | CombineOp::Max) {
-        let live = state.now[i].load();
-        state.seen[i].store(live);
-        live
-    } else {
-        state.seen[i].load()
     }
 }

@@ -4,7 +4,7 @@
 use rayon::prelude::*;
 
 use super::bitmap::AtomicBitmap;
-use crate::acc::{Apply, AtomicCell, Program, Value, Vertex};
+use crate::acc::{Apply, AtomicCell, CombineOp, Program, Value, Vertex};
 use crate::{Graph, VertexId};
 
 /// Everything a CPU run keeps per vertex.
@@ -18,6 +18,10 @@ pub(crate) struct VertexState<'g, P: Program> {
     pub(crate) now: Vec<<P::Value as Value>::Cell>,
     /// The value each vertex had when it was last processed.
     pub(crate) seen: Vec<<P::Value as Value>::Cell>,
+    /// What each frontier vertex sends this iteration, filled by the snapshot: its
+    /// [`Program::source_value`], or, for programs that push their live value
+    /// ([`VertexState::PUSHES_LIVE`]), the value it held when last processed before.
+    pub(crate) send: Vec<<P::Value as Value>::Cell>,
     /// Combined updates not yet applied (empty for [`Apply::InPlace`]).
     pub(crate) acc: Vec<<P::Value as Value>::Cell>,
     /// Vertices changed (in place) or reached by an update in the current iteration.
@@ -31,6 +35,7 @@ impl<'g, P: Program> VertexState<'g, P> {
         let now =
             (0..n as VertexId).into_par_iter().map(|v| AtomicCell::new(program.init(vertex_of(graph, v)))).collect();
         let seen = (0..n).into_par_iter().map(|_| AtomicCell::new(P::UNSEEN)).collect();
+        let send = (0..n).into_par_iter().map(|_| AtomicCell::new(P::UNSEEN)).collect();
         let acc = match P::APPLY {
             Apply::InPlace => Vec::new(),
             Apply::Received | Apply::Every => (0..n).into_par_iter().map(|_| AtomicCell::new(P::IDENTITY)).collect(),
@@ -41,8 +46,56 @@ impl<'g, P: Program> VertexState<'g, P> {
             in_offsets: graph.in_csr().offsets(),
             now,
             seen,
+            send,
             acc,
             touched: AtomicBitmap::new(n),
+        }
+    }
+
+    /// Whether push steps send each source's live value rather than its snapshot: in-place min and
+    /// max programs, for which a newer value is never worse (fewer repeated relaxations within a
+    /// delta-stepping bucket); the source then becomes active again only if it improves after the read.
+    pub(crate) const PUSHES_LIVE: bool =
+        matches!(P::APPLY, Apply::InPlace) && matches!(P::OP, CombineOp::Min | CombineOp::Max);
+
+    /// Snapshot of frontier vertex `u` at the start of an iteration: its seen value becomes its value,
+    /// and what it sends is prepared. Returns its share of [`Program::global`] (0 unless used).
+    #[inline]
+    pub(crate) fn prepare(&self, program: &P, u: VertexId) -> f64 {
+        let i = u as usize;
+        let (now, sent) = (self.now[i].load(), self.seen[i].load());
+        self.seen[i].store(now);
+        let vertex = self.vertex(u);
+        self.send[i].store(if Self::PUSHES_LIVE { sent } else { program.source_value(vertex, now, sent) });
+        if P::USES_GLOBAL {
+            program.global(vertex, now, sent)
+        } else {
+            0.0
+        }
+    }
+
+    /// What frontier vertex `u` sends this iteration (after [`VertexState::prepare`]).
+    #[inline]
+    pub(crate) fn sent_by(&self, program: &P, u: VertexId) -> P::Value {
+        let i = u as usize;
+        if Self::PUSHES_LIVE {
+            program.source_value(self.vertex(u), self.seen[i].load(), self.send[i].load())
+        } else {
+            self.send[i].load()
+        }
+    }
+
+    /// What frontier vertex `u` pushes: as [`VertexState::sent_by`], but a program that pushes its
+    /// live value reads it now and records it as seen.
+    #[inline]
+    pub(crate) fn pushed_by(&self, program: &P, u: VertexId) -> P::Value {
+        let i = u as usize;
+        if Self::PUSHES_LIVE {
+            let live = self.now[i].load();
+            self.seen[i].store(live);
+            program.source_value(self.vertex(u), live, self.send[i].load())
+        } else {
+            self.send[i].load()
         }
     }
 

@@ -37,6 +37,8 @@ typedef struct {
     simdx_value* send;      /* source_value of each frontier vertex (programs that define it) */
     simdx_u32* far[2];      /* the waiting (pending) vertices, each once; far[fcur] is current */
     unsigned long long* far_len; /* [2]: the lengths of far[0] and far[1] */
+    simdx_value* sent;      /* the seen value before this iteration's snapshot (programs that read it) */
+    simdx_u32* prepared;    /* the tag (iteration + 1) of the last snapshot of each vertex */
     simdx_u32 n;
     simdx_u32 online_capacity;
     simdx_u32 uniform_weight_bits;
@@ -296,6 +298,7 @@ __device__ __forceinline__ void ph_init(const sx_state* s, unsigned long long* c
     for (simdx_u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < s->n; v += gridDim.x * blockDim.x) {
         s->now[v] = simdx_init(&p, sx_vertex(s, v));
         s->seen[v] = SIMDX_UNSEEN;
+        s->prepared[v] = 0u;
         if (s->acc) s->acc[v] = SIMDX_IDENTITY;
         s->touched[v] = 0u;
         s->in_frontier[v] = 0u;
@@ -330,51 +333,59 @@ __device__ __forceinline__ void sx_classify_one(const sx_state* s, unsigned long
     for (int c = 0; c < 4; c++) sx_warp_append(&ctr[SX_CLASS_LEN + c], classes[c], take && cls == c, v);
 }
 
-/* Prepares frontier vertex v (where `take`) for the coming iteration: seen := now (the value it sends),
- * its source_value, its pull stamp (`stamp` > 0), its out-edges counted in ctr[SX_OUT_EDGES], and with
- * `classes` its push degree class. Called by whole warps. */
+/* Whether the snapshot keeps the seen value it replaces: source_value and global read it. */
+#define SX_KEEPS_SENT (SIMDX_HAS_SOURCE_VALUE || SIMDX_USES_GLOBAL)
+
+/* Prepares frontier vertex v (where `take`) for the iteration tagged `tag` (its count + 1): seen := now
+ * (the value it sends), its source_value, its share of the global sum in ctr[SX_GLOBAL], its pull stamp
+ * (`stamp` > 0), its out-edges counted in ctr[SX_OUT_EDGES], and with `classes` its push degree class.
+ * Preparing a vertex twice for one iteration (a fused kernel taking over after a direction switch) gives
+ * the same result: the replaced seen value is kept in `sent` under the tag. Called by whole warps. */
 __device__ __forceinline__ void sx_prepare(const sx_state* s, const simdx_params* p, unsigned long long* ctr, bool take, simdx_u32 v,
-                                           simdx_u32 stamp, simdx_u32* const* classes) {
+                                           simdx_u32 tag, simdx_u32 stamp, simdx_u32* const* classes) {
     unsigned long long d = 0;
+    double global = 0.0;
     if (take) {
         simdx_value value = s->now[v];
+        simdx_value sent = value;
+        if (SX_KEEPS_SENT) {
+            if (s->prepared[v] != tag) {
+                sent = s->seen[v];
+                s->sent[v] = sent;
+                s->prepared[v] = tag;
+            } else {
+                sent = s->sent[v];
+            }
+        }
         s->seen[v] = value;
-        if (SIMDX_HAS_SOURCE_VALUE) s->send[v] = simdx_source_value(p, sx_vertex(s, v), value);
+        if (SIMDX_HAS_SOURCE_VALUE) s->send[v] = simdx_source_value(p, sx_vertex(s, v), value, sent);
+        if (SIMDX_USES_GLOBAL) global = simdx_global(p, sx_vertex(s, v), value, sent);
         if (stamp) s->in_frontier[v] = stamp;
         d = s->out_offsets[v + 1] - s->out_offsets[v];
     }
     if (classes) sx_classify_one(s, ctr, take, v, d, classes);
     for (int o = 16; o > 0; o >>= 1) d += __shfl_down_sync(SX_FULL, d, o);
     if ((threadIdx.x & 31) == 0 && d) atomicAdd(&ctr[SX_OUT_EDGES], d);
+    if (SIMDX_USES_GLOBAL) {
+        for (int o = 16; o > 0; o >>= 1) global += __shfl_down_sync(SX_FULL, global, o);
+        if ((threadIdx.x & 31) == 0 && global != 0.0) atomicAdd((double*)&ctr[SX_GLOBAL], global);
+    }
 }
 
 /* Prepares every vertex of a frontier list (sx_prepare); `classes` may be NULL. */
-__device__ __forceinline__ void ph_snapshot(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 stamp,
-                                            simdx_u32* const* classes) {
+__device__ __forceinline__ void ph_snapshot(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 tag,
+                                            simdx_u32 stamp, simdx_u32* const* classes) {
     simdx_params p = s->params;
     simdx_u32 stride = gridDim.x * blockDim.x;
     simdx_u32 rounds = (len + stride - 1) / stride;
     for (simdx_u32 r = 0; r < rounds; r++) {
         simdx_u32 i = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
         bool live = i < len;
-        sx_prepare(s, &p, ctr, live, live ? list[i] : 0u, stamp, classes);
+        sx_prepare(s, &p, ctr, live, live ? list[i] : 0u, tag, stamp, classes);
     }
 }
-__global__ void sx_snapshot(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 stamp) {
-    ph_snapshot(s, s->counters, list, len, stamp, 0);
-}
-
-/* The sum over all vertices of global(v, now[v]). */
-__device__ __forceinline__ void ph_global(const sx_state* s, unsigned long long* ctr) {
-    simdx_params p = s->params;
-    double sum = 0.0;
-    for (simdx_u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < s->n; v += gridDim.x * blockDim.x)
-        sum += simdx_global(&p, sx_vertex(s, v), s->now[v]);
-    for (int o = 16; o > 0; o >>= 1) sum += __shfl_down_sync(SX_FULL, sum, o);
-    if ((threadIdx.x & 31) == 0 && sum != 0.0) atomicAdd((double*)&ctr[SX_GLOBAL], sum);
-}
-__global__ void sx_global(const sx_state* __restrict__ s) {
-    ph_global(s, s->counters);
+__global__ void sx_snapshot(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 tag, simdx_u32 stamp) {
+    ph_snapshot(s, s->counters, list, len, tag, stamp, 0);
 }
 
 /* Splits a worklist (`all`: every vertex) into degree classes (sx_classify_one); `in_degree` picks the
@@ -939,7 +950,8 @@ __device__ __forceinline__ simdx_u32 sx_block_len(const unsigned long long* len)
  * way. With `prepare`, also prepares the new frontier for the next iteration (sx_prepare with `stamp`
  * and `classes`), which saves the fused kernels a phase and a grid barrier per iteration. */
 __device__ __forceinline__ void ph_select(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 bucket,
-                                          simdx_u32* next, simdx_u32 fcur, bool prepare, simdx_u32 stamp, simdx_u32* const* classes) {
+                                          simdx_u32* next, simdx_u32 fcur, bool prepare, simdx_u32 tag, simdx_u32 stamp,
+                                          simdx_u32* const* classes) {
     simdx_params p = s->params;
     simdx_u32 stride = gridDim.x * blockDim.x;
     simdx_u32 rounds = (len + stride - 1) / stride;
@@ -964,14 +976,14 @@ __device__ __forceinline__ void ph_select(const sx_state* s, unsigned long long*
         }
         sx_warp_append(&s->far_len[fcur], s->far[fcur], wait, v);
         sx_warp_append(&ctr[SX_NEXT_LEN], next, take, v);
-        if (prepare) sx_prepare(s, &p, ctr, take, v, stamp, classes);
+        if (prepare) sx_prepare(s, &p, ctr, take, v, tag, stamp, classes);
     }
     for (int o = 16; o > 0; o >>= 1) waiting += __shfl_down_sync(SX_FULL, waiting, o);
     if ((threadIdx.x & 31) == 0 && waiting) atomicAdd(&ctr[SX_PENDING], waiting);
 }
 __global__ void sx_select(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 bucket,
                           simdx_u32* next, simdx_u32 fcur) {
-    ph_select(s, s->counters, list, len, bucket, next, fcur, false, 0u, 0);
+    ph_select(s, s->counters, list, len, bucket, next, fcur, false, 0u, 0u, 0);
 }
 
 /* A bucket change, pass 1, over the waiting vertices far[fcur]: drops those no longer active, finds the
@@ -1017,7 +1029,7 @@ __global__ void sx_far_min(const sx_state* __restrict__ s, simdx_u32 fcur) {
  * (ctr[SX_NEXT_LEN]); the others move to far[fcur ^ 1], which becomes current. `prepare` as for
  * ph_select. */
 __device__ __forceinline__ void ph_far_take(const sx_state* s, unsigned long long* ctr, simdx_u32 fcur, simdx_u32 bucket, simdx_u32* out,
-                                            bool prepare, simdx_u32 stamp, simdx_u32* const* classes) {
+                                            bool prepare, simdx_u32 tag, simdx_u32 stamp, simdx_u32* const* classes) {
     simdx_params p = s->params;
     simdx_u32 len = sx_block_len(&s->far_len[fcur]);
     const simdx_u32* far = s->far[fcur];
@@ -1040,11 +1052,11 @@ __device__ __forceinline__ void ph_far_take(const sx_state* s, unsigned long lon
         }
         sx_warp_append(&s->far_len[fcur ^ 1u], s->far[fcur ^ 1u], keep, v);
         sx_warp_append(&ctr[SX_NEXT_LEN], out, take, v);
-        if (prepare) sx_prepare(s, &p, ctr, take, v, stamp, classes);
+        if (prepare) sx_prepare(s, &p, ctr, take, v, tag, stamp, classes);
     }
 }
 __global__ void sx_far_take(const sx_state* __restrict__ s, simdx_u32 fcur, simdx_u32 bucket, simdx_u32* out) {
-    ph_far_take(s, s->counters, fcur, bucket, out, false, 0u, 0);
+    ph_far_take(s, s->counters, fcur, bucket, out, false, 0u, 0u, 0);
 }
 
 /* The predicate of the ballot scans. mode 0: reached this iteration (clears the flag); mode 1: active

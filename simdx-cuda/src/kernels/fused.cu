@@ -101,7 +101,8 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
                 bucket = (simdx_u32)cx[SX_MIN_BUCKET];
                 bool prepare = !SIMDX_USES_GLOBAL;
                 unsigned long long* t = sx_take(f, &use);
-                ph_far_take(s, t, fcur, bucket, frontier, prepare, may_pull ? iterations + 1u : 0u, may_push ? f->push_classes : 0);
+                ph_far_take(s, t, fcur, bucket, frontier, prepare, iterations + 1u, may_pull ? iterations + 1u : 0u,
+                            may_push ? f->push_classes : 0);
                 sx_grid_sync(f->barrier);
                 sx_fetch(cp, t);
                 fcur ^= 1u;
@@ -121,8 +122,7 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
         simdx_u32 stamp = (may_pull && !all_active) ? iterations + 1u : 0u;
         if (!prep) {
             prep = sx_take(f, &use);
-            ph_snapshot(s, prep, frontier, len, stamp, (may_push && !all_active) ? f->push_classes : 0);
-            if (SIMDX_USES_GLOBAL) ph_global(s, prep);
+            ph_snapshot(s, prep, frontier, len, iterations + 1u, stamp, (may_push && !all_active) ? f->push_classes : 0);
             sx_grid_sync(f->barrier);
             sx_fetch(cp, prep);
         }
@@ -131,7 +131,7 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
                  : f->direction_policy == 1u ? 1
                  : ((double)cp[SX_OUT_EDGES] > f->threshold_arcs ? 1 : 0);
         if (dir != 2 && want != dir) {
-            /* The other kernel takes over; it prepares the frontier again (the same writes). */
+            /* The other kernel takes over; it prepares the frontier again (to the same result). */
             status = SX_STATUS_SWITCH;
             break;
         }
@@ -206,7 +206,7 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
         } else {
             bool prepare = !SIMDX_USES_GLOBAL;
             unsigned long long* sel = sx_take(f, &use);
-            ph_select(s, sel, next, reached, bucket, frontier, fcur, prepare, may_pull ? iterations + 1u : 0u,
+            ph_select(s, sel, next, reached, bucket, frontier, fcur, prepare, iterations + 1u, may_pull ? iterations + 1u : 0u,
                       may_push ? f->push_classes : 0);
             sx_grid_sync(f->barrier);
             sx_fetch(cp, sel);

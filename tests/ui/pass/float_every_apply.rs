@@ -33,7 +33,7 @@ impl Program for Rank {
         e.src / e.src_out_degree as f32
     }
 
-    fn global(&self, v: Vertex, rank: f32) -> f64 {
+    fn global(&self, v: Vertex, rank: f32, _sent: f32) -> f64 {
         if v.out_degree == 0 {
             rank as f64
         } else {

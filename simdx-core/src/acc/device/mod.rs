@@ -13,8 +13,8 @@
 //!   `combine`, `apply`, `global` itself rather than taking the default);
 //! - one `__device__ __forceinline__` function per [`Program`] function, each taking
 //!   `const simdx_params* sx_self` first: `simdx_init(p, simdx_vertex)`, `simdx_active(p, now, seen)`,
-//!   `simdx_source_value(p, v, value)`, `simdx_compute(p, simdx_edge)`, `simdx_combine(p, a, b)`, `simdx_apply(p, v, old, combined, global)`,
-//!   `simdx_global(p, v, value)`, `simdx_can_update(p, value)`, `simdx_bucket(p, value)` and
+//!   `simdx_source_value(p, v, value, sent)`, `simdx_compute(p, simdx_edge)`, `simdx_combine(p, a, b)`, `simdx_apply(p, v, old, combined, global)`,
+//!   `simdx_global(p, v, value, sent)`, `simdx_can_update(p, value)`, `simdx_bucket(p, value)` and
 //!   `simdx_done(p, iterations, change)`, with the same results as the Rust functions bit for bit
 //!   (integers wrap, shifts mask, float-to-int casts saturate). Only the transcendental functions
 //!   (`exp`, `ln`, ...) may differ in the last bits on a GPU, whose math library is not glibc's.
