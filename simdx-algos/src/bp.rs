@@ -7,8 +7,8 @@
 //! * Beliefs start uniform, `1 / n`. A vertex without in-neighbours gets belief 0 after the first
 //!   iteration; if no belief flows along any edge (no edges, or every source has belief 0), all
 //!   beliefs become 0.
-//! * Each BP iteration takes two engine iterations, because the engine's sum over all vertices
-//!   ([`Program::global`]) sees the values as they were at the start of an iteration: a *gather* step
+//! * Each BP iteration takes two engine iterations, because the engine's sum over the active (here:
+//!   all) vertices ([`Program::global`]) sees the values as they were at the start of an iteration: a *gather* step
 //!   stores each vertex's unnormalised belief `y`, negated to mark the step; a *normalise* step
 //!   divides by their total. Values are `f64`, so that sums over hubs keep 1e-5 relative accuracy.
 

@@ -216,8 +216,8 @@ pub trait Program: Sync {
     }
 
     /// The new value of `v` from its old value and its combined update (not called for
-    /// [`Apply::InPlace`]). `global` is the sum of [`Program::global`] over all vertices, taken at the
-    /// start of the iteration.
+    /// [`Apply::InPlace`]). `global` is the sum of [`Program::global`] over the iteration's active
+    /// vertices, taken at its start.
     fn apply(&self, v: Vertex, old: Self::Value, combined: Self::Value, global: f64) -> Self::Value {
         let _ = (v, global);
         self.combine(old, combined)
