@@ -476,6 +476,8 @@ impl CudaEngine {
             launch!(f_snapshot, per_thread(len), &state, &*frontier, &len, &tag, &stamp);
             let c = read(&mut *counters)?;
             let global = f64::from_bits(c[GLOBAL]);
+            // When the frontier holds every vertex with out-edges, every in-arc's source is active.
+            let stamp = if c[OUT_EDGES] == graph.num_arcs { 0 } else { stamp };
             let direction = match opts.direction {
                 DirectionPolicy::Push => Direction::Push,
                 DirectionPolicy::Pull => Direction::Pull,

@@ -127,6 +127,8 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
             sx_fetch(cp, prep);
         }
         double global = __longlong_as_double((long long)cp[SX_GLOBAL]);
+        /* When the frontier holds every vertex with out-edges, every in-arc's source is active. */
+        if (cp[SX_OUT_EDGES] == s->out_offsets[s->n]) stamp = 0u;
         int want = f->direction_policy == 0u ? 0
                  : f->direction_policy == 1u ? 1
                  : ((double)cp[SX_OUT_EDGES] > f->threshold_arcs ? 1 : 0);
