@@ -88,6 +88,8 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
     /* The counters of the phase that prepared the current frontier (NULL until one has), and the block's
      * copies of that set (cp), of the compute step's (cw) and of others (cx). */
     unsigned long long* prep = 0;
+    /* All arcs, read once for the block. */
+    unsigned long long arcs = sx_read((const unsigned long long*)&s->out_offsets[s->n]);
     __shared__ unsigned long long cp[SX_COUNTERS], cw[SX_COUNTERS], cx[SX_COUNTERS];
     for (;;) {
         if (len == 0 && pending_maybe) {
@@ -128,7 +130,7 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
         }
         double global = __longlong_as_double((long long)cp[SX_GLOBAL]);
         /* When the frontier holds every vertex with out-edges, every in-arc's source is active. */
-        if (cp[SX_OUT_EDGES] == s->out_offsets[s->n]) stamp = 0u;
+        if (cp[SX_OUT_EDGES] == arcs) stamp = 0u;
         int want = f->direction_policy == 0u ? 0
                  : f->direction_policy == 1u ? 1
                  : ((double)cp[SX_OUT_EDGES] > f->threshold_arcs ? 1 : 0);
