@@ -62,18 +62,12 @@ impl Program for PageRank {
         e.src
     }
 
-    /// The change of the uniform pool: a first send (`sent` 0) takes the initial `1 / n` out of it,
-    /// and a dangling vertex keeps its rank in it.
+    /// The change of the uniform pool: a dangling vertex keeps its rank in it, and a first send
+    /// (`sent` 0) takes the initial `1 / n` out of it.
     fn global(&self, v: Vertex, rank: f64, sent: f64) -> f64 {
-        let dangling = v.out_degree == 0;
-        let before = if sent == 0.0 {
-            1.0 / v.num_vertices as f64
-        } else if dangling {
-            sent
-        } else {
-            0.0
-        };
-        (if dangling { rank } else { 0.0 }) - before
+        let kept = if v.out_degree == 0 { rank - sent } else { 0.0 };
+        let initial = if sent == 0.0 { 1.0 / v.num_vertices as f64 } else { 0.0 };
+        kept - initial
     }
 
     fn apply(&self, v: Vertex, old: f64, incoming: f64, dangling: f64) -> f64 {

@@ -96,11 +96,11 @@ __device__ __forceinline__ simdx_f64 simdx_global(const simdx_params* sx_self, s
     (void)sx_rank;
     (void)sx_sent;
 #line 68 "simdx-algos/src/pagerank.rs"
-    bool sx_dangling = (sx_v.out_degree == 0u);
+    simdx_f64 sx_kept = ((sx_v.out_degree == 0u) ? (sx_rank - sx_sent) : (0.0));
 #line 69 "simdx-algos/src/pagerank.rs"
-    simdx_f64 sx_before = ((sx_sent == (0.0)) ? ((1.0) / ((simdx_f64)sx_v.num_vertices)) : (sx_dangling ? sx_sent : (0.0)));
+    simdx_f64 sx_initial = ((sx_sent == (0.0)) ? ((1.0) / ((simdx_f64)sx_v.num_vertices)) : (0.0));
 #line 70 "simdx-algos/src/pagerank.rs"
-    return ((sx_dangling ? sx_rank : (0.0)) - sx_before);
+    return (sx_kept - sx_initial);
 }
 __device__ __forceinline__ bool simdx_can_update(const simdx_params* sx_self, simdx_value value) {
     (void)sx_self;
