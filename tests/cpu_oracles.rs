@@ -95,11 +95,7 @@ fn pagerank_pulls_while_most_ranks_move_and_pushes_the_tail() {
     let it = &run.stats.iterations;
     assert_eq!((it[0].direction, it[0].frontier), (Direction::Pull, n), "{:?}", it[0]);
     assert!(it[1].direction == Direction::Push && it[1].frontier < n / 2, "{:?}", it[1]);
-    assert!(
-        it[1].edges < grid.num_arcs() as u64 / 2,
-        "a push inspects the out-edges of the frontier only: {:?}",
-        it[1]
-    );
+    assert!(it[1].edges < grid.num_arcs() / 2, "a push inspects the out-edges of the frontier only: {:?}", it[1]);
     verify::pagerank(&grid, &params, &run.values, 1e-6).unwrap();
     // On a Kronecker graph nearly every rank moves until the end.
     let kron = generated("kron:10");
