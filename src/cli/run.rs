@@ -288,33 +288,27 @@ pub enum Values {
 fn write_values(path: &std::path::Path, values: &Values) -> std::io::Result<()> {
     let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
     match values {
-        Values::U32(v) => {
-            for (i, x) in v.iter().enumerate() {
-                if x.is_max() {
-                    writeln!(out, "{i} inf")?;
-                } else {
-                    writeln!(out, "{i} {x}")?;
-                }
-            }
-        }
-        Values::F32(v) => {
-            for (i, x) in v.iter().enumerate() {
-                if x.is_max() {
-                    writeln!(out, "{i} inf")?;
-                } else {
-                    writeln!(out, "{i} {x:e}")?;
-                }
-            }
-        }
-        Values::F64(v) => {
-            for (i, x) in v.iter().enumerate() {
-                if x.is_max() {
-                    writeln!(out, "{i} inf")?;
-                } else {
-                    writeln!(out, "{i} {x:e}")?;
-                }
-            }
-        }
+        Values::U32(v) => write_lines(&mut out, v, |out, x| write!(out, "{x}"))?,
+        Values::F32(v) => write_lines(&mut out, v, |out, x| write!(out, "{x:e}"))?,
+        Values::F64(v) => write_lines(&mut out, v, |out, x| write!(out, "{x:e}"))?,
     }
     out.flush()
+}
+
+/// Writes `<id> <value>` per vertex, `inf` for the type's largest value (unreachable).
+fn write_lines<W: Write, V: Value>(
+    out: &mut W,
+    values: &[V],
+    write_value: impl Fn(&mut W, V) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    for (i, &x) in values.iter().enumerate() {
+        write!(out, "{i} ")?;
+        if x.is_max() {
+            write!(out, "inf")?;
+        } else {
+            write_value(out, x)?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
 }
