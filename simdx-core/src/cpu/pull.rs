@@ -117,8 +117,7 @@ fn scan<P: Program>(
         if !is_source(u) {
             continue;
         }
-        let edge =
-            Edge { src: state.sent_by(program, u), dst, weight: weights.get(i), src_out_degree: state.out_degree(u) };
+        let edge = Edge { src: state.sent_by(u), dst, weight: weights.get(i), src_out_degree: state.out_degree(u) };
         let update = program.compute(edge);
         combined = Some(match combined {
             None => update,

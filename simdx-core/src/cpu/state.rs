@@ -18,10 +18,12 @@ pub(crate) struct VertexState<'g, P: Program> {
     pub(crate) now: Vec<<P::Value as Value>::Cell>,
     /// The value each vertex had when it was last processed.
     pub(crate) seen: Vec<<P::Value as Value>::Cell>,
-    /// What each frontier vertex sends this iteration, filled by the snapshot: its
-    /// [`Program::source_value`], or, for programs that push their live value
-    /// ([`VertexState::PUSHES_LIVE`]), the value it held when last processed before.
+    /// What each frontier vertex sends this iteration ([`Program::source_value`]), filled by the
+    /// snapshot.
     pub(crate) send: Vec<<P::Value as Value>::Cell>,
+    /// For programs that push their live value ([`VertexState::PUSHES_LIVE`]; empty otherwise): the
+    /// seen value each snapshot replaced, which a live push hands to [`Program::source_value`].
+    before: Vec<<P::Value as Value>::Cell>,
     /// Combined updates not yet applied (empty for [`Apply::InPlace`]).
     pub(crate) acc: Vec<<P::Value as Value>::Cell>,
     /// Vertices changed (in place) or reached by an update in the current iteration.
@@ -36,6 +38,8 @@ impl<'g, P: Program> VertexState<'g, P> {
             (0..n as VertexId).into_par_iter().map(|v| AtomicCell::new(program.init(vertex_of(graph, v)))).collect();
         let seen = (0..n).into_par_iter().map(|_| AtomicCell::new(P::UNSEEN)).collect();
         let send = (0..n).into_par_iter().map(|_| AtomicCell::new(P::UNSEEN)).collect();
+        let before_len = if Self::PUSHES_LIVE { n } else { 0 };
+        let before = (0..before_len).into_par_iter().map(|_| AtomicCell::new(P::UNSEEN)).collect();
         let acc = match P::APPLY {
             Apply::InPlace => Vec::new(),
             Apply::Received | Apply::Every => (0..n).into_par_iter().map(|_| AtomicCell::new(P::IDENTITY)).collect(),
@@ -47,6 +51,7 @@ impl<'g, P: Program> VertexState<'g, P> {
             now,
             seen,
             send,
+            before,
             acc,
             touched: AtomicBitmap::new(n),
         }
@@ -66,7 +71,10 @@ impl<'g, P: Program> VertexState<'g, P> {
         let (now, sent) = (self.now[i].load(), self.seen[i].load());
         self.seen[i].store(now);
         let vertex = self.vertex(u);
-        self.send[i].store(if Self::PUSHES_LIVE { sent } else { program.source_value(vertex, now, sent) });
+        self.send[i].store(program.source_value(vertex, now, sent));
+        if Self::PUSHES_LIVE {
+            self.before[i].store(sent);
+        }
         if P::USES_GLOBAL {
             program.global(vertex, now, sent)
         } else {
@@ -76,13 +84,8 @@ impl<'g, P: Program> VertexState<'g, P> {
 
     /// What frontier vertex `u` sends this iteration (after [`VertexState::prepare`]).
     #[inline]
-    pub(crate) fn sent_by(&self, program: &P, u: VertexId) -> P::Value {
-        let i = u as usize;
-        if Self::PUSHES_LIVE {
-            program.source_value(self.vertex(u), self.seen[i].load(), self.send[i].load())
-        } else {
-            self.send[i].load()
-        }
+    pub(crate) fn sent_by(&self, u: VertexId) -> P::Value {
+        self.send[u as usize].load()
     }
 
     /// What frontier vertex `u` pushes: as [`VertexState::sent_by`], but a program that pushes its
@@ -93,7 +96,7 @@ impl<'g, P: Program> VertexState<'g, P> {
         if Self::PUSHES_LIVE {
             let live = self.now[i].load();
             self.seen[i].store(live);
-            program.source_value(self.vertex(u), live, self.send[i].load())
+            program.source_value(self.vertex(u), live, self.before[i].load())
         } else {
             self.send[i].load()
         }
