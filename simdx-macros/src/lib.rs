@@ -19,7 +19,8 @@ mod program;
 mod ty;
 
 /// Makes an `impl Program for T` block run on every simdx backend: the functions stay as they are for
-/// the CPU, and their CUDA C translation is emitted as `impl DeviceProgram for T`.
+/// the CPU, and their CUDA C translation is emitted as `impl DeviceProgram for T`. An impl that leaves
+/// out `type Message` gets `type Message = <its Value>;` (messages are values unless it says otherwise).
 ///
 /// ```ignore
 /// #[graph_kernel]
@@ -39,14 +40,20 @@ pub fn graph_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
             "#[graph_kernel] takes no arguments",
         ));
     }
+    let mut original = original;
     let generated = match syn::parse::<syn::ItemImpl>(item) {
-        Ok(imp) => match program::expand(&imp, &facade_path()) {
-            Ok(tokens) => tokens,
-            Err(mut e) => {
-                errors.append(&mut e);
-                TokenStream2::new()
+        Ok(imp) => {
+            if let Some(with_message) = program::with_default_message(&imp) {
+                original = quote!(#with_message);
             }
-        },
+            match program::expand(&imp, &facade_path()) {
+                Ok(tokens) => tokens,
+                Err(mut e) => {
+                    errors.append(&mut e);
+                    TokenStream2::new()
+                }
+            }
+        }
         Err(_) => {
             errors.push(syn::Error::new(
                 proc_macro2::Span::call_site(),

@@ -39,8 +39,9 @@ pub struct Lowering {
     pub fields: BTreeMap<String, Outside>,
     /// Constants from outside the impl, by their Rust path.
     pub consts: BTreeMap<String, Outside>,
-    /// The program's `Value` and `Weight` types.
+    /// The program's `Value`, `Message` and `Weight` types.
     pub value: Ty,
+    pub message: Ty,
     pub weight: Ty,
 }
 
@@ -58,13 +59,14 @@ pub struct FnLowering<'a> {
 type Lowered = (Vec<CStmt>, Option<CExpr>, TyVar);
 
 impl Lowering {
-    pub fn new(value: Ty, weight: Ty) -> Self {
+    pub fn new(value: Ty, message: Ty, weight: Ty) -> Self {
         Lowering {
             types: Types::default(),
             errors: Vec::new(),
             fields: BTreeMap::new(),
             consts: BTreeMap::new(),
             value,
+            message,
             weight,
         }
     }
@@ -73,7 +75,8 @@ impl Lowering {
         self.errors.push(error_at(at.into(), message.into()));
     }
 
-    /// A type written in kernel code: a scalar, `Self::Value`, `Self::Weight`, `Vertex` or `Edge<..>`.
+    /// A type written in kernel code: a scalar, `Self::Value`, `Self::Message`, `Self::Weight`, `Vertex`
+    /// or `Edge<..>`.
     pub fn ty_of(&mut self, t: &Type) -> Option<Ty> {
         match t {
             Type::Path(p) if p.qself.is_none() => {
@@ -81,6 +84,7 @@ impl Lowering {
                 let last = segs.last().map(String::as_str).unwrap_or("");
                 match (segs.len(), segs.first().map(String::as_str)) {
                     (2, Some("Self")) if last == "Value" => return Some(self.value),
+                    (2, Some("Self")) if last == "Message" => return Some(self.message),
                     (2, Some("Self")) if last == "Weight" => return Some(self.weight),
                     _ => {}
                 }
@@ -469,7 +473,7 @@ impl<'a> FnLowering<'a> {
         }
         if segs.len() == 2 && segs[0] == "Self" {
             let (c, t) = match segs[1].as_str() {
-                "IDENTITY" => ("SIMDX_IDENTITY", self.cx.value),
+                "IDENTITY" => ("SIMDX_IDENTITY", self.cx.message),
                 "UNSEEN" => ("SIMDX_UNSEEN", self.cx.value),
                 other => {
                     return self.fail(
@@ -526,7 +530,8 @@ impl<'a> FnLowering<'a> {
         }
         let field_ty = match (self.cx.types.get(t), name.as_str()) {
             (Some(Ty::Vertex), "id" | "out_degree" | "in_degree" | "num_vertices") => Ty::U32,
-            (Some(Ty::Edge), "src" | "dst") => self.cx.value,
+            (Some(Ty::Edge), "src") => self.cx.message,
+            (Some(Ty::Edge), "dst") => self.cx.value,
             (Some(Ty::Edge), "weight") => self.cx.weight,
             (Some(Ty::Edge), "src_out_degree") => Ty::U32,
             _ => {

@@ -1,7 +1,7 @@
 //! The [`Program`] trait: an algorithm as Active, Compute and Combine functions over per-vertex
 //! values, plus how values start, how a combined update becomes the new value, and when to stop.
 
-use super::value::Value;
+use super::value::{convert, Value};
 use super::weight::EdgeWeight;
 use crate::VertexId;
 
@@ -115,18 +115,36 @@ pub struct Vertex {
     pub num_vertices: u32,
 }
 
-/// What Compute sees of an edge `src -> dst`.
+/// What Compute sees of an edge `src -> dst`: `M` is the program's [`Program::Message`], `W` its
+/// weight and `V` its [`Program::Value`] (the same as `M` unless the program says otherwise, so
+/// `Edge<u32, ()>` is an edge of a program whose values and messages are both `u32`).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Edge<V, W> {
+pub struct Edge<M, W, V = M> {
     /// What the source sends: [`Program::source_value`] of its value as of the start of the iteration
     /// (or, for an [`Apply::InPlace`] min or max program, possibly a better value it reached since).
-    pub src: V,
+    pub src: M,
     /// The destination's current value.
     pub dst: V,
     /// The edge's weight.
     pub weight: W,
     /// The source's out-degree (saturating at `u32::MAX`).
     pub src_out_degree: u32,
+}
+
+/// Why `P` cannot run, when its declarations contradict each other: an [`Apply::InPlace`] program
+/// combines messages straight into values, so its [`Program::Message`] must be its
+/// [`Program::Value`]. Both engines check this before a run.
+pub fn check_program<P: Program>() -> Result<(), String> {
+    let same = std::any::TypeId::of::<P::Message>() == std::any::TypeId::of::<P::Value>();
+    if P::APPLY == Apply::InPlace && !same {
+        return Err(format!(
+            "an `Apply::InPlace` program combines its messages into its values, so its `Message` ({}) must be \
+             its `Value` ({})",
+            std::any::type_name::<P::Message>(),
+            std::any::type_name::<P::Value>()
+        ));
+    }
+    Ok(())
 }
 
 /// An algorithm in the Active-Compute-Combine model.
@@ -155,6 +173,7 @@ pub struct Edge<V, W> {
 ///
 /// impl Program for Bfs {
 ///     type Value = u32;
+///     type Message = u32;
 ///     type Weight = ();
 ///     const OP: CombineOp = CombineOp::Min;
 ///     const KIND: CombineKind = CombineKind::Voting;
@@ -175,8 +194,15 @@ pub struct Edge<V, W> {
 /// assert_eq!(run.stats.iterations.len(), 4);
 /// ```
 pub trait Program: Sync {
-    /// The per-vertex value, which is also the type of updates.
+    /// The per-vertex value.
     type Value: Value + Combinable;
+    /// What travels along an edge: what [`Program::source_value`] makes of a source's value, what
+    /// Compute reads and returns, what [`Program::combine`] merges and [`Program::apply`] receives.
+    /// Usually the value type itself (`#[graph_kernel]` fills in `type Message = Value` when the impl
+    /// leaves it out); a narrower type halves the bytes an edge moves, as PageRank keeps `f64` ranks
+    /// and sends `f32` changes. An [`Apply::InPlace`] program combines messages straight into values,
+    /// so its message type must be its value type (the engines refuse to run it otherwise).
+    type Message: Value + Combinable;
     /// The edge weight Compute reads: `()`, `u32` or `f32`.
     type Weight: EdgeWeight;
     /// The combine operation.
@@ -186,7 +212,7 @@ pub trait Program: Sync {
     /// How combined updates become values.
     const APPLY: Apply;
     /// The identity of the combine (`u32::MAX` for min, `0` for sum, ...): what "no update" is.
-    const IDENTITY: Self::Value;
+    const IDENTITY: Self::Message;
     /// The seen value of a vertex that has never been processed.
     const UNSEEN: Self::Value;
 
@@ -197,30 +223,32 @@ pub trait Program: Sync {
     fn active(&self, now: Self::Value, seen: Self::Value) -> bool;
 
     /// The update an edge sends to its destination.
-    fn compute(&self, edge: Edge<Self::Value, Self::Weight>) -> Self::Value;
+    fn compute(&self, edge: Edge<Self::Message, Self::Weight, Self::Value>) -> Self::Message;
 
     /// What an active source `v` holding `value` sends along its edges this iteration: Compute sees
     /// it as [`Edge::src`]. `sent` is the value `v` held when it was last processed (what it sent
     /// then; [`Program::UNSEEN`] before its first time), so a program can send a change rather than a
     /// value (PageRank sends `(rank - sent) / out_degree`, and its receivers add it up). Called once
     /// per source per iteration (possibly more, so it must depend on its arguments only), which also
-    /// hoists per-source work out of the per-edge Compute. Defaults to the value itself.
-    fn source_value(&self, v: Vertex, value: Self::Value, sent: Self::Value) -> Self::Value {
+    /// hoists per-source work out of the per-edge Compute. Defaults to the value itself, converted to
+    /// the message type as `as` would.
+    fn source_value(&self, v: Vertex, value: Self::Value, sent: Self::Value) -> Self::Message {
         let _ = (v, sent);
-        value
+        convert(value)
     }
 
     /// Merges two updates. Defaults to [`Program::OP`]; a [`CombineOp::Custom`] program overrides it.
-    fn combine(&self, a: Self::Value, b: Self::Value) -> Self::Value {
+    fn combine(&self, a: Self::Message, b: Self::Message) -> Self::Message {
         Self::OP.apply(a, b)
     }
 
     /// The new value of `v` from its old value and its combined update (not called for
     /// [`Apply::InPlace`]). `global` is the sum of [`Program::global`] over the iteration's active
-    /// vertices, taken at its start.
-    fn apply(&self, v: Vertex, old: Self::Value, combined: Self::Value, global: f64) -> Self::Value {
+    /// vertices, taken at its start. Defaults to combining the old value (as a message) with the
+    /// update.
+    fn apply(&self, v: Vertex, old: Self::Value, combined: Self::Message, global: f64) -> Self::Value {
         let _ = (v, global);
-        self.combine(old, combined)
+        convert(self.combine(convert(old), combined))
     }
 
     /// Whether [`Program::global`] is used: the engine then sums it over the iteration's active

@@ -16,6 +16,46 @@ pub trait Value: Copy + Send + Sync + PartialEq + PartialOrd + Debug + Display +
     /// Whether this is the largest value of the type (an integer's MAX, a float's +inf): printed as
     /// `inf` in outputs, meaning "unreached".
     fn is_max(self) -> bool;
+    /// The value in the widest type of its kind, on the way to [`convert`].
+    fn widen(self) -> Wide;
+    /// `w` in this type, as Rust's `as` turns it (saturating floats to integers, rounding to nearest).
+    fn narrow(w: Wide) -> Self;
+}
+
+/// A [`Value`] in the widest type of its kind: what [`convert`] passes through.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Wide {
+    /// `u32` or `u64`.
+    Unsigned(u64),
+    /// `i32` or `i64`.
+    Signed(i64),
+    /// `f32` or `f64`.
+    Float(f64),
+}
+
+/// `a` as another value type, exactly as Rust's `a as B` would convert it; the identity when `A` and
+/// `B` are the same type (the compiler then removes the conversion). The engines use it where a
+/// message becomes a value ([`crate::acc::Program::Message`]).
+#[inline]
+pub fn convert<A: Value, B: Value>(a: A) -> B {
+    match (&a as &dyn std::any::Any).downcast_ref::<B>() {
+        Some(same) => *same,
+        None => B::narrow(a.widen()),
+    }
+}
+
+/// `as` from each kind of [`Wide`] to the scalar type `$t`.
+macro_rules! narrow_to {
+    ($t:ty) => {
+        #[inline]
+        fn narrow(w: Wide) -> Self {
+            match w {
+                Wide::Unsigned(x) => x as $t,
+                Wide::Signed(x) => x as $t,
+                Wide::Float(x) => x as $t,
+            }
+        }
+    };
 }
 
 /// An atomic cell for a [`Value`], with the combine operations the engine needs.
@@ -33,7 +73,7 @@ pub trait AtomicCell<V>: Send + Sync {
 }
 
 macro_rules! integer_value {
-    ($t:ty, $atomic:ty) => {
+    ($t:ty, $atomic:ty, $wide:ident, $as:ty) => {
         impl Value for $t {
             type Cell = $atomic;
             #[inline]
@@ -44,6 +84,11 @@ macro_rules! integer_value {
             fn is_max(self) -> bool {
                 self == <$t>::MAX
             }
+            #[inline]
+            fn widen(self) -> Wide {
+                Wide::$wide(self as $as)
+            }
+            narrow_to!($t);
         }
         impl AtomicCell<$t> for $atomic {
             #[inline]
@@ -81,10 +126,10 @@ macro_rules! integer_value {
     };
 }
 
-integer_value!(u32, AtomicU32);
-integer_value!(i32, AtomicI32);
-integer_value!(u64, AtomicU64);
-integer_value!(i64, AtomicI64);
+integer_value!(u32, AtomicU32, Unsigned, u64);
+integer_value!(i32, AtomicI32, Signed, i64);
+integer_value!(u64, AtomicU64, Unsigned, u64);
+integer_value!(i64, AtomicI64, Signed, i64);
 
 /// An atomic float stored as its bits; every combine is a compare-and-swap loop.
 #[derive(Debug)]
@@ -102,6 +147,11 @@ macro_rules! float_value {
             fn is_max(self) -> bool {
                 self == <$t>::INFINITY
             }
+            #[inline]
+            fn widen(self) -> Wide {
+                Wide::Float(self as f64)
+            }
+            narrow_to!($t);
         }
         impl AtomicCell<$t> for AtomicFloat<$bits> {
             #[inline]

@@ -17,7 +17,7 @@ use crate::{Csr, VertexId};
 /// Work (edges plus vertices) per vertex range, roughly.
 const TASK_WORK: u64 = 16 * 1024;
 
-type Cell<P> = <<P as Program>::Value as Value>::Cell;
+type Cell<P> = <<P as Program>::Message as Value>::Cell;
 
 /// The buffers and partition of the dense step, made once per run.
 pub(crate) struct Dense<P: Program> {
@@ -221,7 +221,7 @@ impl<P: Program> Dense<P> {
         weights: &WeightView<'_, P::Weight>,
         dst: P::Value,
         range: Range<usize>,
-    ) -> (P::Value, u64) {
+    ) -> (P::Message, u64) {
         let sources = &state.graph.in_csr().targets()[range.clone()];
         let update = |u: VertexId, i: usize| {
             let src = self.send[u as usize].load();

@@ -4,7 +4,7 @@
 use rayon::prelude::*;
 
 use super::bitmap::AtomicBitmap;
-use crate::acc::{Apply, AtomicCell, CombineOp, Program, Value, Vertex};
+use crate::acc::{convert, Apply, AtomicCell, CombineOp, Program, Value, Vertex};
 use crate::{Graph, VertexId};
 
 /// Everything a CPU run keeps per vertex.
@@ -20,12 +20,12 @@ pub(crate) struct VertexState<'g, P: Program> {
     pub(crate) seen: Vec<<P::Value as Value>::Cell>,
     /// What each frontier vertex sends this iteration ([`Program::source_value`]), filled by the
     /// snapshot.
-    pub(crate) send: Vec<<P::Value as Value>::Cell>,
+    pub(crate) send: Vec<<P::Message as Value>::Cell>,
     /// For programs that push their live value ([`VertexState::PUSHES_LIVE`]; empty otherwise): the
     /// seen value each snapshot replaced, which a live push hands to [`Program::source_value`].
     before: Vec<<P::Value as Value>::Cell>,
     /// Combined updates not yet applied (empty for [`Apply::InPlace`]).
-    pub(crate) acc: Vec<<P::Value as Value>::Cell>,
+    pub(crate) acc: Vec<<P::Message as Value>::Cell>,
     /// Vertices changed (in place) or reached by an update in the current iteration.
     pub(crate) touched: AtomicBitmap,
 }
@@ -37,7 +37,7 @@ impl<'g, P: Program> VertexState<'g, P> {
         let now =
             (0..n as VertexId).into_par_iter().map(|v| AtomicCell::new(program.init(vertex_of(graph, v)))).collect();
         let seen = (0..n).into_par_iter().map(|_| AtomicCell::new(P::UNSEEN)).collect();
-        let send = (0..n).into_par_iter().map(|_| AtomicCell::new(P::UNSEEN)).collect();
+        let send = (0..n).into_par_iter().map(|_| AtomicCell::new(P::IDENTITY)).collect();
         let before_len = if Self::PUSHES_LIVE { n } else { 0 };
         let before = (0..before_len).into_par_iter().map(|_| AtomicCell::new(P::UNSEEN)).collect();
         let acc = match P::APPLY {
@@ -84,14 +84,14 @@ impl<'g, P: Program> VertexState<'g, P> {
 
     /// What frontier vertex `u` sends this iteration (after [`VertexState::prepare`]).
     #[inline]
-    pub(crate) fn sent_by(&self, u: VertexId) -> P::Value {
+    pub(crate) fn sent_by(&self, u: VertexId) -> P::Message {
         self.send[u as usize].load()
     }
 
     /// What frontier vertex `u` pushes: as [`VertexState::sent_by`], but a program that pushes its
     /// live value reads it now and records it as seen.
     #[inline]
-    pub(crate) fn pushed_by(&self, program: &P, u: VertexId) -> P::Value {
+    pub(crate) fn pushed_by(&self, program: &P, u: VertexId) -> P::Message {
         let i = u as usize;
         if Self::PUSHES_LIVE {
             let live = self.now[i].load();
@@ -142,6 +142,13 @@ impl<'g, P: Program> VertexState<'g, P> {
     pub(crate) fn into_values(self) -> Vec<P::Value> {
         self.now.par_iter().map(AtomicCell::load).collect()
     }
+}
+
+/// [`Program::combine`] of a value and an update, for [`Apply::InPlace`] programs, whose messages are
+/// their values (checked before a run, so both conversions are the identity).
+#[inline]
+pub(crate) fn combine_in_place<P: Program>(program: &P, value: P::Value, update: P::Value) -> P::Value {
+    convert(program.combine(convert(value), convert(update)))
 }
 
 /// The degree of `v` by a CSR's `offsets`, saturating at `u32::MAX`; 0 for an id out of range.

@@ -1,0 +1,88 @@
+//! simdx's CPU backend against the `graph` crate (neo4j-labs), the two run alternately in one process:
+//! SSSP (delta-stepping) and PageRank (20 iterations) on kron:18:w, urand:18:w and grid:512x512, each
+//! pair timed back to back `ROUNDS` times, medians compared. Criterion (`benches/cpu.rs`) times one side
+//! minutes after the other, which a shared machine turns into noise; alternating keeps both sides under
+//! the same load. Run: `cargo bench --bench versus [-- sssp|pr] [-- --rounds N]`.
+
+use std::time::Instant;
+
+use graph::prelude::{
+    delta_stepping, page_rank, CsrLayout, DeltaSteppingConfig, DirectedCsrGraph, GraphBuilder as Baseline,
+    PageRankConfig,
+};
+use simdx::engine::Engine;
+use simdx::gen::GeneratorSpec;
+use simdx::Graph;
+use simdx_algos::{default_delta, PageRank, Sssp};
+
+const GRAPHS: [&str; 3] = ["kron:18:w", "urand:18:w", "grid:512x512"];
+const PAGERANK: PageRank = PageRank { damping: 0.85, tolerance: 0.0, max_iterations: 20 };
+const ROUNDS: usize = 15;
+
+/// Milliseconds `f` takes.
+fn time(f: impl FnOnce()) -> f64 {
+    let start = Instant::now();
+    f();
+    start.elapsed().as_secs_f64() * 1e3
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+/// The same graph for the baseline: every arc, weights as f32 (1 when unweighted).
+fn baseline(g: &Graph) -> (DirectedCsrGraph<u32>, DirectedCsrGraph<u32, (), f32>) {
+    let csr = g.out_csr();
+    let arcs: Vec<(u32, u32, f32)> =
+        csr.arcs().zip(0..).map(|((u, v), i)| (u, v, csr.weights().map_or(1.0, |w| w.get_f64(i) as f32))).collect();
+    let plain = Baseline::new().csr_layout(CsrLayout::Sorted).edges(arcs.iter().map(|a| (a.0, a.1))).build();
+    let weighted = Baseline::new().csr_layout(CsrLayout::Sorted).edges_with_values(arcs).build();
+    (plain, weighted)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let rounds = args
+        .iter()
+        .position(|a| a == "--rounds")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(ROUNDS);
+    let picked: Vec<&str> = args.iter().map(String::as_str).filter(|a| matches!(*a, "sssp" | "pr")).collect();
+    let wants = |algo: &str| picked.is_empty() || picked.contains(&algo);
+    let engine = Engine::default();
+    println!("| graph | algorithm | simdx (ms) | graph crate (ms) | simdx / graph crate |");
+    println!("|---|---|---|---|---|");
+    for spec in GRAPHS {
+        let g = GeneratorSpec::parse(spec).expect("a valid spec").generate(1).expect("a generated graph");
+        let (plain, weighted) = baseline(&g);
+        let source = (0..g.num_vertices() as u32).max_by_key(|&v| g.out_degree(v)).unwrap_or(0);
+        let delta = default_delta(&g);
+        let sssp = Sssp { source, delta };
+        let mut rows: Vec<(&str, Vec<f64>, Vec<f64>)> = Vec::new();
+        if wants("sssp") {
+            rows.push(("sssp", Vec::new(), Vec::new()));
+        }
+        if wants("pr") {
+            rows.push(("pagerank-20", Vec::new(), Vec::new()));
+        }
+        for _ in 0..rounds {
+            for (algo, ours, theirs) in &mut rows {
+                if *algo == "sssp" {
+                    ours.push(time(|| drop(engine.run(&sssp, &g).expect("simdx sssp"))));
+                    theirs.push(time(|| {
+                        drop(delta_stepping(&weighted, DeltaSteppingConfig::new(source as usize, delta as f32)))
+                    }));
+                } else {
+                    ours.push(time(|| drop(engine.run(&PAGERANK, &g).expect("simdx pagerank"))));
+                    theirs.push(time(|| drop(page_rank(&plain, PageRankConfig::new(20, 0.0, 0.85)))));
+                }
+            }
+        }
+        for (algo, ours, theirs) in rows {
+            let (a, b) = (median(ours), median(theirs));
+            println!("| {spec} | {algo} | {a:.1} | {b:.1} | {:.2} |", a / b);
+        }
+    }
+}
