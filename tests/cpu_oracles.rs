@@ -1,6 +1,7 @@
 //! Every hand-written program on the CPU backend against its serial oracle, on generated graphs and
 //! hand-made edge cases, under every direction and filter policy.
 
+use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
 use simdx::engine::{Direction, DirectionPolicy, Engine, FilterPolicy, RunOptions};
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp};
@@ -139,4 +140,36 @@ fn mismatched_weights_and_bad_options_are_errors() {
     assert!(err.to_string().contains("integer edge weights"), "{err}");
     let bad = RunOptions { direction: DirectionPolicy::Auto { threshold: 2.0 }, ..RunOptions::default() };
     assert!(Engine::new(bad).run(&Bfs { source: 0 }, &real).is_err());
+}
+
+/// A program written by hand (no `#[graph_kernel]` to catch it): in place, but its messages are
+/// narrower than its values.
+struct NarrowInPlace;
+
+impl Program for NarrowInPlace {
+    type Value = u64;
+    type Message = u32;
+    type Weight = ();
+    const OP: CombineOp = CombineOp::Min;
+    const KIND: CombineKind = CombineKind::Aggregate;
+    const APPLY: Apply = Apply::InPlace;
+    const IDENTITY: u32 = u32::MAX;
+    const UNSEEN: u64 = u64::MAX;
+
+    fn init(&self, v: Vertex) -> u64 {
+        u64::from(v.id)
+    }
+    fn active(&self, now: u64, seen: u64) -> bool {
+        now != seen
+    }
+    fn compute(&self, e: Edge<u32, (), u64>) -> u32 {
+        e.src
+    }
+}
+
+#[test]
+fn an_in_place_program_must_send_its_value_type() {
+    let g = GraphBuilder::new().build(edges(2, &[(0, 1)], None)).unwrap();
+    let err = Engine::default().run(&NarrowInPlace, &g).unwrap_err();
+    assert!(err.to_string().contains("its `Message` (u32) must be its `Value` (u64)"), "{err}");
 }

@@ -628,6 +628,7 @@ static unsigned long long rd(void) {
     return x;
 }
 static simdx_value rv(void) { unsigned long long b = rd(); simdx_value v; memcpy(&v, &b, sizeof v); return v; }
+static simdx_msg rm(void) { unsigned long long b = rd(); simdx_msg m; memcpy(&m, &b, sizeof m); return m; }
 static simdx_weight rw(void) { unsigned long long b = rd(); simdx_weight w; memcpy(&w, &b, sizeof w); return w; }
 static simdx_f64 rf(void) { unsigned long long b = rd(); simdx_f64 v; memcpy(&v, &b, sizeof v); return v; }
 static simdx_vertex rvx(void) {
@@ -639,6 +640,7 @@ static simdx_vertex rvx(void) {
     return v;
 }
 static void pv(simdx_value v) { unsigned long long b = 0; memcpy(&b, &v, sizeof v); printf("%llx\n", b); }
+static void pm(simdx_msg m) { unsigned long long b = 0; memcpy(&b, &m, sizeof m); printf("%llx\n", b); }
 static void pf(simdx_f64 v) { unsigned long long b = 0; memcpy(&b, &v, sizeof v); printf("%llx\n", b); }
 static void pb(bool b) { printf("%x\n", b ? 1u : 0u); }
 int main(void) {
@@ -661,24 +663,24 @@ int main(void) {
         case 'A': { simdx_value a = rv(); simdx_value b = rv(); pb(simdx_active(&sx_p, a, b)); break; }
         case 'C': {
             simdx_edge e;
-            e.src = rv();
+            e.src = rm();
             e.dst = rv();
             e.weight = rw();
             e.src_out_degree = (simdx_u32)rd();
-            pv(simdx_compute(&sx_p, e));
+            pm(simdx_compute(&sx_p, e));
             break;
         }
-        case 'M': { simdx_value a = rv(); simdx_value b = rv(); pv(simdx_combine(&sx_p, a, b)); break; }
+        case 'M': { simdx_msg a = rm(); simdx_msg b = rm(); pm(simdx_combine(&sx_p, a, b)); break; }
         case 'P': {
             simdx_vertex v = rvx();
             simdx_value o = rv();
-            simdx_value c = rv();
+            simdx_msg c = rm();
             simdx_f64 g = rf();
             pv(simdx_apply(&sx_p, v, o, c, g));
             break;
         }
         case 'G': { simdx_vertex v = rvx(); simdx_value x = rv(); simdx_value y = rv(); pf(simdx_global(&sx_p, v, x, y)); break; }
-        case 'V': { simdx_vertex v = rvx(); simdx_value x = rv(); simdx_value y = rv(); pv(simdx_source_value(&sx_p, v, x, y)); break; }
+        case 'V': { simdx_vertex v = rvx(); simdx_value x = rv(); simdx_value y = rv(); pm(simdx_source_value(&sx_p, v, x, y)); break; }
         case 'U': { simdx_value x = rv(); pb(simdx_can_update(&sx_p, x)); break; }
         case 'B': { simdx_value x = rv(); printf("%x\n", (unsigned)simdx_bucket(&sx_p, x)); break; }
         case 'D': { simdx_u32 it = (simdx_u32)rd(); simdx_f64 ch = rf(); pb(simdx_done(&sx_p, it, ch)); break; }
@@ -758,6 +760,7 @@ fn calls<P>(instances: &[P], per_fn: usize, rng: &mut Rng) -> Calls
 where
     P: Program + DeviceProgram,
     P::Value: Bits,
+    P::Message: Bits,
     P::Weight: Bits,
 {
     let mut c = Calls { cases: Vec::new(), script: String::new(), excluded: 0 };
@@ -769,6 +772,7 @@ where
         }
         c.script.push('\n');
         let val = |rng: &mut Rng| P::Value::gen(rng);
+        let msg = |rng: &mut Rng| P::Message::gen(rng);
         for _ in 0..per_fn {
             let v = vertex(rng);
             c.push(format!("I {}", vertex_c(&v)), || format!("init({v:?})"), try_rust(|| p.init(v)));
@@ -777,7 +781,7 @@ where
             let line = format!("A {:x} {:x}", now.to_bits64(), seen.to_bits64());
             c.push(line, || format!("active({now:?}, {seen:?})"), try_rust(|| p.active(now, seen)));
 
-            let e = Edge { src: val(rng), dst: val(rng), weight: P::Weight::gen(rng), src_out_degree: u32::gen(rng) };
+            let e = Edge { src: msg(rng), dst: val(rng), weight: P::Weight::gen(rng), src_out_degree: u32::gen(rng) };
             let line = format!(
                 "C {:x} {:x} {:x} {:x}",
                 e.src.to_bits64(),
@@ -787,11 +791,11 @@ where
             );
             c.push(line, || format!("compute({e:?})"), try_rust(|| p.compute(e)));
 
-            let (a, b) = (val(rng), val(rng));
+            let (a, b) = (msg(rng), msg(rng));
             let line = format!("M {:x} {:x}", a.to_bits64(), b.to_bits64());
             c.push(line, || format!("combine({a:?}, {b:?})"), try_rust(|| p.combine(a, b)));
 
-            let (v, old, comb, global) = (vertex(rng), val(rng), val(rng), f64::gen(rng));
+            let (v, old, comb, global) = (vertex(rng), val(rng), msg(rng), f64::gen(rng));
             let line =
                 format!("P {} {:x} {:x} {:x}", vertex_c(&v), old.to_bits64(), comb.to_bits64(), global.to_bits());
             let what = || format!("apply({v:?}, {old:?}, {comb:?}, {global:?})");
@@ -904,6 +908,7 @@ fn differential<P>(name: &str, instances: &[P], min_max_zero: bool, seed: u64)
 where
     P: Program + DeviceProgram,
     P::Value: Bits,
+    P::Message: Bits,
     P::Weight: Bits,
 {
     let Some(cc) = compiler() else { return };

@@ -186,3 +186,21 @@ macro_rules! float_value {
 
 float_value!(f32, AtomicU32);
 float_value!(f64, AtomicU64);
+
+#[cfg(test)]
+mod tests {
+    use super::convert;
+
+    #[test]
+    fn convert_is_rusts_as() {
+        assert_eq!(convert::<f64, f32>(0.1), 0.1f64 as f32);
+        assert_eq!(convert::<f64, u32>(-3.7), 0);
+        assert_eq!(convert::<f64, u32>(1e12), u32::MAX);
+        assert_eq!(convert::<i32, u32>(-5), -5i32 as u32);
+        assert_eq!(convert::<u64, i32>(u64::MAX), -1);
+        assert_eq!(convert::<i64, f32>(i64::MAX), i64::MAX as f32);
+        assert_eq!(convert::<u64, u64>(u64::MAX - 1), u64::MAX - 1);
+        assert!(convert::<f32, f32>(f32::NAN).is_nan());
+        assert_eq!(convert::<f32, f32>(-0.0).to_bits(), (-0.0f32).to_bits());
+    }
+}
