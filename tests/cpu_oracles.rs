@@ -142,34 +142,45 @@ fn mismatched_weights_and_bad_options_are_errors() {
     assert!(Engine::new(bad).run(&Bfs { source: 0 }, &real).is_err());
 }
 
-/// A program written by hand (no `#[graph_kernel]` to catch it): in place, but its messages are
-/// narrower than its values.
-struct NarrowInPlace;
+/// Hop counts written by hand (no `#[graph_kernel]`), kept in `u64` but sent as `u32`: an in-place
+/// program whose messages are narrower than its values.
+struct NarrowHops;
 
-impl Program for NarrowInPlace {
+impl Program for NarrowHops {
     type Value = u64;
     type Message = u32;
     type Weight = ();
     const OP: CombineOp = CombineOp::Min;
-    const KIND: CombineKind = CombineKind::Aggregate;
+    const KIND: CombineKind = CombineKind::Voting;
     const APPLY: Apply = Apply::InPlace;
-    const IDENTITY: u32 = u32::MAX;
+    const IDENTITY: u64 = u64::MAX;
     const UNSEEN: u64 = u64::MAX;
 
     fn init(&self, v: Vertex) -> u64 {
-        u64::from(v.id)
+        if v.id == 0 {
+            0
+        } else {
+            u64::MAX
+        }
     }
     fn active(&self, now: u64, seen: u64) -> bool {
         now != seen
     }
-    fn compute(&self, e: Edge<u32, (), u64>) -> u32 {
-        e.src
+    fn source_value(&self, _v: Vertex, hops: u64, _sent: u64) -> u32 {
+        hops as u32
+    }
+    fn compute(&self, e: Edge<u32, (), u64>) -> u64 {
+        u64::from(e.src) + 1
     }
 }
 
 #[test]
-fn an_in_place_program_must_send_its_value_type() {
-    let g = GraphBuilder::new().build(edges(2, &[(0, 1)], None)).unwrap();
-    let err = Engine::default().run(&NarrowInPlace, &g).unwrap_err();
-    assert!(err.to_string().contains("its `Message` (u32) must be its `Value` (u64)"), "{err}");
+fn a_program_may_send_a_narrower_type_than_it_keeps() {
+    let g = generated("kron:10");
+    let expected = Engine::default().run(&Bfs { source: 0 }, &g).unwrap().values;
+    for options in policies() {
+        let hops = Engine::new(options).run(&NarrowHops, &g).unwrap().values;
+        let as_levels: Vec<u32> = hops.iter().map(|&h| u32::try_from(h).unwrap_or(u32::MAX)).collect();
+        assert_eq!(as_levels, expected, "{options:?}");
+    }
 }

@@ -667,14 +667,14 @@ int main(void) {
             e.dst = rv();
             e.weight = rw();
             e.src_out_degree = (simdx_u32)rd();
-            pm(simdx_compute(&sx_p, e));
+            pv(simdx_compute(&sx_p, e));
             break;
         }
-        case 'M': { simdx_msg a = rm(); simdx_msg b = rm(); pm(simdx_combine(&sx_p, a, b)); break; }
+        case 'M': { simdx_value a = rv(); simdx_value b = rv(); pv(simdx_combine(&sx_p, a, b)); break; }
         case 'P': {
             simdx_vertex v = rvx();
             simdx_value o = rv();
-            simdx_msg c = rm();
+            simdx_value c = rv();
             simdx_f64 g = rf();
             pv(simdx_apply(&sx_p, v, o, c, g));
             break;
@@ -791,11 +791,11 @@ where
             );
             c.push(line, || format!("compute({e:?})"), try_rust(|| p.compute(e)));
 
-            let (a, b) = (msg(rng), msg(rng));
+            let (a, b) = (val(rng), val(rng));
             let line = format!("M {:x} {:x}", a.to_bits64(), b.to_bits64());
             c.push(line, || format!("combine({a:?}, {b:?})"), try_rust(|| p.combine(a, b)));
 
-            let (v, old, comb, global) = (vertex(rng), val(rng), msg(rng), f64::gen(rng));
+            let (v, old, comb, global) = (vertex(rng), val(rng), val(rng), f64::gen(rng));
             let line =
                 format!("P {} {:x} {:x} {:x}", vertex_c(&v), old.to_bits64(), comb.to_bits64(), global.to_bits());
             let what = || format!("apply({v:?}, {old:?}, {comb:?}, {global:?})");

@@ -3,8 +3,8 @@
 //! to every vertex, so the ranks always sum to 1 (the textbook convention).
 //! Combine: `sum`, aggregation. Vertices send the *change* of their rank since they last sent
 //! (`(rank - sent) / out_degree`), so only vertices whose rank still moves are active: while most do,
-//! the engine pulls; for the tail, when few do, it pushes (as SIMD-X does). Ranks are `f64`, so that
-//! the sums of changes do not drift; the changes travel as `f32`, half the bytes per edge.
+//! the engine pulls; for the tail, when few do, it pushes (as SIMD-X does). Ranks and their sums are
+//! `f64`, so that sums of changes do not drift; the changes travel as `f32`, half the bytes per edge.
 //!
 //! Ranks start at `1 / n`, all of it in the uniform *pool* (what is spread over every vertex, as a
 //! dangling vertex's rank is). A vertex's first send takes its `1 / n` out of the pool unless it is
@@ -39,7 +39,7 @@ impl Program for PageRank {
     const OP: CombineOp = CombineOp::Sum;
     const KIND: CombineKind = CombineKind::Aggregate;
     const APPLY: Apply = Apply::Every;
-    const IDENTITY: f32 = 0.0;
+    const IDENTITY: f64 = 0.0;
     const UNSEEN: f64 = 0.0;
     const USES_GLOBAL: bool = true;
 
@@ -60,8 +60,8 @@ impl Program for PageRank {
         ((rank - sent) / v.out_degree as f64) as f32
     }
 
-    fn compute(&self, e: Edge<f32, (), f64>) -> f32 {
-        e.src
+    fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
+        e.src as f64
     }
 
     /// The change of the uniform pool: a dangling vertex keeps its rank in it, and a first send
@@ -72,8 +72,8 @@ impl Program for PageRank {
         kept - initial
     }
 
-    fn apply(&self, v: Vertex, old: f64, incoming: f32, dangling: f64) -> f64 {
-        old + self.damping * (incoming as f64 + dangling / v.num_vertices as f64)
+    fn apply(&self, v: Vertex, old: f64, incoming: f64, dangling: f64) -> f64 {
+        old + self.damping * (incoming + dangling / v.num_vertices as f64)
     }
 
     fn done(&self, iterations: u32, change: f64) -> bool {

@@ -190,7 +190,6 @@ impl CudaEngine {
 
     /// Runs `program` on `graph`.
     pub fn run<P: DeviceProgram>(&self, program: &P, graph: &DeviceGraph) -> Result<Run<P::Value>, CudaError> {
-        simdx_core::acc::check_program::<P>().map_err(CudaError::Program)?;
         let opts = &self.options;
         let gpu = &graph.gpu;
         let stream = gpu.stream.clone();

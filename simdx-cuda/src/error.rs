@@ -46,9 +46,6 @@ pub enum CudaError {
     /// The graph's weights cannot serve as the program's weight type.
     #[error("{0}")]
     Weights(String),
-    /// The program's declarations contradict each other (see `simdx_core::acc::check_program`).
-    #[error("this program cannot run: {0}")]
-    Program(String),
     /// A graph too large for this backend's 32-bit worklists.
     #[error("{0}")]
     TooLarge(String),

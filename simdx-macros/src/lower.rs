@@ -473,7 +473,7 @@ impl<'a> FnLowering<'a> {
         }
         if segs.len() == 2 && segs[0] == "Self" {
             let (c, t) = match segs[1].as_str() {
-                "IDENTITY" => ("SIMDX_IDENTITY", self.cx.message),
+                "IDENTITY" => ("SIMDX_IDENTITY", self.cx.value),
                 "UNSEEN" => ("SIMDX_UNSEEN", self.cx.value),
                 other => {
                     return self.fail(

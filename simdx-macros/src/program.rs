@@ -25,9 +25,9 @@ const FUNCTIONS: &[(&str, &[Slot], Slot)] = &[
     ("init", &[Slot::Weightless(Ty::Vertex)], Slot::Value),
     ("active", &[Slot::Value, Slot::Value], Slot::Weightless(Ty::Bool)),
     ("source_value", &[Slot::Weightless(Ty::Vertex), Slot::Value, Slot::Value], Slot::Message),
-    ("compute", &[Slot::Weightless(Ty::Edge)], Slot::Message),
-    ("combine", &[Slot::Message, Slot::Message], Slot::Message),
-    ("apply", &[Slot::Weightless(Ty::Vertex), Slot::Value, Slot::Message, Slot::Weightless(Ty::F64)], Slot::Value),
+    ("compute", &[Slot::Weightless(Ty::Edge)], Slot::Value),
+    ("combine", &[Slot::Value, Slot::Value], Slot::Value),
+    ("apply", &[Slot::Weightless(Ty::Vertex), Slot::Value, Slot::Value, Slot::Weightless(Ty::F64)], Slot::Value),
     ("global", &[Slot::Weightless(Ty::Vertex), Slot::Value, Slot::Value], Slot::Weightless(Ty::F64)),
     ("can_update", &[Slot::Value], Slot::Weightless(Ty::Bool)),
     ("bucket", &[Slot::Value], Slot::Weightless(Ty::U32)),
@@ -70,7 +70,6 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<s
         }
     }
     check_combine(item, op.as_ref(), kind.as_ref(), find("combine"), &mut errors);
-    check_message(item, value, message, &mut errors);
 
     let mut cx = Lowering::new(value, message, weight);
     let mut bodies: Vec<(&str, Option<LoweredFn>)> = Vec::new();
@@ -115,7 +114,7 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<s
                 render.stmts(stmts, 1, &mut functions);
                 functions.push_str("}\n");
             }
-            None => functions.push_str(&default_fn(name, message)),
+            None => functions.push_str(&default_fn(name, value)),
         }
     }
     if !errors.is_empty() {
@@ -287,26 +286,6 @@ fn check_combine(
     }
 }
 
-/// An in-place program combines messages straight into values: its `Message` must be its `Value`.
-fn check_message(item: &ItemImpl, value: Ty, message: Ty, errors: &mut Vec<syn::Error>) {
-    let apply = assoc_const(item, "APPLY", &mut Vec::new());
-    let in_place = apply.is_some_and(|a| a == "InPlace");
-    let declared = item.items.iter().find_map(|i| match i {
-        ImplItem::Type(t) if t.ident == "Message" => Some(t),
-        _ => None,
-    });
-    if let (true, Some(t)) = (in_place && message != value, declared) {
-        errors.push(err(
-            &t.ty,
-            &format!(
-                "an `Apply::InPlace` program combines its messages into its values, so its `Message` must be its \
-                 `Value` ({}); use `Apply::Received` or `Apply::Every` to send another type",
-                value.rust()
-            ),
-        ));
-    }
-}
-
 /// Checks a function's signature against the trait's and lowers its body; returns the line it starts
 /// on, its parameters' C names and its statements.
 fn lower_fn(cx: &mut Lowering, f: &ImplItemFn, params: &[Slot], ret: Slot) -> Option<LoweredFn> {
@@ -376,10 +355,8 @@ fn rust_ty(t: Ty) -> TokenStream {
     quote!(#id)
 }
 
-/// The trait's default for a function the program does not define, as C (`message`: the program's
-/// message type, which `combine` works in).
-fn default_fn(name: &str, message: Ty) -> String {
-    let value = message;
+/// The trait's default for a function the program does not define, as C.
+fn default_fn(name: &str, value: Ty) -> String {
     let f = "__device__ __forceinline__";
     let tag = value.tag();
     match name {
@@ -396,11 +373,11 @@ fn default_fn(name: &str, message: Ty) -> String {
             };
             // `CombineOp::Or` on floats panics on the CPU; the device keeps the first update.
             format!(
-                "{f} simdx_msg simdx_combine(const simdx_params* sx_self, simdx_msg a, simdx_msg b) {{\n    (void)sx_self;\n    (void)b;\n#if SIMDX_OP == SIMDX_OP_MIN\n    return {min};\n#elif SIMDX_OP == SIMDX_OP_MAX\n    return {max};\n#elif SIMDX_OP == SIMDX_OP_SUM\n    return {sum};\n#elif SIMDX_OP == SIMDX_OP_OR\n    return {or};\n#else\n    return a;\n#endif\n}}\n"
+                "{f} simdx_value simdx_combine(const simdx_params* sx_self, simdx_value a, simdx_value b) {{\n    (void)sx_self;\n    (void)b;\n#if SIMDX_OP == SIMDX_OP_MIN\n    return {min};\n#elif SIMDX_OP == SIMDX_OP_MAX\n    return {max};\n#elif SIMDX_OP == SIMDX_OP_SUM\n    return {sum};\n#elif SIMDX_OP == SIMDX_OP_OR\n    return {or};\n#else\n    return a;\n#endif\n}}\n"
             )
         }
         "apply" => format!(
-            "{f} simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex v, simdx_value old, simdx_msg combined, simdx_f64 global) {{\n    (void)v;\n    (void)global;\n    return (simdx_value)simdx_combine(sx_self, (simdx_msg)old, combined);\n}}\n"
+            "{f} simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex v, simdx_value old, simdx_value combined, simdx_f64 global) {{\n    (void)v;\n    (void)global;\n    return simdx_combine(sx_self, old, combined);\n}}\n"
         ),
         "global" => format!(
             "{f} simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {{\n    (void)sx_self;\n    (void)v;\n    (void)value;\n    (void)sent;\n    return 0.0;\n}}\n"

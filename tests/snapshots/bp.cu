@@ -50,13 +50,13 @@ __device__ __forceinline__ simdx_msg simdx_source_value(const simdx_params* sx_s
     return (simdx_msg)value;
 }
 #line 50 "simdx-algos/src/bp.rs"
-__device__ __forceinline__ simdx_msg simdx_compute(const simdx_params* sx_self, simdx_edge sx_e) {
+__device__ __forceinline__ simdx_value simdx_compute(const simdx_params* sx_self, simdx_edge sx_e) {
     (void)sx_self;
     (void)sx_e;
 #line 51 "simdx-algos/src/bp.rs"
     return (sx_e.src * ((simdx_f64)sx_e.weight));
 }
-__device__ __forceinline__ simdx_msg simdx_combine(const simdx_params* sx_self, simdx_msg a, simdx_msg b) {
+__device__ __forceinline__ simdx_value simdx_combine(const simdx_params* sx_self, simdx_value a, simdx_value b) {
     (void)sx_self;
     (void)b;
 #if SIMDX_OP == SIMDX_OP_MIN
@@ -72,7 +72,7 @@ __device__ __forceinline__ simdx_msg simdx_combine(const simdx_params* sx_self, 
 #endif
 }
 #line 59 "simdx-algos/src/bp.rs"
-__device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex sx__v, simdx_value sx_old, simdx_msg sx_gathered, simdx_f64 sx_total) {
+__device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex sx__v, simdx_value sx_old, simdx_value sx_gathered, simdx_f64 sx_total) {
     (void)sx_self;
     (void)sx__v;
     (void)sx_old;

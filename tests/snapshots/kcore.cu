@@ -50,13 +50,13 @@ __device__ __forceinline__ simdx_msg simdx_source_value(const simdx_params* sx_s
     return (simdx_msg)value;
 }
 #line 42 "simdx-algos/src/kcore.rs"
-__device__ __forceinline__ simdx_msg simdx_compute(const simdx_params* sx_self, simdx_edge sx__e) {
+__device__ __forceinline__ simdx_value simdx_compute(const simdx_params* sx_self, simdx_edge sx__e) {
     (void)sx_self;
     (void)sx__e;
 #line 43 "simdx-algos/src/kcore.rs"
     return 1u;
 }
-__device__ __forceinline__ simdx_msg simdx_combine(const simdx_params* sx_self, simdx_msg a, simdx_msg b) {
+__device__ __forceinline__ simdx_value simdx_combine(const simdx_params* sx_self, simdx_value a, simdx_value b) {
     (void)sx_self;
     (void)b;
 #if SIMDX_OP == SIMDX_OP_MIN
@@ -72,7 +72,7 @@ __device__ __forceinline__ simdx_msg simdx_combine(const simdx_params* sx_self, 
 #endif
 }
 #line 51 "simdx-algos/src/kcore.rs"
-__device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex sx__v, simdx_value sx_degree, simdx_msg sx_lost, simdx_f64 sx__global) {
+__device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex sx__v, simdx_value sx_degree, simdx_value sx_lost, simdx_f64 sx__global) {
     (void)sx_self;
     (void)sx__v;
     (void)sx_degree;

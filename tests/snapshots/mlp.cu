@@ -51,13 +51,13 @@ __device__ __forceinline__ simdx_msg simdx_source_value(const simdx_params* sx_s
     return (simdx_msg)value;
 }
 #line 50 "simdx-algos/src/mlp.rs"
-__device__ __forceinline__ simdx_msg simdx_compute(const simdx_params* sx_self, simdx_edge sx_e) {
+__device__ __forceinline__ simdx_value simdx_compute(const simdx_params* sx_self, simdx_edge sx_e) {
     (void)sx_self;
     (void)sx_e;
 #line 51 "simdx-algos/src/mlp.rs"
     return (sx_e.src * sx_e.weight);
 }
-__device__ __forceinline__ simdx_msg simdx_combine(const simdx_params* sx_self, simdx_msg a, simdx_msg b) {
+__device__ __forceinline__ simdx_value simdx_combine(const simdx_params* sx_self, simdx_value a, simdx_value b) {
     (void)sx_self;
     (void)b;
 #if SIMDX_OP == SIMDX_OP_MIN
@@ -73,7 +73,7 @@ __device__ __forceinline__ simdx_msg simdx_combine(const simdx_params* sx_self, 
 #endif
 }
 #line 54 "simdx-algos/src/mlp.rs"
-__device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex sx__v, simdx_value sx__old, simdx_msg sx_sum, simdx_f64 sx__global) {
+__device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex sx__v, simdx_value sx__old, simdx_value sx_sum, simdx_f64 sx__global) {
     (void)sx_self;
     (void)sx__v;
     (void)sx__old;

@@ -17,7 +17,7 @@ typedef unsigned char simdx_weight;
 #define SIMDX_KIND SIMDX_KIND_AGGREGATE
 #define SIMDX_APPLY SIMDX_APPLY_EVERY
 #define SIMDX_USES_GLOBAL 1
-#define SIMDX_IDENTITY (0.0f)
+#define SIMDX_IDENTITY (0.0)
 #define SIMDX_UNSEEN (0.0)
 typedef struct {
     simdx_f64 sx_damping;
@@ -59,19 +59,19 @@ __device__ __forceinline__ simdx_msg simdx_source_value(const simdx_params* sx_s
     return ((simdx_f32)((sx_rank - sx_sent) / ((simdx_f64)sx_v.out_degree)));
 }
 #line 63 "simdx-algos/src/pagerank.rs"
-__device__ __forceinline__ simdx_msg simdx_compute(const simdx_params* sx_self, simdx_edge sx_e) {
+__device__ __forceinline__ simdx_value simdx_compute(const simdx_params* sx_self, simdx_edge sx_e) {
     (void)sx_self;
     (void)sx_e;
 #line 64 "simdx-algos/src/pagerank.rs"
-    return sx_e.src;
+    return ((simdx_f64)sx_e.src);
 }
-__device__ __forceinline__ simdx_msg simdx_combine(const simdx_params* sx_self, simdx_msg a, simdx_msg b) {
+__device__ __forceinline__ simdx_value simdx_combine(const simdx_params* sx_self, simdx_value a, simdx_value b) {
     (void)sx_self;
     (void)b;
 #if SIMDX_OP == SIMDX_OP_MIN
-    return fminf(a, b);
+    return fmin(a, b);
 #elif SIMDX_OP == SIMDX_OP_MAX
-    return fmaxf(a, b);
+    return fmax(a, b);
 #elif SIMDX_OP == SIMDX_OP_SUM
     return a + b;
 #elif SIMDX_OP == SIMDX_OP_OR
@@ -81,14 +81,14 @@ __device__ __forceinline__ simdx_msg simdx_combine(const simdx_params* sx_self, 
 #endif
 }
 #line 75 "simdx-algos/src/pagerank.rs"
-__device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex sx_v, simdx_value sx_old, simdx_msg sx_incoming, simdx_f64 sx_dangling) {
+__device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex sx_v, simdx_value sx_old, simdx_value sx_incoming, simdx_f64 sx_dangling) {
     (void)sx_self;
     (void)sx_v;
     (void)sx_old;
     (void)sx_incoming;
     (void)sx_dangling;
 #line 76 "simdx-algos/src/pagerank.rs"
-    return (sx_old + (sx_self->sx_damping * (((simdx_f64)sx_incoming) + (sx_dangling / ((simdx_f64)sx_v.num_vertices)))));
+    return (sx_old + (sx_self->sx_damping * (sx_incoming + (sx_dangling / ((simdx_f64)sx_v.num_vertices)))));
 }
 #line 69 "simdx-algos/src/pagerank.rs"
 __device__ __forceinline__ simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex sx_v, simdx_value sx_rank, simdx_value sx_sent) {

@@ -50,13 +50,13 @@ __device__ __forceinline__ simdx_msg simdx_source_value(const simdx_params* sx_s
     return (simdx_msg)value;
 }
 #line 39 "simdx-algos/src/wcc.rs"
-__device__ __forceinline__ simdx_msg simdx_compute(const simdx_params* sx_self, simdx_edge sx_e) {
+__device__ __forceinline__ simdx_value simdx_compute(const simdx_params* sx_self, simdx_edge sx_e) {
     (void)sx_self;
     (void)sx_e;
 #line 40 "simdx-algos/src/wcc.rs"
     return sx_e.src;
 }
-__device__ __forceinline__ simdx_msg simdx_combine(const simdx_params* sx_self, simdx_msg a, simdx_msg b) {
+__device__ __forceinline__ simdx_value simdx_combine(const simdx_params* sx_self, simdx_value a, simdx_value b) {
     (void)sx_self;
     (void)b;
 #if SIMDX_OP == SIMDX_OP_MIN
@@ -71,10 +71,10 @@ __device__ __forceinline__ simdx_msg simdx_combine(const simdx_params* sx_self, 
     return a;
 #endif
 }
-__device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex v, simdx_value old, simdx_msg combined, simdx_f64 global) {
+__device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex v, simdx_value old, simdx_value combined, simdx_f64 global) {
     (void)v;
     (void)global;
-    return (simdx_value)simdx_combine(sx_self, (simdx_msg)old, combined);
+    return simdx_combine(sx_self, old, combined);
 }
 __device__ __forceinline__ simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {
     (void)sx_self;

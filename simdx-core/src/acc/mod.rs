@@ -7,6 +7,6 @@ pub mod value;
 pub mod weight;
 
 pub use device::{DeviceProgram, DeviceScalar};
-pub use program::{check_program, Apply, Combinable, CombineKind, CombineOp, Edge, Program, Vertex};
+pub use program::{Apply, Combinable, CombineKind, CombineOp, Edge, Program, Vertex};
 pub use value::{convert, AtomicCell, Value, Wide};
 pub use weight::{weights_of, EdgeWeight, WeightView};

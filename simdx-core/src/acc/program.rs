@@ -116,8 +116,8 @@ pub struct Vertex {
 }
 
 /// What Compute sees of an edge `src -> dst`: `M` is the program's [`Program::Message`], `W` its
-/// weight and `V` its [`Program::Value`] (the same as `M` unless the program says otherwise, so
-/// `Edge<u32, ()>` is an edge of a program whose values and messages are both `u32`).
+/// weight and `V` its [`Program::Value`] (the same as `M` unless given, so `Edge<u32, ()>` is an edge
+/// of a program whose values and messages are both `u32`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Edge<M, W, V = M> {
     /// What the source sends: [`Program::source_value`] of its value as of the start of the iteration
@@ -129,22 +129,6 @@ pub struct Edge<M, W, V = M> {
     pub weight: W,
     /// The source's out-degree (saturating at `u32::MAX`).
     pub src_out_degree: u32,
-}
-
-/// Why `P` cannot run, when its declarations contradict each other: an [`Apply::InPlace`] program
-/// combines messages straight into values, so its [`Program::Message`] must be its
-/// [`Program::Value`]. Both engines check this before a run.
-pub fn check_program<P: Program>() -> Result<(), String> {
-    let same = std::any::TypeId::of::<P::Message>() == std::any::TypeId::of::<P::Value>();
-    if P::APPLY == Apply::InPlace && !same {
-        return Err(format!(
-            "an `Apply::InPlace` program combines its messages into its values, so its `Message` ({}) must be \
-             its `Value` ({})",
-            std::any::type_name::<P::Message>(),
-            std::any::type_name::<P::Value>()
-        ));
-    }
-    Ok(())
 }
 
 /// An algorithm in the Active-Compute-Combine model.
@@ -196,13 +180,12 @@ pub fn check_program<P: Program>() -> Result<(), String> {
 pub trait Program: Sync {
     /// The per-vertex value.
     type Value: Value + Combinable;
-    /// What travels along an edge: what [`Program::source_value`] makes of a source's value, what
-    /// Compute reads and returns, what [`Program::combine`] merges and [`Program::apply`] receives.
-    /// Usually the value type itself (`#[graph_kernel]` fills in `type Message = Value` when the impl
-    /// leaves it out); a narrower type halves the bytes an edge moves, as PageRank keeps `f64` ranks
-    /// and sends `f32` changes. An [`Apply::InPlace`] program combines messages straight into values,
-    /// so its message type must be its value type (the engines refuse to run it otherwise).
-    type Message: Value + Combinable;
+    /// What a source sends along its edges: what [`Program::source_value`] makes of its value, and
+    /// what Compute reads as [`Edge::src`]. Usually the value type itself (`#[graph_kernel]` fills in
+    /// `type Message = Value` when the impl leaves it out). A narrower type halves the bytes a pull
+    /// gathers per edge: PageRank keeps `f64` ranks and sends `f32` changes, and Compute widens each
+    /// one back, so updates are combined and applied in `f64`.
+    type Message: Value;
     /// The edge weight Compute reads: `()`, `u32` or `f32`.
     type Weight: EdgeWeight;
     /// The combine operation.
@@ -212,7 +195,7 @@ pub trait Program: Sync {
     /// How combined updates become values.
     const APPLY: Apply;
     /// The identity of the combine (`u32::MAX` for min, `0` for sum, ...): what "no update" is.
-    const IDENTITY: Self::Message;
+    const IDENTITY: Self::Value;
     /// The seen value of a vertex that has never been processed.
     const UNSEEN: Self::Value;
 
@@ -223,7 +206,7 @@ pub trait Program: Sync {
     fn active(&self, now: Self::Value, seen: Self::Value) -> bool;
 
     /// The update an edge sends to its destination.
-    fn compute(&self, edge: Edge<Self::Message, Self::Weight, Self::Value>) -> Self::Message;
+    fn compute(&self, edge: Edge<Self::Message, Self::Weight, Self::Value>) -> Self::Value;
 
     /// What an active source `v` holding `value` sends along its edges this iteration: Compute sees
     /// it as [`Edge::src`]. `sent` is the value `v` held when it was last processed (what it sent
@@ -238,17 +221,16 @@ pub trait Program: Sync {
     }
 
     /// Merges two updates. Defaults to [`Program::OP`]; a [`CombineOp::Custom`] program overrides it.
-    fn combine(&self, a: Self::Message, b: Self::Message) -> Self::Message {
+    fn combine(&self, a: Self::Value, b: Self::Value) -> Self::Value {
         Self::OP.apply(a, b)
     }
 
     /// The new value of `v` from its old value and its combined update (not called for
     /// [`Apply::InPlace`]). `global` is the sum of [`Program::global`] over the iteration's active
-    /// vertices, taken at its start. Defaults to combining the old value (as a message) with the
-    /// update.
-    fn apply(&self, v: Vertex, old: Self::Value, combined: Self::Message, global: f64) -> Self::Value {
+    /// vertices, taken at its start.
+    fn apply(&self, v: Vertex, old: Self::Value, combined: Self::Value, global: f64) -> Self::Value {
         let _ = (v, global);
-        convert(self.combine(convert(old), combined))
+        self.combine(old, combined)
     }
 
     /// Whether [`Program::global`] is used: the engine then sums it over the iteration's active

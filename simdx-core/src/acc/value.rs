@@ -35,7 +35,7 @@ pub enum Wide {
 
 /// `a` as another value type, exactly as Rust's `a as B` would convert it; the identity when `A` and
 /// `B` are the same type (the compiler then removes the conversion). The engines use it where a
-/// message becomes a value ([`crate::acc::Program::Message`]).
+/// value becomes a message by default ([`crate::acc::Program::source_value`]).
 #[inline]
 pub fn convert<A: Value, B: Value>(a: A) -> B {
     match (&a as &dyn std::any::Any).downcast_ref::<B>() {

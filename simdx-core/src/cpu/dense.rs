@@ -11,7 +11,7 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use super::state::VertexState;
-use crate::acc::{Apply, AtomicCell, CombineKind, Edge, Program, Value, WeightView};
+use crate::acc::{convert, Apply, AtomicCell, CombineKind, Edge, Program, Value, WeightView};
 use crate::{Csr, VertexId};
 
 /// Work (edges plus vertices) per vertex range, roughly.
@@ -66,7 +66,7 @@ impl<P: Program> Dense<P> {
     /// Buffers for `state`'s graph; `hubs` are the vertices whose in-degree reaches `split`.
     pub(crate) fn new(state: &VertexState<'_, P>, hubs: Vec<VertexId>) -> Self {
         let n = state.len();
-        let cells = || (0..n).into_par_iter().map(|_| Cell::<P>::new(P::IDENTITY)).collect();
+        let cells = || (0..n).into_par_iter().map(|_| Cell::<P>::new(convert(P::UNSEEN))).collect();
         Dense { send: cells(), next: cells(), global: 0.0, ready: false, ranges: ranges(state.graph.in_csr()), hubs }
     }
 
@@ -221,7 +221,7 @@ impl<P: Program> Dense<P> {
         weights: &WeightView<'_, P::Weight>,
         dst: P::Value,
         range: Range<usize>,
-    ) -> (P::Message, u64) {
+    ) -> (P::Value, u64) {
         let sources = &state.graph.in_csr().targets()[range.clone()];
         let update = |u: VertexId, i: usize| {
             let src = self.send[u as usize].load();

@@ -6,8 +6,8 @@ use rayon::prelude::*;
 
 use super::bitmap::AtomicBitmap;
 use super::record::{Bin, BinPolicy};
-use super::state::{combine_in_place, VertexState};
-use crate::acc::{convert, Apply, AtomicCell, CombineKind, Edge, Program, WeightView};
+use super::state::VertexState;
+use crate::acc::{Apply, AtomicCell, CombineKind, Edge, Program, WeightView};
 use crate::{Csr, VertexId};
 
 /// Runs one pull step; `in_frontier` marks the active sources (`None`: every vertex is active);
@@ -70,7 +70,7 @@ pub(crate) fn chunk_len(split: u64) -> usize {
     (split as usize / 16).max(256)
 }
 
-fn merge<P: Program>(program: &P, a: Option<P::Message>, b: Option<P::Message>) -> Option<P::Message> {
+fn merge<P: Program>(program: &P, a: Option<P::Value>, b: Option<P::Value>) -> Option<P::Value> {
     match (a, b) {
         (Some(a), Some(b)) => Some(program.combine(a, b)),
         (a, None) => a,
@@ -88,7 +88,7 @@ fn pull_range<P: Program>(
     in_frontier: Option<&AtomicBitmap>,
     v: VertexId,
     range: std::ops::Range<usize>,
-) -> (Option<P::Message>, u64) {
+) -> (Option<P::Value>, u64) {
     let dst = state.now[v as usize].load();
     if !program.can_update(dst) {
         return (None, 0);
@@ -108,10 +108,10 @@ fn scan<P: Program>(
     dst: P::Value,
     range: std::ops::Range<usize>,
     is_source: impl Fn(VertexId) -> bool,
-) -> (Option<P::Message>, u64) {
+) -> (Option<P::Value>, u64) {
     let sources = state.graph.in_csr().targets();
     let start = range.start;
-    let mut combined: Option<P::Message> = None;
+    let mut combined: Option<P::Value> = None;
     for i in range.clone() {
         let u = sources[i];
         if !is_source(u) {
@@ -136,7 +136,7 @@ fn finish<P: Program>(
     program: &P,
     state: &VertexState<'_, P>,
     v: VertexId,
-    combined: Option<P::Message>,
+    combined: Option<P::Value>,
     bins: &BinPolicy,
     bin: &mut Bin,
 ) {
@@ -144,7 +144,7 @@ fn finish<P: Program>(
     match P::APPLY {
         Apply::InPlace => {
             let old = state.now[v as usize].load();
-            let new = combine_in_place(program, old, convert(update));
+            let new = program.combine(old, update);
             if new == old {
                 return;
             }

@@ -7,8 +7,8 @@ use rayon::prelude::*;
 
 use super::prefetch;
 use super::record::{Bin, BinPolicy};
-use super::state::{combine_in_place, VertexState};
-use crate::acc::{convert, Apply, AtomicCell, Edge, Program, WeightView};
+use super::state::VertexState;
+use crate::acc::{Apply, AtomicCell, Edge, Program, WeightView};
 use crate::VertexId;
 
 /// Frontiers with at most this many out-edges are pushed on the calling thread.
@@ -119,13 +119,12 @@ fn push_edges<P: Program>(
         let update = program.compute(Edge { src, dst, weight: weights.get(i), src_out_degree });
         let reached = match P::APPLY {
             Apply::InPlace => {
-                let update: P::Value = convert(update);
                 // Test first: most updates change nothing and need no atomic operation.
-                if combine_in_place(program, dst, update) == dst {
+                if program.combine(dst, update) == dst {
                     continue;
                 }
-                let old = state.now[v as usize].combine(P::OP, update, |a, b| combine_in_place(program, a, b));
-                combine_in_place(program, old, update) != old
+                let old = state.now[v as usize].combine(P::OP, update, |a, b| program.combine(a, b));
+                program.combine(old, update) != old
             }
             Apply::Received | Apply::Every => {
                 state.acc[v as usize].combine(P::OP, update, |a, b| program.combine(a, b));

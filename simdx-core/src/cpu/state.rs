@@ -25,7 +25,7 @@ pub(crate) struct VertexState<'g, P: Program> {
     /// seen value each snapshot replaced, which a live push hands to [`Program::source_value`].
     before: Vec<<P::Value as Value>::Cell>,
     /// Combined updates not yet applied (empty for [`Apply::InPlace`]).
-    pub(crate) acc: Vec<<P::Message as Value>::Cell>,
+    pub(crate) acc: Vec<<P::Value as Value>::Cell>,
     /// Vertices changed (in place) or reached by an update in the current iteration.
     pub(crate) touched: AtomicBitmap,
 }
@@ -37,7 +37,7 @@ impl<'g, P: Program> VertexState<'g, P> {
         let now =
             (0..n as VertexId).into_par_iter().map(|v| AtomicCell::new(program.init(vertex_of(graph, v)))).collect();
         let seen = (0..n).into_par_iter().map(|_| AtomicCell::new(P::UNSEEN)).collect();
-        let send = (0..n).into_par_iter().map(|_| AtomicCell::new(P::IDENTITY)).collect();
+        let send = (0..n).into_par_iter().map(|_| AtomicCell::new(convert(P::UNSEEN))).collect();
         let before_len = if Self::PUSHES_LIVE { n } else { 0 };
         let before = (0..before_len).into_par_iter().map(|_| AtomicCell::new(P::UNSEEN)).collect();
         let acc = match P::APPLY {
@@ -142,13 +142,6 @@ impl<'g, P: Program> VertexState<'g, P> {
     pub(crate) fn into_values(self) -> Vec<P::Value> {
         self.now.par_iter().map(AtomicCell::load).collect()
     }
-}
-
-/// [`Program::combine`] of a value and an update, for [`Apply::InPlace`] programs, whose messages are
-/// their values (checked before a run, so both conversions are the identity).
-#[inline]
-pub(crate) fn combine_in_place<P: Program>(program: &P, value: P::Value, update: P::Value) -> P::Value {
-    convert(program.combine(convert(value), convert(update)))
 }
 
 /// The degree of `v` by a CSR's `offsets`, saturating at `u32::MAX`; 0 for an id out of range.

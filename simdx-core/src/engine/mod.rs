@@ -20,9 +20,6 @@ pub enum EngineError {
     /// An option value that cannot work.
     #[error("invalid option: {0}")]
     Options(String),
-    /// The program's declarations contradict each other (see [`crate::acc::check_program`]).
-    #[error("this program cannot run: {0}")]
-    Program(String),
     /// The thread pool could not be created.
     #[error("cannot start {threads} worker threads: {message}")]
     Threads {
@@ -62,7 +59,6 @@ impl Engine {
     /// Runs `program` on `graph` to completion.
     pub fn run<P: Program>(&self, program: &P, graph: &Graph) -> Result<Run<P::Value>, EngineError> {
         validate(&self.options)?;
-        crate::acc::check_program::<P>().map_err(EngineError::Program)?;
         match self.options.threads {
             // Run on a pool thread, so that small parallel loops run inline instead of waking workers.
             None => rayon::scope(|_| crate::cpu::run(program, graph, &self.options)),

@@ -29,7 +29,7 @@ typedef struct {
     const simdx_weight* in_weights;
     simdx_value* now;
     simdx_value* seen;
-    simdx_msg* acc;         /* combined messages not yet applied (Received / Every programs) */
+    simdx_value* acc;
     simdx_u32* touched;     /* 1: reached in this iteration */
     simdx_u32* in_frontier; /* = the iteration's stamp: an active source of this pull step */
     simdx_u32* pending;     /* 1: active, waiting in a later bucket */
@@ -51,15 +51,15 @@ typedef struct {
 template <int N> struct sx_bits_of;
 template <> struct sx_bits_of<4> { typedef unsigned int T; };
 template <> struct sx_bits_of<8> { typedef unsigned long long T; };
-typedef sx_bits_of<sizeof(simdx_msg)>::T sx_vbits;
+typedef sx_bits_of<sizeof(simdx_value)>::T sx_vbits;
 
-__device__ __forceinline__ sx_vbits sx_to_bits(simdx_msg v) {
-    union { simdx_msg v; sx_vbits b; } u;
+__device__ __forceinline__ sx_vbits sx_to_bits(simdx_value v) {
+    union { simdx_value v; sx_vbits b; } u;
     u.v = v;
     return u.b;
 }
-__device__ __forceinline__ simdx_msg sx_from_bits(sx_vbits b) {
-    union { simdx_msg v; sx_vbits b; } u;
+__device__ __forceinline__ simdx_value sx_from_bits(sx_vbits b) {
+    union { simdx_value v; sx_vbits b; } u;
     u.b = b;
     return u.v;
 }
@@ -88,9 +88,8 @@ __device__ __forceinline__ simdx_u32 sx_out_degree32(const sx_state* s, simdx_u3
 }
 
 /* A combine at an address, returning the old value: native atomics where the op and type have them,
- * else a compare-and-swap loop over the program's combine, which works on messages (the address holds
- * a message, or the value of an in-place program, whose messages are its values). */
-__device__ __forceinline__ simdx_msg sx_cas_combine(simdx_msg* a, simdx_msg v, const simdx_params* p) {
+ * else a compare-and-swap loop over the program's combine. */
+__device__ __forceinline__ simdx_value sx_cas_combine(simdx_value* a, simdx_value v, const simdx_params* p) {
     sx_vbits* ab = (sx_vbits*)a;
     sx_vbits old = *(volatile sx_vbits*)ab, assumed;
     do {
@@ -106,39 +105,40 @@ __device__ __forceinline__ simdx_u32 sx_atomic(simdx_u32* a, simdx_u32 v, const 
     if (SIMDX_OP == SIMDX_OP_MAX) return atomicMax(a, v);
     if (SIMDX_OP == SIMDX_OP_SUM) return atomicAdd(a, v);
     if (SIMDX_OP == SIMDX_OP_OR) return atomicOr(a, v);
-    return sx_cas_combine((simdx_msg*)a, (simdx_msg)v, p);
+    return sx_cas_combine((simdx_value*)a, (simdx_value)v, p);
 }
 __device__ __forceinline__ simdx_i32 sx_atomic(simdx_i32* a, simdx_i32 v, const simdx_params* p) {
     if (SIMDX_OP == SIMDX_OP_MIN) return atomicMin(a, v);
     if (SIMDX_OP == SIMDX_OP_MAX) return atomicMax(a, v);
     if (SIMDX_OP == SIMDX_OP_SUM) return atomicAdd(a, v);
     if (SIMDX_OP == SIMDX_OP_OR) return atomicOr(a, v);
-    return sx_cas_combine((simdx_msg*)a, (simdx_msg)v, p);
+    return sx_cas_combine((simdx_value*)a, (simdx_value)v, p);
 }
 __device__ __forceinline__ simdx_u64 sx_atomic(simdx_u64* a, simdx_u64 v, const simdx_params* p) {
     if (SIMDX_OP == SIMDX_OP_MIN) return atomicMin(a, v);
     if (SIMDX_OP == SIMDX_OP_MAX) return atomicMax(a, v);
     if (SIMDX_OP == SIMDX_OP_SUM) return atomicAdd(a, v);
     if (SIMDX_OP == SIMDX_OP_OR) return atomicOr(a, v);
-    return sx_cas_combine((simdx_msg*)a, (simdx_msg)v, p);
+    return sx_cas_combine((simdx_value*)a, (simdx_value)v, p);
 }
 __device__ __forceinline__ simdx_i64 sx_atomic(simdx_i64* a, simdx_i64 v, const simdx_params* p) {
     if (SIMDX_OP == SIMDX_OP_MIN) return atomicMin(a, v);
     if (SIMDX_OP == SIMDX_OP_MAX) return atomicMax(a, v);
     if (SIMDX_OP == SIMDX_OP_SUM) return (simdx_i64)atomicAdd((simdx_u64*)a, (simdx_u64)v);
     if (SIMDX_OP == SIMDX_OP_OR) return (simdx_i64)atomicOr((simdx_u64*)a, (simdx_u64)v);
-    return sx_cas_combine((simdx_msg*)a, (simdx_msg)v, p);
+    return sx_cas_combine((simdx_value*)a, (simdx_value)v, p);
 }
 __device__ __forceinline__ simdx_f32 sx_atomic(simdx_f32* a, simdx_f32 v, const simdx_params* p) {
     if (SIMDX_OP == SIMDX_OP_SUM) return atomicAdd(a, v);
-    return sx_cas_combine((simdx_msg*)a, (simdx_msg)v, p);
+    return sx_cas_combine((simdx_value*)a, (simdx_value)v, p);
 }
 __device__ __forceinline__ simdx_f64 sx_atomic(simdx_f64* a, simdx_f64 v, const simdx_params* p) {
     if (SIMDX_OP == SIMDX_OP_SUM) return atomicAdd(a, v);
-    return sx_cas_combine((simdx_msg*)a, (simdx_msg)v, p);
+    return sx_cas_combine((simdx_value*)a, (simdx_value)v, p);
 }
 
-/* What source u sends along its edges this iteration: its source_value, or its seen value. */
+/* What source u sends along its edges this iteration: its source_value, or its seen value (then the
+ * message type is the value type). */
 __device__ __forceinline__ simdx_msg sx_src(const sx_state* s, simdx_u32 u) {
     return SIMDX_HAS_SOURCE_VALUE ? s->send[u] : (simdx_msg)s->seen[u];
 }
@@ -267,12 +267,12 @@ __device__ __forceinline__ bool sx_push_loaded(const sx_state* s, const simdx_pa
     e.dst = dst;
     e.weight = sx_weight(s, s->out_weights, i);
     e.src_out_degree = src_deg;
-    simdx_msg update = simdx_compute(p, e);
+    simdx_value update = simdx_compute(p, e);
     bool reached;
-    if (SIMDX_APPLY == SIMDX_APPLY_IN_PLACE) { /* messages are values */
-        if (sx_same((simdx_value)simdx_combine(p, (simdx_msg)dst, update), dst)) return false;
-        simdx_value old = sx_atomic(&s->now[v], (simdx_value)update, p);
-        reached = !sx_same((simdx_value)simdx_combine(p, (simdx_msg)old, update), old);
+    if (SIMDX_APPLY == SIMDX_APPLY_IN_PLACE) {
+        if (sx_same(simdx_combine(p, dst, update), dst)) return false;
+        simdx_value old = sx_atomic(&s->now[v], update, p);
+        reached = !sx_same(simdx_combine(p, old, update), old);
     } else {
         sx_atomic(&s->acc[v], update, p);
         reached = true;
@@ -423,7 +423,7 @@ __device__ __forceinline__ void ph_push_thread(const sx_state* s, unsigned long 
         bool live = i < len;
         simdx_u32 u = live ? list[i] : 0u;
         simdx_u64 b = live ? s->out_offsets[u] : 0, e = live ? s->out_offsets[u + 1] : 0;
-        simdx_msg src = live ? sx_src(s, u) : SIMDX_IDENTITY;
+        simdx_msg src = live ? sx_src(s, u) : (simdx_msg)0;
         simdx_u32 deg = live ? sx_out_degree32(s, u) : 0u;
         edges += e - b;
         simdx_u32 most = (simdx_u32)(e - b);
@@ -497,11 +497,11 @@ __global__ void sx_push_cta(const sx_state* __restrict__ s, const simdx_u32* lis
 
 /* The pull side of one vertex, after its in-arcs were combined: store and record. */
 __device__ __forceinline__ bool sx_pull_finish(const sx_state* s, const simdx_params* p, simdx_u32 v, bool got,
-                                               simdx_msg update) {
+                                               simdx_value update) {
     if (!got) return false;
-    if (SIMDX_APPLY == SIMDX_APPLY_IN_PLACE) { /* messages are values */
+    if (SIMDX_APPLY == SIMDX_APPLY_IN_PLACE) {
         simdx_value old = s->now[v];
-        simdx_value nv = (simdx_value)simdx_combine(p, (simdx_msg)old, update);
+        simdx_value nv = simdx_combine(p, old, update);
         if (sx_same(nv, old)) return false;
         s->now[v] = nv;
     } else {
@@ -513,7 +513,7 @@ __device__ __forceinline__ bool sx_pull_finish(const sx_state* s, const simdx_pa
 /* One in-arc i of v during pull: whether its source is active (its in_frontier stamp is `stamp`; a
  * stamp of 0: every source is), and its update. */
 __device__ __forceinline__ bool sx_pull_arc(const sx_state* s, const simdx_params* p, simdx_u32 stamp, simdx_value dst,
-                                            simdx_u64 i, simdx_msg* update) {
+                                            simdx_u64 i, simdx_value* update) {
     simdx_u32 u = s->in_targets[i];
     if (stamp != 0u && s->in_frontier[u] != stamp) return false;
     simdx_edge e;
@@ -528,7 +528,7 @@ __device__ __forceinline__ bool sx_pull_arc(const sx_state* s, const simdx_param
 /* SX_ILP in-arcs of one thread (arc[j] == ~0: none) towards vertices of values dst[j]: whether each
  * one's source is active, and its update; every load is issued before any is used. */
 __device__ __forceinline__ void sx_pull_arcs(const sx_state* s, const simdx_params* p, simdx_u32 stamp, const simdx_u64* arc,
-                                             const simdx_value* dst, bool* got, simdx_msg* update) {
+                                             const simdx_value* dst, bool* got, simdx_value* update) {
     simdx_u32 u[SX_ILP];
     simdx_msg src[SX_ILP];
     bool active[SX_ILP];
@@ -536,7 +536,7 @@ __device__ __forceinline__ void sx_pull_arcs(const sx_state* s, const simdx_para
     for (int j = 0; j < SX_ILP; j++) u[j] = arc[j] != ~0ull ? s->in_targets[arc[j]] : 0u;
 #pragma unroll
     for (int j = 0; j < SX_ILP; j++) {
-        src[j] = arc[j] != ~0ull ? sx_src(s, u[j]) : SIMDX_IDENTITY;
+        src[j] = arc[j] != ~0ull ? sx_src(s, u[j]) : (simdx_msg)0;
         active[j] = arc[j] != ~0ull && (stamp == 0u || s->in_frontier[u[j]] == stamp);
     }
 #pragma unroll
@@ -555,10 +555,10 @@ __device__ __forceinline__ void sx_pull_arcs(const sx_state* s, const simdx_para
 }
 
 /* Warp-wide combine of (got, value) pairs; lane 0 ends with the result. */
-__device__ __forceinline__ bool sx_warp_combine(const simdx_params* p, bool got, simdx_msg* value) {
+__device__ __forceinline__ bool sx_warp_combine(const simdx_params* p, bool got, simdx_value* value) {
     for (int o = 16; o > 0; o >>= 1) {
         bool og = __shfl_down_sync(SX_FULL, (int)got, o) != 0;
-        simdx_msg ov = __shfl_down_sync(SX_FULL, *value, o);
+        simdx_value ov = __shfl_down_sync(SX_FULL, *value, o);
         if (og) {
             *value = got ? simdx_combine(p, *value, ov) : ov;
             got = true;
@@ -584,10 +584,10 @@ __device__ __forceinline__ void ph_pull_thread(const sx_state* s, unsigned long 
             simdx_value dst = s->now[v];
             if (simdx_can_update(&p, dst)) {
                 bool got = false;
-                simdx_msg acc = SIMDX_IDENTITY;
+                simdx_value acc = SIMDX_IDENTITY;
                 for (simdx_u64 k = s->in_offsets[v]; k < s->in_offsets[v + 1]; k++) {
                     edges++;
-                    simdx_msg up;
+                    simdx_value up;
                     if (!sx_pull_arc(s, &p, stamp, dst, k, &up)) continue;
                     acc = got ? simdx_combine(&p, acc, up) : up;
                     got = true;
@@ -619,10 +619,10 @@ __device__ __forceinline__ void ph_pull_warp(const sx_state* s, unsigned long lo
         simdx_value dst = s->now[v];
         if (!simdx_can_update(&p, dst)) continue;
         bool got = false;
-        simdx_msg acc = SIMDX_IDENTITY;
+        simdx_value acc = SIMDX_IDENTITY;
         simdx_u64 b = s->in_offsets[v], e = s->in_offsets[v + 1];
         for (simdx_u64 k = b; k < e; k += 32) {
-            simdx_msg up;
+            simdx_value up;
             if (k + lane < e) {
                 edges++;
                 if (sx_pull_arc(s, &p, stamp, dst, k + lane, &up)) {
@@ -653,10 +653,10 @@ typedef struct {
     simdx_u64 start[SX_BLOCK];      /* first arc of each vertex of the tile */
     simdx_u64 prefix[SX_BLOCK];     /* exclusive prefix of the arcs taken per vertex */
     union {
-        simdx_msg send[SX_BLOCK];   /* push: what the source sends */
+        simdx_msg send[SX_BLOCK];    /* push: what the source sends */
         simdx_value value[SX_BLOCK]; /* pull: the vertex's own value */
     };
-    simdx_msg acc[SX_BLOCK];        /* pull: the combined updates */
+    simdx_value acc[SX_BLOCK];      /* pull: the combined updates */
     simdx_u32 degree[SX_BLOCK];     /* push: out-degree of the source */
     simdx_u32 got[SX_BLOCK];        /* pull: 1 once an update arrived */
     simdx_u64 warp_sums[SX_WARPS + 1];
@@ -786,8 +786,7 @@ __device__ __forceinline__ void ph_pull_tiles(const sx_state* s, unsigned long l
         for (simdx_u64 base = 0; base < total; base += (simdx_u64)SX_BLOCK * SX_ILP) {
             simdx_u32 owner[SX_ILP];
             simdx_u64 arc[SX_ILP];
-            simdx_value dst[SX_ILP];
-            simdx_msg up[SX_ILP];
+            simdx_value dst[SX_ILP], up[SX_ILP];
             bool got[SX_ILP];
 #pragma unroll
             for (int j = 0; j < SX_ILP; j++) {
@@ -802,11 +801,11 @@ __device__ __forceinline__ void ph_pull_tiles(const sx_state* s, unsigned long l
                 /* Lanes of one owner are adjacent: each lane gathers the rest of its owner's run. */
                 simdx_u32 o = owner[j];
                 bool g = got[j];
-                simdx_msg x = up[j];
+                simdx_value x = up[j];
                 for (int k = 1; k < 32; k <<= 1) {
                     simdx_u32 ko = __shfl_down_sync(SX_FULL, o, k);
                     bool kg = __shfl_down_sync(SX_FULL, (int)g, k) != 0;
-                    simdx_msg kv = __shfl_down_sync(SX_FULL, x, k);
+                    simdx_value kv = __shfl_down_sync(SX_FULL, x, k);
                     if (lane + k < 32 && ko == o && kg) {
                         x = g ? simdx_combine(&p, x, kv) : kv;
                         g = true;
@@ -833,10 +832,10 @@ __global__ void sx_pull_tiles(const sx_state* __restrict__ s, simdx_u32 stamp, s
 
 /* Combines `update` (the combined updates of part of v's in-arcs) into v atomically, as a push would:
  * other parts of v's arcs may be combining at the same time. True if v was reached first here. */
-__device__ __forceinline__ bool sx_pull_part(const sx_state* s, const simdx_params* p, simdx_u32 v, simdx_msg update) {
-    if (SIMDX_APPLY == SIMDX_APPLY_IN_PLACE) { /* messages are values */
-        simdx_value old = sx_atomic(&s->now[v], (simdx_value)update, p);
-        if (sx_same((simdx_value)simdx_combine(p, (simdx_msg)old, update), old)) return false;
+__device__ __forceinline__ bool sx_pull_part(const sx_state* s, const simdx_params* p, simdx_u32 v, simdx_value update) {
+    if (SIMDX_APPLY == SIMDX_APPLY_IN_PLACE) {
+        simdx_value old = sx_atomic(&s->now[v], update, p);
+        if (sx_same(simdx_combine(p, old, update), old)) return false;
     } else {
         sx_atomic(&s->acc[v], update, p);
     }
@@ -851,7 +850,7 @@ __device__ __forceinline__ bool sx_pull_part(const sx_state* s, const simdx_para
 __device__ __forceinline__ void ph_pull_chunks(const sx_state* s, unsigned long long* ctr, const simdx_u64* chunks, simdx_u32 count,
                                                simdx_u32 stamp, simdx_u32* next) {
     sx_bin_open();
-    __shared__ simdx_msg part[SX_WARPS];
+    __shared__ simdx_value part[SX_WARPS];
     __shared__ int part_got[SX_WARPS];
     __shared__ simdx_value chunk_dst;
     simdx_params p = s->params;
@@ -871,8 +870,7 @@ __device__ __forceinline__ void ph_pull_chunks(const sx_state* s, unsigned long 
         simdx_u64 e = b + SX_CHUNK < end ? b + SX_CHUNK : end;
         /* SX_CHUNK = SX_ILP x SX_BLOCK: each thread takes SX_ILP arcs in one go. */
         simdx_u64 arc[SX_ILP];
-        simdx_value dsts[SX_ILP];
-        simdx_msg ups[SX_ILP];
+        simdx_value dsts[SX_ILP], ups[SX_ILP];
         bool gots[SX_ILP];
 #pragma unroll
         for (int j = 0; j < SX_ILP; j++) {
@@ -883,7 +881,7 @@ __device__ __forceinline__ void ph_pull_chunks(const sx_state* s, unsigned long 
         }
         sx_pull_arcs(s, &p, stamp, arc, dsts, gots, ups);
         bool got = false;
-        simdx_msg acc = SIMDX_IDENTITY;
+        simdx_value acc = SIMDX_IDENTITY;
 #pragma unroll
         for (int j = 0; j < SX_ILP; j++) {
             if (!gots[j]) continue;
@@ -899,7 +897,7 @@ __device__ __forceinline__ void ph_pull_chunks(const sx_state* s, unsigned long 
         bool take = false;
         if (threadIdx.x == 0) {
             bool g = false;
-            simdx_msg r = SIMDX_IDENTITY;
+            simdx_value r = SIMDX_IDENTITY;
             for (int k = 0; k < SX_WARPS; k++) {
                 if (!part_got[k]) continue;
                 r = g ? simdx_combine(&p, r, part[k]) : part[k];
@@ -928,7 +926,7 @@ __device__ __forceinline__ void ph_apply(const sx_state* s, unsigned long long* 
         simdx_u32 v = all ? i : list[i];
         if (all) s->touched[v] = 0u; /* `Every`: no list of reached vertices follows to clear the flags */
         simdx_value old = s->now[v];
-        simdx_msg combined = s->acc[v];
+        simdx_value combined = s->acc[v];
         s->acc[v] = SIMDX_IDENTITY;
         simdx_value nv = simdx_apply(&p, sx_vertex(s, v), old, combined, global);
         s->now[v] = nv;
