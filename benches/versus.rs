@@ -2,7 +2,10 @@
 //! SSSP (delta-stepping) and PageRank (20 iterations) on kron:18:w, urand:18:w and grid:512x512, each
 //! pair timed back to back `ROUNDS` times, medians compared. Criterion (`benches/cpu.rs`) times one side
 //! minutes after the other, which a shared machine turns into noise; alternating keeps both sides under
-//! the same load. Run: `cargo bench --bench versus [-- sssp|pr] [-- --rounds N]`.
+//! the same load. After the timings, each side's PageRank is compared (L1) with a serial `f64` power
+//! iteration of the same 20 iterations: the graph crate keeps `f32` ranks and drops the rank of
+//! dangling vertices, so the two do not compute quite the same thing.
+//! Run: `cargo bench --bench versus [-- sssp|pr] [-- --rounds N]`.
 
 use std::time::Instant;
 
@@ -13,7 +16,7 @@ use graph::prelude::{
 use simdx::engine::Engine;
 use simdx::gen::GeneratorSpec;
 use simdx::Graph;
-use simdx_algos::{default_delta, PageRank, Sssp};
+use simdx_algos::{default_delta, verify, PageRank, Sssp};
 
 const GRAPHS: [&str; 3] = ["kron:18:w", "urand:18:w", "grid:512x512"];
 const PAGERANK: PageRank = PageRank { damping: 0.85, tolerance: 0.0, max_iterations: 20 };
@@ -41,6 +44,16 @@ fn baseline(g: &Graph) -> (DirectedCsrGraph<u32>, DirectedCsrGraph<u32, (), f32>
     (plain, weighted)
 }
 
+/// Both sides' PageRank against the serial power iteration of as many iterations: "L1 / L1".
+fn pagerank_accuracy(engine: &Engine, g: &Graph, plain: &DirectedCsrGraph<u32>) -> String {
+    let exact = verify::serial_pagerank(g, &PAGERANK);
+    let l1 =
+        |ranks: &mut dyn Iterator<Item = f64>| -> f64 { exact.iter().zip(ranks).map(|(e, r)| (e - r).abs()).sum() };
+    let ours = engine.run(&PAGERANK, g).expect("simdx pagerank").values;
+    let (theirs, _, _) = page_rank(plain, PageRankConfig::new(20, 0.0, 0.85));
+    format!("{:.1e} / {:.1e}", l1(&mut ours.into_iter()), l1(&mut theirs.into_iter().map(f64::from)))
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let rounds = args
@@ -52,8 +65,8 @@ fn main() {
     let picked: Vec<&str> = args.iter().map(String::as_str).filter(|a| matches!(*a, "sssp" | "pr")).collect();
     let wants = |algo: &str| picked.is_empty() || picked.contains(&algo);
     let engine = Engine::default();
-    println!("| graph | algorithm | simdx (ms) | graph crate (ms) | simdx / graph crate |");
-    println!("|---|---|---|---|---|");
+    println!("| graph | algorithm | simdx (ms) | graph crate (ms) | simdx / graph crate | L1 from serial: simdx / graph crate |");
+    println!("|---|---|---|---|---|---|");
     for spec in GRAPHS {
         let g = GeneratorSpec::parse(spec).expect("a valid spec").generate(1).expect("a generated graph");
         let (plain, weighted) = baseline(&g);
@@ -82,7 +95,8 @@ fn main() {
         }
         for (algo, ours, theirs) in rows {
             let (a, b) = (median(ours), median(theirs));
-            println!("| {spec} | {algo} | {a:.1} | {b:.1} | {:.2} |", a / b);
+            let accuracy = if algo == "sssp" { String::new() } else { pagerank_accuracy(&engine, &g, &plain) };
+            println!("| {spec} | {algo} | {a:.1} | {b:.1} | {:.2} | {accuracy} |", a / b);
         }
     }
 }
