@@ -2,32 +2,17 @@
 //! the `graph` crate's (neo4j-labs) PageRank and delta-stepping SSSP on the same graph.
 //! Run: `cargo bench --bench cpu`.
 
+mod common;
+
+use common::{baseline, source};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use graph::prelude::{
-    delta_stepping, page_rank, CsrLayout, DeltaSteppingConfig, DirectedCsrGraph, GraphBuilder as Baseline,
-    PageRankConfig,
-};
+use graph::prelude::{delta_stepping, page_rank, DeltaSteppingConfig, PageRankConfig};
 use simdx::engine::Engine;
 use simdx::gen::GeneratorSpec;
-use simdx::Graph;
 use simdx_algos::{default_delta, Bfs, PageRank, Sssp};
 
 const GRAPHS: [&str; 3] = ["kron:18:w", "urand:18:w", "grid:512x512"];
 const PAGERANK: PageRank = PageRank { damping: 0.85, tolerance: 0.0, max_iterations: 20 };
-
-/// The same graph for the baseline: every undirected edge as two arcs, weights as f32.
-fn baseline(g: &Graph) -> (DirectedCsrGraph<u32>, DirectedCsrGraph<u32, (), f32>) {
-    let csr = g.out_csr();
-    let arcs: Vec<(u32, u32, f32)> =
-        csr.arcs().zip(0..).map(|((u, v), i)| (u, v, csr.weights().map_or(1.0, |w| w.get_f64(i) as f32))).collect();
-    let plain = Baseline::new().csr_layout(CsrLayout::Sorted).edges(arcs.iter().map(|a| (a.0, a.1))).build();
-    let weighted = Baseline::new().csr_layout(CsrLayout::Sorted).edges_with_values(arcs).build();
-    (plain, weighted)
-}
-
-fn source(g: &Graph) -> u32 {
-    (0..g.num_vertices() as u32).max_by_key(|&v| g.out_degree(v)).unwrap_or(0)
-}
 
 fn benches(c: &mut Criterion) {
     let engine = Engine::default();

@@ -7,12 +7,13 @@
 //! dangling vertices, so the two do not compute quite the same thing.
 //! Run: `cargo bench --bench versus [-- sssp|pr] [-- --rounds N]`.
 
+mod common;
+
 use std::time::Instant;
 
-use graph::prelude::{
-    delta_stepping, page_rank, CsrLayout, DeltaSteppingConfig, DirectedCsrGraph, GraphBuilder as Baseline,
-    PageRankConfig,
-};
+use common::{baseline, source};
+
+use graph::prelude::{delta_stepping, page_rank, DeltaSteppingConfig, DirectedCsrGraph, PageRankConfig};
 use simdx::engine::Engine;
 use simdx::gen::GeneratorSpec;
 use simdx::Graph;
@@ -32,16 +33,6 @@ fn time(f: impl FnOnce()) -> f64 {
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
     xs[xs.len() / 2]
-}
-
-/// The same graph for the baseline: every arc, weights as f32 (1 when unweighted).
-fn baseline(g: &Graph) -> (DirectedCsrGraph<u32>, DirectedCsrGraph<u32, (), f32>) {
-    let csr = g.out_csr();
-    let arcs: Vec<(u32, u32, f32)> =
-        csr.arcs().zip(0..).map(|((u, v), i)| (u, v, csr.weights().map_or(1.0, |w| w.get_f64(i) as f32))).collect();
-    let plain = Baseline::new().csr_layout(CsrLayout::Sorted).edges(arcs.iter().map(|a| (a.0, a.1))).build();
-    let weighted = Baseline::new().csr_layout(CsrLayout::Sorted).edges_with_values(arcs).build();
-    (plain, weighted)
 }
 
 /// Both sides' PageRank against the serial power iteration of as many iterations: "L1 / L1".
@@ -70,7 +61,7 @@ fn main() {
     for spec in GRAPHS {
         let g = GeneratorSpec::parse(spec).expect("a valid spec").generate(1).expect("a generated graph");
         let (plain, weighted) = baseline(&g);
-        let source = (0..g.num_vertices() as u32).max_by_key(|&v| g.out_degree(v)).unwrap_or(0);
+        let source = source(&g);
         let delta = default_delta(&g);
         let sssp = Sssp { source, delta };
         let mut rows: Vec<(&str, Vec<f64>, Vec<f64>)> = Vec::new();
