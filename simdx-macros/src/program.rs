@@ -98,12 +98,12 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<s
     for (name, lowered) in &bodies {
         let (_, params, ret) = FUNCTIONS.iter().find(|f| f.0 == *name).expect("a known function");
         has.push_str(&format!("#define SIMDX_HAS_{} {}\n", name.to_uppercase(), lowered.is_some() as u32));
-        let ret_c = c_type(*ret, weight);
+        let ret_c = c_type(*ret);
         match lowered {
             Some((line, names, stmts)) => {
                 let mut sig = vec!["const simdx_params* sx_self".to_string()];
                 for (slot, n) in params.iter().zip(names) {
-                    sig.push(format!("{} {n}", c_type(*slot, weight)));
+                    sig.push(format!("{} {n}", c_type(*slot)));
                 }
                 functions.push_str(&format!("#line {line} \"@SIMDX_FILE@\"\n"));
                 functions
@@ -342,7 +342,7 @@ fn slot_ty(slot: Slot, cx: &Lowering) -> Ty {
     }
 }
 
-fn c_type(slot: Slot, _weight: Ty) -> &'static str {
+fn c_type(slot: Slot) -> &'static str {
     match slot {
         Slot::Value => "simdx_value",
         Slot::Message => "simdx_msg",
