@@ -77,7 +77,8 @@ impl<P: Program> Dense<P> {
 
     /// Runs one iteration: every vertex gathers, applies and is tested against `bucket`. Every vertex
     /// that sends along an arc must be active (see [`DenseStep::idle_senders`]); the inactive others
-    /// keep their seen value and add nothing to the global sum.
+    /// keep their seen value and add nothing to the global sum. `all_active`: every vertex is known to
+    /// be active and within `bucket` (the last dense step found so), which spares testing it.
     pub(crate) fn step(
         &mut self,
         program: &P,
@@ -85,6 +86,7 @@ impl<P: Program> Dense<P> {
         weights: &WeightView<'_, P::Weight>,
         split: u64,
         bucket: u32,
+        all_active: bool,
     ) -> DenseStep {
         debug_assert_eq!(P::APPLY, Apply::Every);
         if !self.ready {
@@ -95,7 +97,10 @@ impl<P: Program> Dense<P> {
         let step = this
             .ranges
             .par_iter()
-            .map(|r| this.range_step(program, state, weights, r.clone(), split, bucket))
+            .map(|r| match all_active {
+                true => this.range_step::<true>(program, state, weights, r.clone(), split, bucket),
+                false => this.range_step::<false>(program, state, weights, r.clone(), split, bucket),
+            })
             .reduce(DenseStep::default, DenseStep::add);
         std::mem::swap(&mut self.send, &mut self.next);
         self.global = step.global;
@@ -154,8 +159,9 @@ impl<P: Program> Dense<P> {
         edges
     }
 
-    /// The fused pass over the vertices `range`.
-    fn range_step(
+    /// The fused pass over the vertices `range`; `ALL_ACTIVE` as `all_active` in [`Dense::step`].
+    /// The sums are kept in locals: through `&mut DenseStep` they would be stored every vertex.
+    fn range_step<const ALL_ACTIVE: bool>(
         &self,
         program: &P,
         state: &VertexState<'_, P>,
@@ -165,7 +171,8 @@ impl<P: Program> Dense<P> {
         bucket: u32,
     ) -> DenseStep {
         let csr = state.graph.in_csr();
-        let mut step = DenseStep::default();
+        let global = self.global;
+        let (mut edges_seen, mut change, mut near, mut idle_senders, mut next_global) = (0, 0.0, 0, 0, 0.0);
         for v in range {
             let i = v as usize;
             let old = state.now[i].load();
@@ -176,37 +183,41 @@ impl<P: Program> Dense<P> {
                 combined
             } else if program.can_update(old) {
                 let (combined, inspected) = self.gather(program, state, weights, old, edges);
-                step.edges += inspected;
+                edges_seen += inspected;
                 combined
             } else {
                 P::IDENTITY
             };
             let vertex = state.vertex(v);
-            let global = self.global;
             let new = program.apply(vertex, old, combined, global);
             // Whether v was processed (active) this iteration: then what it sent is `old`.
-            let seen = state.seen[i].load();
-            let sent = if program.active(old, seen) && program.bucket(old) <= bucket {
+            let sent = if ALL_ACTIVE {
                 state.seen[i].store(old);
                 old
             } else {
-                seen
+                let seen = state.seen[i].load();
+                if program.active(old, seen) && program.bucket(old) <= bucket {
+                    state.seen[i].store(old);
+                    old
+                } else {
+                    seen
+                }
             };
             state.now[i].store(new);
             if new != old {
-                step.change += (new.to_f64() - old.to_f64()).abs();
+                change += (new.to_f64() - old.to_f64()).abs();
             }
             if program.active(new, sent) && program.bucket(new) <= bucket {
-                step.near += 1;
+                near += 1;
                 self.next[i].store(program.source_value(vertex, new, sent));
                 if P::USES_GLOBAL {
-                    step.global += program.global(vertex, new, sent);
+                    next_global += program.global(vertex, new, sent);
                 }
             } else if vertex.out_degree > 0 {
-                step.idle_senders += 1;
+                idle_senders += 1;
             }
         }
-        step
+        DenseStep { edges: edges_seen, change, near, idle_senders, global: next_global }
     }
 
     /// Combines the updates along the in-arcs `range` of a vertex holding `dst`; returns the combined

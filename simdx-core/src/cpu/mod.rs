@@ -118,7 +118,7 @@ impl<P: Program> Iterations<'_, '_, P> {
         let dense = matches!(current, Active::All | Active::Senders(_));
         let frontier_len = current.len(n) as u64;
         if dense && P::APPLY == Apply::Every && self.direction(state.graph.num_arcs()) == Direction::Pull {
-            return self.dense_step(frontier_len);
+            return self.dense_step(frontier_len, matches!(current, Active::All));
         }
         if let Some(dense) = &mut self.dense {
             dense.invalidate();
@@ -131,12 +131,13 @@ impl<P: Program> Iterations<'_, '_, P> {
         self.general_step(list)
     }
 
-    /// The dense path: every vertex gathers, applies and is tested in one pass.
-    fn dense_step(&mut self, frontier_len: u64) -> (IterationStats, f64, Next) {
+    /// The dense path: every vertex gathers, applies and is tested in one pass; `all_active`: every
+    /// vertex is active and within the current bucket ([`Active::All`]).
+    fn dense_step(&mut self, frontier_len: u64, all_active: bool) -> (IterationStats, f64, Next) {
         let (program, state, split) = (self.program, self.state, self.split);
         let hubs = self.hubs.get_or_insert_with(|| pull::hubs(state.graph.in_csr(), split));
         let dense = self.dense.get_or_insert_with(|| Dense::new(state, hubs.clone()));
-        let step = dense.step(program, state, self.in_weights, self.split, self.frontier.bucket);
+        let step = dense.step(program, state, self.in_weights, self.split, self.frontier.bucket, all_active);
         let record = self.record(Direction::Pull, FilterUsed::Every, frontier_len, step.edges);
         let next = if step.near == state.len() as u64 {
             Next::All
