@@ -137,7 +137,7 @@ fn concurrent_improvements_of_the_same_vertices_are_not_lost() {
     let push = RunOptions { direction: DirectionPolicy::Push, threads: Some(8), ..RunOptions::default() };
     for delta in [1000, 1] {
         for _ in 0..20 {
-            let run = Engine::new(push.clone()).run(&Sssp { source: 0, delta }, &g).unwrap();
+            let run = Engine::new(push).run(&Sssp { source: 0, delta }, &g).unwrap();
             verify::sssp(&g, 0, &run.values).unwrap_or_else(|e| panic!("delta {delta}: {e}"));
         }
     }

@@ -83,12 +83,13 @@ impl<P: Program> Default for Task<P> {
 
 impl<P: Program> Task<P> {
     /// The bin and the stored improvements as a list of lists (merged without copying them).
-    fn finish(self) -> (Bin, Vec<Vec<(VertexId, P::Value)>>) {
+    fn finish(self) -> (Bin, Stored<P::Value>) {
         let stored = if self.stored.is_empty() { Vec::new() } else { vec![self.stored] };
         (self.bin, stored)
     }
 }
 
+/// Improvements stored by plain stores, one list per task: (vertex, value stored).
 type Stored<V> = Vec<Vec<(VertexId, V)>>;
 
 /// Merges the results of two push tasks (rayon reduce).
@@ -101,7 +102,7 @@ fn merge<V>(a: (Bin, Stored<V>), b: (Bin, Stored<V>)) -> (Bin, Stored<V>) {
 /// Combines every improvement stored by the tasks into its vertex again, so that one a concurrent
 /// plain store overwrote is not lost (see the module documentation). Most are already in place and
 /// cost a load.
-fn repair<P: Program>(program: &P, state: &VertexState<'_, P>, stored: &[Vec<(VertexId, P::Value)>]) {
+fn repair<P: Program>(program: &P, state: &VertexState<'_, P>, stored: &Stored<P::Value>) {
     stored.par_iter().for_each(|list| {
         for &(v, value) in list {
             let cell = &state.now[v as usize];
