@@ -18,11 +18,11 @@ const SEQUENTIAL: usize = 4096;
 pub(crate) enum Active {
     /// Every vertex of the graph.
     All,
-    /// This many vertices, among them every vertex with out-edges (an [`Apply::Every`] program's
-    /// dense step, which tells the others apart itself).
+    /// This many vertices, with this many out-edges in all, as the last dense step of an
+    /// [`Apply::Every`] program found them (it flagged which ones).
     ///
     /// [`Apply::Every`]: crate::acc::Apply::Every
-    Senders(usize),
+    Senders(usize, u64),
     /// These vertices, without duplicates.
     List(Vec<VertexId>),
 }
@@ -32,7 +32,7 @@ impl Active {
     pub(crate) fn is_empty(&self, n: usize) -> bool {
         match self {
             Active::All => n == 0,
-            Active::Senders(count) => *count == 0,
+            Active::Senders(count, _) => *count == 0,
             Active::List(list) => list.is_empty(),
         }
     }
@@ -41,7 +41,7 @@ impl Active {
     pub(crate) fn len(&self, n: usize) -> usize {
         match self {
             Active::All => n,
-            Active::Senders(count) => *count,
+            Active::Senders(count, _) => *count,
             Active::List(list) => list.len(),
         }
     }
@@ -103,7 +103,7 @@ impl Frontier {
         let active = active_vertices(program, state);
         match self.select(program, state, &active, false) {
             Active::List(list) => list,
-            Active::All | Active::Senders(_) => active,
+            Active::All | Active::Senders(..) => active,
         }
     }
 

@@ -70,8 +70,7 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
         if !program.done(iterations, change) {
             next_active = Some(match next {
                 Next::All => Active::All,
-                Next::Senders(count) => Active::Senders(count),
-                Next::Scan => engine.frontier.select_all(program, &state),
+                Next::Senders(count, out_edges) => Active::Senders(count, out_edges),
                 Next::Reached(reached, clear) => engine.frontier.select(program, &state, &reached, clear),
             });
         }
@@ -85,10 +84,8 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
 enum Next {
     /// Every vertex is active and within the current bucket.
     All,
-    /// This many vertices are, among them every vertex with out-edges.
-    Senders(usize),
-    /// A scan of every vertex.
-    Scan,
+    /// Not every vertex is: this many, with this many out-edges in all.
+    Senders(usize, u64),
     /// These vertices were reached; `true`: their "touched" bits are still set.
     Reached(Vec<VertexId>, bool),
 }
@@ -115,9 +112,14 @@ impl<P: Program> Iterations<'_, '_, P> {
     /// Runs one iteration on `current`: its statistics (time unset), the change, and the next frontier.
     fn step(&mut self, current: Active) -> (IterationStats, f64, Next) {
         let (state, n) = (self.state, self.state.len());
-        let dense = matches!(current, Active::All | Active::Senders(_));
+        let out_edges = match current {
+            Active::All => Some(state.graph.num_arcs()),
+            Active::Senders(_, out_edges) => Some(out_edges),
+            Active::List(_) => None,
+        };
         let frontier_len = current.len(n) as u64;
-        if dense && P::APPLY == Apply::Every && self.direction(state.graph.num_arcs()) == Direction::Pull {
+        let pulls = out_edges.is_some_and(|e| self.direction(e) == Direction::Pull);
+        if pulls && P::APPLY == Apply::Every {
             return self.dense_step(frontier_len, matches!(current, Active::All));
         }
         if let Some(dense) = &mut self.dense {
@@ -125,7 +127,7 @@ impl<P: Program> Iterations<'_, '_, P> {
         }
         let list = match current {
             Active::All => (0..n as VertexId).collect(),
-            Active::Senders(_) => self.frontier.active_list(self.program, state),
+            Active::Senders(..) => self.frontier.active_list(self.program, state),
             Active::List(list) => list,
         };
         self.general_step(list)
@@ -139,13 +141,8 @@ impl<P: Program> Iterations<'_, '_, P> {
         let dense = self.dense.get_or_insert_with(|| Dense::new(state, hubs.clone()));
         let step = dense.step(program, state, self.in_weights, self.split, self.frontier.bucket, all_active);
         let record = self.record(Direction::Pull, FilterUsed::Every, frontier_len, step.edges);
-        let next = if step.near == state.len() as u64 {
-            Next::All
-        } else if step.idle_senders == 0 {
-            Next::Senders(step.near as usize)
-        } else {
-            Next::Scan
-        };
+        let next =
+            if step.near == state.len() as u64 { Next::All } else { Next::Senders(step.near as usize, step.out_edges) };
         (record, step.change, next)
     }
 
