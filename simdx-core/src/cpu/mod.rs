@@ -4,7 +4,8 @@
 //! An iteration of the general path snapshots the frontier's values (summing its out-degrees for the
 //! direction choice in the same pass), runs a push or pull step, applies the combined updates where
 //! the program asks for it, and selects the next frontier from the vertices reached. [`Apply::Every`]
-//! programs whose every vertex is active take the fused dense path instead (module `dense`).
+//! programs take the fused dense path instead (module `dense`) while they pull: from the start when
+//! every vertex is active, and as long as the active vertices' out-edges keep the direction at pull.
 
 mod bitmap;
 mod dense;
