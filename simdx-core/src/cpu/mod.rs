@@ -2,7 +2,8 @@
 //! filtering of the next frontier, priority buckets, and the per-iteration statistics.
 //!
 //! An iteration of the general path snapshots the frontier's values (summing its out-degrees for the
-//! direction choice in the same pass), runs a push or pull step, applies the combined updates where
+//! direction choice in the same pass; before a push of live values it only keeps the seen values),
+//! runs a push or pull step, applies the combined updates where
 //! the program asks for it, and selects the next frontier from the vertices reached. [`Apply::Every`]
 //! programs take the fused dense path instead (module `dense`) while they pull: from the start when
 //! every vertex is active, and as long as the active vertices' out-edges keep the direction at pull.
@@ -152,8 +153,17 @@ impl<P: Program> Iterations<'_, '_, P> {
         let (program, state) = (self.program, self.state);
         let n = state.len();
         let every = P::APPLY == Apply::Every;
-        let (out_edges, global) = snapshot(program, state, &current);
+        // A program that pushes its live value reads it in the push itself: before a push, its
+        // snapshot only keeps each seen value for `source_value` (see `VertexState::keep_seen`).
+        let light = VertexState::<P>::PUSHES_LIVE && !P::USES_GLOBAL;
+        let (out_edges, mut global) = match light {
+            true => keep_seen(state, &current),
+            false => snapshot(program, state, &current),
+        };
         let direction = self.direction(out_edges);
+        if light && direction == Direction::Pull {
+            global = snapshot(program, state, &current).1;
+        }
         let bins =
             BinPolicy::new(if every { FilterPolicy::Ballot } else { self.options.filter }, self.options.bin_capacity);
         let step = match direction {
@@ -230,6 +240,20 @@ fn snapshot<P: Program>(program: &P, state: &VertexState<'_, P>, frontier: &[Ver
         .with_min_len(4096)
         .map(|&u| (state.graph.out_degree(u), state.prepare(program, u)))
         .reduce(|| (0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1))
+}
+
+/// The light snapshot before a push of live values: each frontier vertex's seen value is kept
+/// ([`VertexState::keep_seen`]). Returns the frontier's out-edges and 0 (no global sum).
+fn keep_seen<P: Program>(state: &VertexState<'_, P>, frontier: &[VertexId]) -> (u64, f64) {
+    let out_edges = frontier
+        .par_iter()
+        .with_min_len(4096)
+        .map(|&u| {
+            state.keep_seen(u);
+            state.graph.out_degree(u)
+        })
+        .sum();
+    (out_edges, 0.0)
 }
 
 /// Applies the combined updates of `reached` vertices; returns the sum of `|new - old|`.

@@ -22,7 +22,8 @@ pub(crate) struct VertexState<'g, P: Program> {
     /// snapshot.
     pub(crate) send: Vec<<P::Message as Value>::Cell>,
     /// For programs that push their live value ([`VertexState::PUSHES_LIVE`]; empty otherwise): the
-    /// seen value each snapshot replaced, which a live push hands to [`Program::source_value`].
+    /// seen value each snapshot replaced (or [`VertexState::keep_seen`] kept), which a live push hands
+    /// to [`Program::source_value`].
     before: Vec<<P::Value as Value>::Cell>,
     /// Combined updates not yet applied (empty for [`Apply::InPlace`]).
     pub(crate) acc: Vec<<P::Value as Value>::Cell>,
@@ -80,6 +81,16 @@ impl<'g, P: Program> VertexState<'g, P> {
         } else {
             0.0
         }
+    }
+
+    /// The part of [`VertexState::prepare`] that a push of live values needs
+    /// ([`VertexState::PUSHES_LIVE`]): `u`'s seen value is kept for [`VertexState::pushed_by`],
+    /// which reads the live value and records it as seen itself. Preparing `u` fully afterwards
+    /// (for a pull) keeps the same value.
+    #[inline]
+    pub(crate) fn keep_seen(&self, u: VertexId) {
+        debug_assert!(Self::PUSHES_LIVE);
+        self.before[u as usize].store(self.seen[u as usize].load());
     }
 
     /// What frontier vertex `u` sends this iteration (after [`VertexState::prepare`]).
