@@ -75,12 +75,10 @@ impl Frontier {
         reached: &[VertexId],
         clear_touched: bool,
     ) -> Active {
-        let bucket_if_active = |v: VertexId| {
-            if clear_touched {
-                state.touched.remove(v);
-            }
-            state.is_active(program, v).then(|| state.bucket(program, v))
-        };
+        if clear_touched {
+            state.touched.clear_list(reached);
+        }
+        let bucket_if_active = |v: VertexId| state.is_active(program, v).then(|| state.bucket(program, v));
         let near = self.sort_in(reached, self.bucket, bucket_if_active);
         if !near.is_empty() {
             return Active::List(near);
