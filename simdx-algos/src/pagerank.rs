@@ -42,6 +42,7 @@ impl Program for PageRank {
     const IDENTITY: f64 = 0.0;
     const UNSEEN: f64 = 0.0;
     const USES_GLOBAL: bool = true;
+    const SILENT: Option<f32> = Some(0.0);
 
     fn init(&self, v: Vertex) -> f64 {
         1.0 / v.num_vertices as f64

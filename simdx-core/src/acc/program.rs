@@ -237,6 +237,13 @@ pub trait Program: Sync {
     /// vertices.
     const USES_GLOBAL: bool = false;
 
+    /// A message that contributes nothing, if there is one: Compute maps it to [`Program::IDENTITY`]
+    /// on every edge, whatever the edge's weight and destination (PageRank's `0.0` change). A pull
+    /// over nearly every arc can then hand it to the vertices that do not send instead of testing
+    /// every source; aggregation programs only. Debug builds check the promise on the edges they
+    /// skip this way.
+    const SILENT: Option<Self::Message> = None;
+
     /// An active vertex's share of a sum handed to [`Program::apply`]: summed each iteration over the
     /// vertices processed in it (the active ones; every vertex while all are active), from the value
     /// each holds and the value it held when last processed (`sent`, as in
