@@ -37,8 +37,8 @@ pub(crate) fn push_step<P: Program>(
     bins: &BinPolicy,
 ) -> Bin {
     if out_edges <= SEQUENTIAL_EDGES {
-        // One task: no store can be lost, so what it stored needs no repair.
-        let mut task = Task::default();
+        // One task: no store can be lost, so what it stores need not be kept for a repair.
+        let mut task = Task { concurrent: false, ..Task::default() };
         push_list(program, state, weights, frontier, u64::MAX, bins, &mut task);
         return task.bin;
     }
@@ -73,11 +73,13 @@ pub(crate) fn push_step<P: Program>(
 struct Task<P: Program> {
     bin: Bin,
     stored: Vec<(VertexId, P::Value)>,
+    /// Whether other tasks run at the same time (then `stored` is kept).
+    concurrent: bool,
 }
 
 impl<P: Program> Default for Task<P> {
     fn default() -> Self {
-        Task { bin: Bin::default(), stored: Vec::new() }
+        Task { bin: Bin::default(), stored: Vec::new(), concurrent: true }
     }
 }
 
@@ -169,7 +171,7 @@ fn push_edges<P: Program>(
     let targets = state.graph.out_csr().targets();
     let src = state.pushed_by(program, u);
     let src_out_degree = state.out_degree(u);
-    let Task { bin, stored } = task;
+    let Task { bin, stored, concurrent } = task;
     bin.edges += range.len() as u64;
     for i in range {
         let v = targets[i];
@@ -184,7 +186,9 @@ fn push_edges<P: Program>(
                     continue;
                 }
                 state.now[v as usize].store(update);
-                stored.push((v, update));
+                if *concurrent {
+                    stored.push((v, update));
+                }
                 true
             }
             Apply::InPlace => {
