@@ -1,5 +1,4 @@
-//! The dense step of [`Apply::Every`] programs (PageRank, SpMV) while every vertex is active and the
-//! step pulls: one fused pass over edge-balanced vertex ranges gathers each vertex's in-edges,
+//! The dense step of [`Apply::Every`] programs (PageRank, SpMV) while their steps pull: one fused pass over edge-balanced vertex ranges gathers each vertex's in-edges,
 //! applies the result, tests whether the vertex stays active, and already computes what it will
 //! send next iteration ([`Program::source_value`]) and its share of the next iteration's
 //! [`Program::global`] sum. Nothing is allocated per iteration; the two send buffers are swapped.
@@ -32,7 +31,7 @@ pub(crate) struct Dense<P: Program> {
     /// What each vertex will send next iteration, filled by the fused pass.
     next: Vec<Cell<P>>,
     /// Whether each vertex sends this iteration (is active), one bit per vertex (small enough to stay
-    /// in the first-level cache); read only when not all are.
+    /// in the first-level cache); read only when not all do and the program has no silent message.
     sending: Vec<AtomicU64>,
     /// Whether each vertex will send next iteration, filled by the fused pass.
     sending_next: Vec<AtomicU64>,
