@@ -7,7 +7,7 @@ use std::any::TypeId;
 use std::time::Instant;
 
 use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
-use simdx_core::acc::device::{device_unit, DeviceProgram};
+use simdx_core::acc::device::{device_unit, silent_pulls, DeviceProgram};
 use simdx_core::acc::{Apply, CombineKind, Program};
 use simdx_core::engine::{
     DegreeClasses, Direction, DirectionPolicy, FilterPolicy, FilterUsed, FusionPolicy, IterationStats, Run, RunOptions,
@@ -211,6 +211,7 @@ impl CudaEngine {
         }
         let ws = slot.as_mut().expect("just made");
         let sends = P::device_code().contains("#define SIMDX_HAS_SOURCE_VALUE 1");
+        let silent_pulls = sends && silent_pulls::<P>();
         let Workspace {
             now,
             seen,
@@ -435,6 +436,7 @@ impl CudaEngine {
                 len,
                 fcur,
                 blocks_override: self.blocks_override,
+                silent_pulls,
             };
             let (_, kernel) = fused.run(gpu, opts, graph.num_arcs, &mut stats)?;
             if let Ok(mut last) = self.last_grid.lock() {
@@ -470,8 +472,9 @@ impl CudaEngine {
             let began = Instant::now();
             let all_active = every && len == n;
             let pull_possible = !matches!(opts.direction, DirectionPolicy::Push);
-            // Pull steps find their active sources by this stamp (0: every vertex is one).
-            let stamp = if pull_possible && !all_active { iterations + 1 } else { 0 };
+            // Pull steps find their active sources by this stamp (0: every vertex is one, or every
+            // vertex that is not holds the silent message: SX_SILENT_PULLS in engine.cu).
+            let stamp = if pull_possible && !all_active && !silent_pulls { iterations + 1 } else { 0 };
             let tag = iterations + 1;
             launch!(f_snapshot, per_thread(len), &state, &*frontier, &len, &tag, &stamp);
             let c = read(&mut *counters)?;

@@ -50,6 +50,10 @@ pub(crate) struct FusedRun<'a> {
     pub fcur: u32,
     /// Blocks to launch instead of the occupancy-derived grid (tests of the co-residency guard).
     pub blocks_override: Option<u32>,
+    /// Whether pulls read every send slot without a stamp (`SX_SILENT_PULLS` in engine.cu). A field
+    /// read at run time, not the compile-time macro: a stamp known to be 0 when the fused kernel is
+    /// compiled made NVRTC lay it out differently, and its all-active iterations ran 10% slower.
+    pub silent_pulls: bool,
 }
 
 /// The largest cooperative grid for `kernel`: blocks per SM from the occupancy API times the SMs.
@@ -121,6 +125,7 @@ impl FusedRun<'_> {
         debug_assert_eq!(bytes.len(), 176);
         bytes.extend_from_slice(&self.pull_chunks.0.device_ptr(stream).0.to_le_bytes());
         bytes.extend_from_slice(&self.pull_chunks.1.to_le_bytes());
+        bytes.extend_from_slice(&u32::from(self.silent_pulls).to_le_bytes());
         while bytes.len() % 8 != 0 {
             bytes.push(0);
         }

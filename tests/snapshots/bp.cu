@@ -19,6 +19,8 @@ typedef simdx_f32 simdx_weight;
 #define SIMDX_USES_GLOBAL 1
 #define SIMDX_IDENTITY (0.0)
 #define SIMDX_UNSEEN (0.0)
+#define SIMDX_SILENT_PULLS 0
+#define SIMDX_SILENT (0.0)
 typedef struct {
     simdx_u32 sx_iterations;
 } simdx_params;

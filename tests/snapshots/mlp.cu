@@ -19,6 +19,8 @@ typedef simdx_f32 simdx_weight;
 #define SIMDX_USES_GLOBAL 0
 #define SIMDX_IDENTITY (0.0f)
 #define SIMDX_UNSEEN (-1.0f)
+#define SIMDX_SILENT_PULLS 0
+#define SIMDX_SILENT (-1.0f)
 #define sx_c_NOT_COMPUTED (-1.0f)
 typedef struct {
     simdx_f32 sx_bias;

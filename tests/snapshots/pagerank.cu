@@ -19,6 +19,8 @@ typedef unsigned char simdx_weight;
 #define SIMDX_USES_GLOBAL 1
 #define SIMDX_IDENTITY (0.0)
 #define SIMDX_UNSEEN (0.0)
+#define SIMDX_SILENT_PULLS 1
+#define SIMDX_SILENT (0.0f)
 typedef struct {
     simdx_f64 sx_damping;
     simdx_f64 sx_tolerance;

@@ -7,6 +7,12 @@
 #define SX_TILE_ROUNDS 16
 #define SX_TILE (SX_BLOCK * SX_TILE_ROUNDS)
 #define SX_FULL 0xffffffffu
+/* Whether pulls read every source's send slot without a stamp test: the program declares a silent
+ * message (simdx-core's `silent_pulls`: an `Every` aggregation program) and has send slots. Every
+ * vertex's slot holds the silent message except while the vertex is in the frontier: init writes it
+ * everywhere, and the scan that picks the next frontier (which runs over every vertex after each step
+ * of an `Every` program, once the step has read the slots) writes it back where a vertex leaves. */
+#define SX_SILENT_PULLS (SIMDX_SILENT_PULLS && SIMDX_HAS_SOURCE_VALUE)
 
 /* Counter slots (u64 each) that the host reads after a step. */
 #define SX_NEXT_LEN 0
@@ -301,6 +307,7 @@ __device__ __forceinline__ void ph_init(const sx_state* s, unsigned long long* c
         s->seen[v] = SIMDX_UNSEEN;
         s->prepared[v] = 0u;
         if (s->acc) s->acc[v] = SIMDX_IDENTITY;
+        if (SX_SILENT_PULLS) s->send[v] = SIMDX_SILENT;
         s->touched[v] = 0u;
         s->in_frontier[v] = 0u;
         s->pending[v] = 0u;
@@ -1074,8 +1081,11 @@ __device__ __forceinline__ bool sx_scan_pred(const sx_state* s, unsigned long lo
         return true;
     }
     simdx_value now = s->now[v];
-    if (!simdx_active(p, now, s->seen[v])) return false;
-    if (simdx_bucket(p, now) <= bucket) return true;
+    bool active = simdx_active(p, now, s->seen[v]);
+    if (active && simdx_bucket(p, now) <= bucket) return true;
+    /* Not in the next frontier: its send slot gets the silent message back (see SX_SILENT_PULLS). */
+    if (SX_SILENT_PULLS && write) s->send[v] = SIMDX_SILENT;
+    if (!active) return false;
     if (write && !s->pending[v]) {
         s->pending[v] = 1u;
         s->far[fcur][atomicAdd(&s->far_len[fcur], 1ull)] = v;

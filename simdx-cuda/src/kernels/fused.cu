@@ -27,6 +27,7 @@ typedef struct {
     simdx_u32 len, bucket, iterations, cur, pending_maybe, status, fcur;
     const simdx_u64* pull_chunks; /* the pull's chunks of in-degree >= class_cta (ph_pull_chunks) */
     simdx_u32 pull_chunk_count;
+    simdx_u32 silent_pulls;       /* SX_SILENT_PULLS, as a value read at run time (see fused.rs) */
 } sx_fused;
 
 /* A counter written by other blocks before the last grid barrier, read once per block (thread 0) and
@@ -120,8 +121,9 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
         unsigned long long start_ns = 0;
         if (blockIdx.x == 0 && threadIdx.x == 0) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start_ns));
         bool all_active = every && len == s->n;
-        /* Pull steps find their active sources by this stamp (0: every vertex is one). */
-        simdx_u32 stamp = (may_pull && !all_active) ? iterations + 1u : 0u;
+        /* Pull steps find their active sources by this stamp (0: every vertex is one, or every vertex
+         * that is not holds the silent message). */
+        simdx_u32 stamp = (may_pull && !all_active && !f->silent_pulls) ? iterations + 1u : 0u;
         if (!prep) {
             prep = sx_take(f, &use);
             ph_snapshot(s, prep, frontier, len, iterations + 1u, stamp, (may_push && !all_active) ? f->push_classes : 0);

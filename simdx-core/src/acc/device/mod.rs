@@ -8,7 +8,8 @@
 //!   struct of the program's fields that its functions read, laid out as [`DeviceProgram::device_params`]
 //!   writes them) and `simdx_edge` (`src`, `dst`, `weight`, `src_out_degree`, as [`Edge`](super::Edge));
 //! - `SIMDX_OP`, `SIMDX_KIND`, `SIMDX_APPLY` (the `SIMDX_OP_*`, `SIMDX_KIND_*`, `SIMDX_APPLY_*` numbers of
-//!   the prelude), `SIMDX_IDENTITY`, `SIMDX_UNSEEN`, `SIMDX_USES_GLOBAL`, `SIMDX_WEIGHTED` and
+//!   the prelude), `SIMDX_IDENTITY`, `SIMDX_UNSEEN`, `SIMDX_USES_GLOBAL`, `SIMDX_SILENT_PULLS` (see
+//!   [`silent_pulls`]) with `SIMDX_SILENT` (the silent message, a `simdx_msg` literal), `SIMDX_WEIGHTED` and
 //!   `SIMDX_HAS_<NAME>` (1 where the program defines `source_value`, `bucket`, `can_update`, `done`,
 //!   `combine`, `apply`, `global` itself rather than taking the default);
 //! - one `__device__ __forceinline__` function per [`Program`] function, each taking
@@ -19,7 +20,7 @@
 //!   (integers wrap, shifts mask, float-to-int casts saturate). Only the transcendental functions
 //!   (`exp`, `ln`, ...) may differ in the last bits on a GPU, whose math library is not glibc's.
 
-use super::{Apply, CombineKind, CombineOp, Program};
+use super::{convert, Apply, CombineKind, CombineOp, Program};
 
 /// The CUDA C every program's device code builds on: scalar typedefs, `simdx_vertex`, and the helpers
 /// that keep Rust's integer and cast semantics. Plain C that is also CUDA C++, with no `#include`.
@@ -49,8 +50,9 @@ pub fn device_unit<P: DeviceProgram>() -> String {
 }
 
 /// The `#define`s of a program that follow from its [`Program`] constants: `SIMDX_OP`, `SIMDX_KIND`,
-/// `SIMDX_APPLY`, `SIMDX_USES_GLOBAL`, `SIMDX_IDENTITY` and `SIMDX_UNSEEN`. Generated code calls this
-/// so that the device sees the constants' Rust values.
+/// `SIMDX_APPLY`, `SIMDX_USES_GLOBAL`, `SIMDX_IDENTITY`, `SIMDX_UNSEEN`, and `SIMDX_SILENT_PULLS` with
+/// `SIMDX_SILENT` (see [`silent_pulls`]). Generated code calls this so that the device sees the
+/// constants' Rust values.
 pub fn program_defines<P: Program>() -> String {
     let op = match P::OP {
         CombineOp::Min => "SIMDX_OP_MIN",
@@ -70,11 +72,22 @@ pub fn program_defines<P: Program>() -> String {
     };
     format!(
         "#define SIMDX_OP {op}\n#define SIMDX_KIND {kind}\n#define SIMDX_APPLY {apply}\n\
-         #define SIMDX_USES_GLOBAL {}\n#define SIMDX_IDENTITY {}\n#define SIMDX_UNSEEN {}\n",
+         #define SIMDX_USES_GLOBAL {}\n#define SIMDX_IDENTITY {}\n#define SIMDX_UNSEEN {}\n\
+         #define SIMDX_SILENT_PULLS {}\n#define SIMDX_SILENT {}\n",
         P::USES_GLOBAL as u32,
         P::IDENTITY.c_literal(),
-        P::UNSEEN.c_literal()
+        P::UNSEEN.c_literal(),
+        silent_pulls::<P>() as u32,
+        P::SILENT.unwrap_or(convert(P::UNSEEN)).c_literal()
     )
+}
+
+/// Whether a GPU pull may read every source's send slot without testing which sources are active:
+/// an [`Apply::Every`] aggregation program with a silent message ([`Program::SILENT`]), which the
+/// slots of the vertices that do not send then hold. (The device also needs the program to have a
+/// `source_value`, without which there are no send slots.)
+pub fn silent_pulls<P: Program>() -> bool {
+    P::SILENT.is_some() && P::KIND == CombineKind::Aggregate && P::APPLY == Apply::Every
 }
 
 /// A scalar type that can cross to the device: its C name, how its values are written as C literals,
