@@ -238,10 +238,10 @@ pub trait Program: Sync {
     const USES_GLOBAL: bool = false;
 
     /// A message that contributes nothing, if there is one: Compute maps it to [`Program::IDENTITY`]
-    /// on every edge, whatever the edge's weight and destination (PageRank's `0.0` change). A pull
-    /// over nearly every arc can then hand it to the vertices that do not send instead of testing
-    /// every source; aggregation programs only. Debug builds check the promise on the edges they
-    /// skip this way.
+    /// on every edge, whatever the edge's weight and destination (PageRank's `0.0` change). Pulls of
+    /// aggregation programs then let the vertices that do not send hold it instead of testing every
+    /// source: the CPU's dense step, and on a GPU the pulls of [`Apply::Every`] programs. Debug
+    /// builds check the promise on the CPU on every arc they skip this way.
     const SILENT: Option<Self::Message> = None;
 
     /// An active vertex's share of a sum handed to [`Program::apply`]: summed each iteration over the
