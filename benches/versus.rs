@@ -1,7 +1,10 @@
 //! simdx's CPU backend against the `graph` crate (neo4j-labs), the two run alternately in one process:
 //! SSSP (delta-stepping) and PageRank (20 iterations) on kron:18:w, urand:18:w and grid:512x512, each
 //! pair timed back to back `ROUNDS` times, medians compared (and minimums: on a shared machine the
-//! fastest round is the one least disturbed). Criterion (`benches/cpu.rs`) times one side
+//! fastest round is the one least disturbed). SSSP runs twice: both sides at the same bucket width
+//! (`default_delta`), and each side at the width it is fastest with (GAP lets the width be tuned per
+//! graph): widths from a quarter of the default to 16 times it, powers of two apart, each timed 3
+//! times per side before the rounds. Criterion (`benches/cpu.rs`) times one side
 //! minutes after the other, which a shared machine turns into noise; alternating keeps both sides under
 //! the same load. After the timings, each side's PageRank is compared (L1) with a serial `f64` power
 //! iteration of the same 20 iterations: the graph crate keeps `f32` ranks and drops the rank of
@@ -33,6 +36,23 @@ fn time(f: impl FnOnce()) -> f64 {
     let start = Instant::now();
     f();
     start.elapsed().as_secs_f64() * 1e3
+}
+
+/// Bucket widths to try for a graph whose default width is `default`: `default / 4` to `default x 16`,
+/// powers of two apart.
+fn candidate_deltas(default: u32) -> Vec<u32> {
+    let mut deltas: Vec<u32> =
+        (0..7).map(|k| ((u64::from(default) << k) / 4).clamp(1, u64::from(u32::MAX)) as u32).collect();
+    deltas.dedup();
+    deltas
+}
+
+/// The width of `deltas` with which `run` is fastest (best of 3 runs each).
+fn fastest_delta(deltas: &[u32], mut run: impl FnMut(u32)) -> u32 {
+    let best = |&delta: &u32| (0..3).map(|_| time(|| run(delta))).fold(f64::INFINITY, f64::min);
+    let times: Vec<f64> = deltas.iter().map(best).collect();
+    let fastest = (0..deltas.len()).min_by(|&a, &b| times[a].total_cmp(&times[b])).unwrap_or(0);
+    deltas[fastest]
 }
 
 fn minimum(xs: &[f64]) -> f64 {
@@ -78,7 +98,7 @@ fn main() {
     let wants = |algo: &str| picked.is_empty() || picked.contains(&algo);
     let engine = Engine::default();
     println!(
-        "| graph | algorithm | simdx (ms) | graph crate (ms) | simdx / graph crate | ratio of minimums | L1 from serial: simdx / graph crate |"
+        "| graph | algorithm | simdx (ms) | graph crate (ms) | simdx / graph crate | ratio of minimums | SSSP: bucket width; PageRank: L1 from serial, simdx / graph crate |"
     );
     println!("|---|---|---|---|---|---|---|");
     for spec in GRAPHS {
@@ -86,10 +106,17 @@ fn main() {
         let (plain, weighted) = baseline(&g);
         let source = source(&g);
         let delta = default_delta(&g);
-        let sssp = Sssp { source, delta };
+        let ours_at = |delta: u32| drop(engine.run(&Sssp { source, delta }, &g).expect("simdx sssp"));
+        let theirs_at =
+            |delta: u32| drop(delta_stepping(&weighted, DeltaSteppingConfig::new(source as usize, delta as f32)));
         let mut rows: Vec<(&str, Vec<f64>, Vec<f64>)> = Vec::new();
+        let (mut our_delta, mut their_delta) = (delta, delta);
         if wants("sssp") {
+            let deltas = candidate_deltas(delta);
+            our_delta = fastest_delta(&deltas, ours_at);
+            their_delta = fastest_delta(&deltas, theirs_at);
             rows.push(("sssp", Vec::new(), Vec::new()));
+            rows.push(("sssp-tuned", Vec::new(), Vec::new()));
         }
         if wants("pr") {
             rows.push(("pagerank-20", Vec::new(), Vec::new()));
@@ -97,15 +124,20 @@ fn main() {
         }
         for _ in 0..rounds {
             for (algo, ours, theirs) in &mut rows {
-                if *algo == "sssp" {
-                    ours.push(time(|| drop(engine.run(&sssp, &g).expect("simdx sssp"))));
-                    theirs.push(time(|| {
-                        drop(delta_stepping(&weighted, DeltaSteppingConfig::new(source as usize, delta as f32)))
-                    }));
-                } else {
-                    let pr = if *algo == "pagerank-20" { &PAGERANK } else { &PAGERANK_GAP };
-                    ours.push(time(|| drop(engine.run(pr, &g).expect("simdx pagerank"))));
-                    theirs.push(time(|| drop(page_rank(&plain, their_config(pr)))));
+                match *algo {
+                    "sssp" => {
+                        ours.push(time(|| ours_at(delta)));
+                        theirs.push(time(|| theirs_at(delta)));
+                    }
+                    "sssp-tuned" => {
+                        ours.push(time(|| ours_at(our_delta)));
+                        theirs.push(time(|| theirs_at(their_delta)));
+                    }
+                    _ => {
+                        let pr = if *algo == "pagerank-20" { &PAGERANK } else { &PAGERANK_GAP };
+                        ours.push(time(|| drop(engine.run(pr, &g).expect("simdx pagerank"))));
+                        theirs.push(time(|| drop(page_rank(&plain, their_config(pr)))));
+                    }
                 }
             }
         }
@@ -113,7 +145,8 @@ fn main() {
             let fastest = minimum(&ours) / minimum(&theirs);
             let (a, b) = (median(ours), median(theirs));
             let accuracy = match algo {
-                "sssp" => String::new(),
+                "sssp" => format!("delta {delta}"),
+                "sssp-tuned" => format!("delta {our_delta} / {their_delta}"),
                 "pagerank-20" => pagerank_accuracy(&engine, &g, &plain, &PAGERANK),
                 _ => pagerank_accuracy(&engine, &g, &plain, &PAGERANK_GAP),
             };

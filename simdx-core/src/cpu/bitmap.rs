@@ -7,6 +7,11 @@ use rayon::prelude::*;
 
 use crate::VertexId;
 
+/// Words one task clears at least: 16K words (128 KiB) take a few microseconds to clear, less than
+/// waking a worker thread costs. (Splitting the clear of a 262,144-vertex bitmap, once per small
+/// delta-stepping step, made SSSP on grid:512x512 about 10% slower.)
+const CLEAR_WORDS_PER_TASK: usize = 16 * 1024;
+
 /// A fixed-size bitmap whose bits can be set from many threads at once.
 pub(crate) struct AtomicBitmap {
     words: Vec<AtomicU64>,
@@ -51,7 +56,7 @@ impl AtomicBitmap {
 
     /// Clears every bit.
     pub(crate) fn clear_all(&self) {
-        self.words.par_iter().for_each(|w| w.store(0, Ordering::Relaxed));
+        self.words.par_iter().with_min_len(CLEAR_WORDS_PER_TASK).for_each(|w| w.store(0, Ordering::Relaxed));
     }
 
     /// The set bits in increasing order, found by a parallel scan of the words, which are cleared on
