@@ -1,6 +1,7 @@
-//! Software prefetch hints for the push loop: while one frontier vertex pushes its edges, the
-//! neighbour lists (and weights) of a vertex a few places ahead are already being fetched, so that
-//! the start of each list does not cost a full memory round trip.
+//! Software prefetch hints for loops over scattered frontier vertices: while one frontier vertex
+//! pushes its edges, the neighbour lists (and weights) of a vertex a few places ahead are already
+//! being fetched, so that the start of each list does not cost a full memory round trip; the light
+//! snapshot before a push fetches each vertex's degree and seen value the same way.
 
 use crate::acc::{EdgeWeight, WeightView};
 use crate::{Csr, VertexId};

@@ -93,6 +93,13 @@ impl<'g, P: Program> VertexState<'g, P> {
         self.before[u as usize].store(self.seen[u as usize].load());
     }
 
+    /// Prefetches what [`VertexState::keep_seen`] and the out-degree of `u` read.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, u: VertexId) {
+        super::prefetch::element(self.out_offsets, u as usize);
+        super::prefetch::element(&self.seen, u as usize);
+    }
+
     /// What frontier vertex `u` sends this iteration (after [`VertexState::prepare`]).
     #[inline]
     pub(crate) fn sent_by(&self, u: VertexId) -> P::Message {
