@@ -20,7 +20,9 @@ mod ty;
 
 /// Makes an `impl Program for T` block run on every simdx backend: the functions stay as they are for
 /// the CPU, and their CUDA C translation is emitted as `impl DeviceProgram for T`. An impl that leaves
-/// out `type Message` gets `type Message = <its Value>;` (messages are values unless it says otherwise).
+/// out `type Message` gets `type Message = <its Value>;` (messages are values unless it says otherwise);
+/// one whose `source_value` ignores its `sent` argument (none written, or `sent` named `_...`) gets
+/// `const SOURCE_IGNORES_SENT: bool = true;`.
 ///
 /// ```ignore
 /// #[graph_kernel]
@@ -43,8 +45,8 @@ pub fn graph_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut original = original;
     let generated = match syn::parse::<syn::ItemImpl>(item) {
         Ok(imp) => {
-            if let Some(with_message) = program::with_default_message(&imp) {
-                original = quote!(#with_message);
+            if let Some(with_defaults) = program::with_defaults(&imp) {
+                original = quote!(#with_defaults);
             }
             match program::expand(&imp, &facade_path()) {
                 Ok(tokens) => tokens,

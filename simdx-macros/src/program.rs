@@ -189,21 +189,47 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<s
     })
 }
 
-/// The impl with `type Message = <its Value>;` added after `type Value`, when it declares a `Value`
-/// but no `Message` (Rust has no defaults for associated types); `None` when nothing is to add.
-pub fn with_default_message(item: &ItemImpl) -> Option<ItemImpl> {
-    let declares = |name: &str| item.items.iter().position(|i| matches!(i, ImplItem::Type(t) if t.ident == name));
-    if declares("Message").is_some() {
-        return None;
-    }
-    let at = declares("Value")?;
-    let ImplItem::Type(value) = &item.items[at] else { return None };
-    let mut message = value.clone();
-    message.ident = syn::Ident::new("Message", value.ident.span());
-    message.attrs.clear();
+/// The impl with what the macro fills in added, or `None` when nothing is to add:
+/// * `type Message = <its Value>;` after `type Value`, when it declares a `Value` but no `Message`
+///   (Rust has no defaults for associated types);
+/// * `const SOURCE_IGNORES_SENT: bool = true;` when it does not declare that constant and either
+///   has no `source_value` or names its `sent` parameter `_` or `_something`.
+pub fn with_defaults(item: &ItemImpl) -> Option<ItemImpl> {
     let mut out = item.clone();
-    out.items.insert(at + 1, ImplItem::Type(message));
-    Some(out)
+    let declares = |name: &str| item.items.iter().position(|i| matches!(i, ImplItem::Type(t) if t.ident == name));
+    if let (None, Some(at)) = (declares("Message"), declares("Value")) {
+        if let ImplItem::Type(value) = &item.items[at] {
+            let mut message = value.clone();
+            message.ident = syn::Ident::new("Message", value.ident.span());
+            message.attrs.clear();
+            out.items.insert(at + 1, ImplItem::Type(message));
+        }
+    }
+    let declares_const = item.items.iter().any(|i| matches!(i, ImplItem::Const(c) if c.ident == "SOURCE_IGNORES_SENT"));
+    if !declares_const && source_ignores_sent(item) {
+        out.items.push(syn::parse_quote!(
+            const SOURCE_IGNORES_SENT: bool = true;
+        ));
+    }
+    (out.items.len() != item.items.len()).then_some(out)
+}
+
+/// Whether the impl's `source_value` ignores its `sent` parameter (the third): it has none (the
+/// default ignores it), or the parameter is `_` or starts with `_`.
+fn source_ignores_sent(item: &ItemImpl) -> bool {
+    let source_value = item.items.iter().find_map(|i| match i {
+        ImplItem::Fn(f) if f.sig.ident == "source_value" => Some(f),
+        _ => None,
+    });
+    let Some(f) = source_value else { return true };
+    match f.sig.inputs.iter().nth(3) {
+        Some(FnArg::Typed(arg)) => match &*arg.pat {
+            Pat::Wild(_) => true,
+            Pat::Ident(id) => id.ident.to_string().starts_with('_'),
+            _ => false,
+        },
+        _ => false,
+    }
 }
 
 fn err(item: &impl quote::ToTokens, message: &str) -> syn::Error {

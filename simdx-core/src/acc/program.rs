@@ -244,6 +244,14 @@ pub trait Program: Sync {
     /// builds check the promise on the CPU on every arc they skip this way.
     const SILENT: Option<Self::Message> = None;
 
+    /// Whether [`Program::source_value`] ignores its `sent` argument, as the default (which sends the
+    /// value itself) does. The CPU engine then does not keep, for programs that push their live value
+    /// (in-place min and max: SSSP, BFS, WCC), the value each vertex held when it last sent: that
+    /// saves a load and a store per pushed vertex (SSSP 3-4% faster). `#[graph_kernel]` sets it when
+    /// the impl has no `source_value`, or names its `sent` parameter `_` or `_something`; a
+    /// hand-written impl may set it under the same condition.
+    const SOURCE_IGNORES_SENT: bool = false;
+
     /// An active vertex's share of a sum handed to [`Program::apply`]: summed each iteration over the
     /// vertices processed in it (the active ones; every vertex while all are active), from the value
     /// each holds and the value it held when last processed (`sent`, as in

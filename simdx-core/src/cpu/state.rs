@@ -21,9 +21,9 @@ pub(crate) struct VertexState<'g, P: Program> {
     /// What each frontier vertex sends this iteration ([`Program::source_value`]), filled by the
     /// snapshot.
     pub(crate) send: Vec<<P::Message as Value>::Cell>,
-    /// For programs that push their live value ([`VertexState::PUSHES_LIVE`]; empty otherwise): the
-    /// seen value each snapshot replaced (or [`VertexState::keep_seen`] kept), which a live push hands
-    /// to [`Program::source_value`].
+    /// For programs that push their live value and need what they last sent
+    /// ([`VertexState::KEEPS_BEFORE`]; empty otherwise): the seen value each snapshot replaced (or
+    /// [`VertexState::keep_seen`] kept), which a live push hands to [`Program::source_value`].
     before: Vec<<P::Value as Value>::Cell>,
     /// Combined updates not yet applied (empty for [`Apply::InPlace`]).
     pub(crate) acc: Vec<<P::Value as Value>::Cell>,
@@ -39,7 +39,7 @@ impl<'g, P: Program> VertexState<'g, P> {
             (0..n as VertexId).into_par_iter().map(|v| AtomicCell::new(program.init(vertex_of(graph, v)))).collect();
         let seen = (0..n).into_par_iter().map(|_| AtomicCell::new(P::UNSEEN)).collect();
         let send = (0..n).into_par_iter().map(|_| AtomicCell::new(convert(P::UNSEEN))).collect();
-        let before_len = if Self::PUSHES_LIVE { n } else { 0 };
+        let before_len = if Self::KEEPS_BEFORE { n } else { 0 };
         let before = (0..before_len).into_par_iter().map(|_| AtomicCell::new(P::UNSEEN)).collect();
         let acc = match P::APPLY {
             Apply::InPlace => Vec::new(),
@@ -64,6 +64,10 @@ impl<'g, P: Program> VertexState<'g, P> {
     pub(crate) const PUSHES_LIVE: bool =
         matches!(P::APPLY, Apply::InPlace) && matches!(P::OP, CombineOp::Min | CombineOp::Max);
 
+    /// Whether a live push needs the value each source held when it last sent (`before`): unless
+    /// [`Program::source_value`] ignores it ([`Program::SOURCE_IGNORES_SENT`]).
+    const KEEPS_BEFORE: bool = Self::PUSHES_LIVE && !P::SOURCE_IGNORES_SENT;
+
     /// Snapshot of frontier vertex `u` at the start of an iteration: its seen value becomes its value,
     /// and what it sends is prepared. Returns its share of [`Program::global`] (0 unless used).
     #[inline]
@@ -73,7 +77,7 @@ impl<'g, P: Program> VertexState<'g, P> {
         self.seen[i].store(now);
         let vertex = self.vertex(u);
         self.send[i].store(program.source_value(vertex, now, sent));
-        if Self::PUSHES_LIVE {
+        if Self::KEEPS_BEFORE {
             self.before[i].store(sent);
         }
         if P::USES_GLOBAL {
@@ -85,19 +89,23 @@ impl<'g, P: Program> VertexState<'g, P> {
 
     /// The part of [`VertexState::prepare`] that a push of live values needs
     /// ([`VertexState::PUSHES_LIVE`]): `u`'s seen value is kept for [`VertexState::pushed_by`],
-    /// which reads the live value and records it as seen itself. Preparing `u` fully afterwards
-    /// (for a pull) keeps the same value.
+    /// which reads the live value and records it as seen itself (nothing to keep unless
+    /// [`VertexState::KEEPS_BEFORE`]). Preparing `u` fully afterwards (for a pull) keeps the same value.
     #[inline]
     pub(crate) fn keep_seen(&self, u: VertexId) {
         debug_assert!(Self::PUSHES_LIVE);
-        self.before[u as usize].store(self.seen[u as usize].load());
+        if Self::KEEPS_BEFORE {
+            self.before[u as usize].store(self.seen[u as usize].load());
+        }
     }
 
     /// Prefetches what [`VertexState::keep_seen`] and the out-degree of `u` read.
     #[inline(always)]
     pub(crate) fn prefetch(&self, u: VertexId) {
         super::prefetch::element(self.out_offsets, u as usize);
-        super::prefetch::element(&self.seen, u as usize);
+        if Self::KEEPS_BEFORE {
+            super::prefetch::element(&self.seen, u as usize);
+        }
     }
 
     /// What frontier vertex `u` sends this iteration (after [`VertexState::prepare`]).
@@ -114,7 +122,9 @@ impl<'g, P: Program> VertexState<'g, P> {
         if Self::PUSHES_LIVE {
             let live = self.now[i].load();
             self.seen[i].store(live);
-            program.source_value(self.vertex(u), live, self.before[i].load())
+            // `source_value` ignores `sent` unless `before` is kept: any value will do.
+            let sent = if Self::KEEPS_BEFORE { self.before[i].load() } else { live };
+            program.source_value(self.vertex(u), live, sent)
         } else {
             self.send[i].load()
         }
