@@ -21,7 +21,7 @@ mod ty;
 /// Makes an `impl Program for T` block run on every simdx backend: the functions stay as they are for
 /// the CPU, and their CUDA C translation is emitted as `impl DeviceProgram for T`. An impl that leaves
 /// out `type Message` gets `type Message = <its Value>;` (messages are values unless it says otherwise);
-/// one whose `source_value` ignores its `sent` argument (none written, or `sent` named `_...`) gets
+/// one whose `source_value` ignores its `sent` argument (none written, or `sent` never read) gets
 /// `const SOURCE_IGNORES_SENT: bool = true;`.
 ///
 /// ```ignore

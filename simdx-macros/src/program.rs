@@ -192,8 +192,8 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<s
 /// The impl with what the macro fills in added, or `None` when nothing is to add:
 /// * `type Message = <its Value>;` after `type Value`, when it declares a `Value` but no `Message`
 ///   (Rust has no defaults for associated types);
-/// * `const SOURCE_IGNORES_SENT: bool = true;` when it does not declare that constant and either
-///   has no `source_value` or names its `sent` parameter `_` or `_something`.
+/// * `const SOURCE_IGNORES_SENT: bool = true;` when it does not declare that constant and its
+///   `source_value` ignores `sent` ([`source_ignores_sent`]).
 pub fn with_defaults(item: &ItemImpl) -> Option<ItemImpl> {
     let mut out = item.clone();
     let declares = |name: &str| item.items.iter().position(|i| matches!(i, ImplItem::Type(t) if t.ident == name));
@@ -215,7 +215,8 @@ pub fn with_defaults(item: &ItemImpl) -> Option<ItemImpl> {
 }
 
 /// Whether the impl's `source_value` ignores its `sent` parameter (the third): it has none (the
-/// default ignores it), or the parameter is `_` or starts with `_`.
+/// default ignores it), or the parameter is `_`, or its name appears nowhere in the body (a
+/// conservative test: a shadowing binding of the same name counts as a use).
 fn source_ignores_sent(item: &ItemImpl) -> bool {
     let source_value = item.items.iter().find_map(|i| match i {
         ImplItem::Fn(f) if f.sig.ident == "source_value" => Some(f),
@@ -225,11 +226,20 @@ fn source_ignores_sent(item: &ItemImpl) -> bool {
     match f.sig.inputs.iter().nth(3) {
         Some(FnArg::Typed(arg)) => match &*arg.pat {
             Pat::Wild(_) => true,
-            Pat::Ident(id) => id.ident.to_string().starts_with('_'),
+            Pat::Ident(id) => !mentions(quote::ToTokens::to_token_stream(&f.block), &id.ident),
             _ => false,
         },
         _ => false,
     }
+}
+
+/// Whether `tokens` contain the identifier `name`, at any depth.
+fn mentions(tokens: TokenStream, name: &syn::Ident) -> bool {
+    tokens.into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => i == *name,
+        proc_macro2::TokenTree::Group(g) => mentions(g.stream(), name),
+        _ => false,
+    })
 }
 
 fn err(item: &impl quote::ToTokens, message: &str) -> syn::Error {

@@ -1,6 +1,6 @@
 //! `#[graph_kernel]` sets `Program::SOURCE_IGNORES_SENT` when `source_value` ignores `sent`: when it
-//! is not written, or its `sent` parameter is `_` or `_something`; not when it reads `sent`, and never
-//! over a value the impl declares itself.
+//! is not written, or its `sent` parameter is `_` or never named in the body (`_sent` included); not
+//! when the body reads it, whatever its name, and never over a value the impl declares itself.
 
 use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
 use simdx::graph_kernel;
@@ -62,6 +62,11 @@ hops!(ReadsSent, {}, {
         }
     }
 });
+hops!(ReadsUnderscored, {}, {
+    fn source_value(&self, _v: Vertex, value: u32, _sent: u32) -> u32 {
+        value.min(_sent)
+    }
+});
 hops!(DeclaredFalse, { const SOURCE_IGNORES_SENT: bool = false; }, {});
 
 fn main() {
@@ -69,5 +74,6 @@ fn main() {
     assert!(<Underscore as Program>::SOURCE_IGNORES_SENT);
     assert!(<Wildcard as Program>::SOURCE_IGNORES_SENT);
     assert!(!<ReadsSent as Program>::SOURCE_IGNORES_SENT);
+    assert!(!<ReadsUnderscored as Program>::SOURCE_IGNORES_SENT);
     assert!(!<DeclaredFalse as Program>::SOURCE_IGNORES_SENT);
 }
