@@ -24,12 +24,13 @@ pub enum WeightView<'a, W: Clone> {
 }
 
 impl<W: EdgeWeight> WeightView<'_, W> {
-    /// The weight of arc `i`.
+    /// The weight of arc `i` ([`EdgeWeight::ONE`] for an index past the weights, which a graph's
+    /// arcs never reach). It cannot panic, so a program that ignores weights pays nothing for them.
     #[inline]
     pub fn get(&self, i: usize) -> W {
         match self {
             WeightView::Uniform(w) => *w,
-            WeightView::PerArc(w) => w[i],
+            WeightView::PerArc(w) => w.get(i).copied().unwrap_or(W::ONE),
         }
     }
 }

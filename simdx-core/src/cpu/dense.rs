@@ -168,6 +168,7 @@ impl<P: Program> Dense<P> {
         split: u64,
     ) -> u64 {
         let csr = state.graph.in_csr();
+        let targets = csr.targets();
         let chunk = super::pull::chunk_len(split);
         let mut edges = 0;
         for &v in &self.hubs {
@@ -179,7 +180,7 @@ impl<P: Program> Dense<P> {
             let (combined, inspected) = (range.start..range.end)
                 .into_par_iter()
                 .step_by(chunk)
-                .map(|s| self.gather::<false>(program, state, weights, dst, s..(s + chunk).min(range.end)))
+                .map(|s| self.gather::<false>(program, state, weights, dst, &targets[s..(s + chunk).min(range.end)], s))
                 .reduce(|| (P::IDENTITY, 0), |a, b| (program.combine(a.0, b.0), a.1 + b.1));
             state.acc[v as usize].store(combined);
             edges += inspected;
@@ -198,20 +199,22 @@ impl<P: Program> Dense<P> {
         split: u64,
         bucket: u32,
     ) -> DenseStep {
-        let csr = state.graph.in_csr();
+        // The in-CSR's slices, taken once: through the graph they would be looked up every vertex.
+        let (offsets, targets) = (state.graph.in_csr().offsets(), state.graph.in_csr().targets());
         let global = self.global;
         let (mut edges_seen, mut change, mut near, mut out_edges, mut next_global) = (0, 0.0, 0, 0, 0.0);
         let mut flags = Flags::new(&self.sending_next, range.start);
         for v in range {
             let i = v as usize;
             let old = state.now[i].load();
-            let edges = csr.range(v);
+            let edges = offsets[i] as usize..offsets[i + 1] as usize;
             let combined = if edges.len() as u64 >= split {
                 let combined = state.acc[i].load();
                 state.acc[i].store(P::IDENTITY);
                 combined
             } else if program.can_update(old) {
-                let (combined, inspected) = self.gather::<ALL_ACTIVE>(program, state, weights, old, edges);
+                let (combined, inspected) =
+                    self.gather::<ALL_ACTIVE>(program, state, weights, old, &targets[edges.clone()], edges.start);
                 edges_seen += inspected;
                 combined
             } else {
@@ -266,7 +269,8 @@ impl<P: Program> Dense<P> {
         self.sending[u as usize / 64].load(Ordering::Relaxed) & (1 << (u % 64)) != 0
     }
 
-    /// Combines the updates along the in-arcs `range` of a vertex holding `dst`; returns the combined
+    /// Combines the updates along the in-arcs `first..first + sources.len()` (whose sources are
+    /// `sources`) of a vertex holding `dst`; returns the combined
     /// update ([`Program::IDENTITY`] if none) and the arcs inspected. Unless `ALL_SEND`, sources that
     /// do not send are skipped, or hold [`Program::SILENT`]. Aggregation programs combine into four independent partial results
     /// (combine is commutative and associative), so that consecutive edges do not wait for each other.
@@ -277,9 +281,9 @@ impl<P: Program> Dense<P> {
         state: &VertexState<'_, P>,
         weights: &WeightView<'_, P::Weight>,
         dst: P::Value,
-        range: Range<usize>,
+        sources: &[VertexId],
+        first: usize,
     ) -> (P::Value, u64) {
-        let sources = &state.graph.in_csr().targets()[range.clone()];
         let silent_sources = !ALL_SEND && Self::SILENT.is_some();
         let update = |u: VertexId, i: usize| {
             if !ALL_SEND && !silent_sources && !self.sends(u) {
@@ -297,13 +301,13 @@ impl<P: Program> Dense<P> {
         if P::KIND == CombineKind::Voting {
             // The first source that sends decides.
             return match sources.iter().position(|&u| ALL_SEND || self.sends(u)) {
-                Some(k) => (update(sources[k], range.start + k), k as u64 + 1),
+                Some(k) => (update(sources[k], first + k), k as u64 + 1),
                 None => (P::IDENTITY, sources.len() as u64),
             };
         }
         let mut part = [P::IDENTITY; 4];
         let mut quads = sources.chunks_exact(4);
-        let mut i = range.start;
+        let mut i = first;
         for quad in &mut quads {
             for (k, p) in part.iter_mut().enumerate() {
                 *p = program.combine(*p, update(quad[k], i + k));
@@ -314,7 +318,7 @@ impl<P: Program> Dense<P> {
             part[k] = program.combine(part[k], update(u, i + k));
         }
         let combined = program.combine(program.combine(part[0], part[1]), program.combine(part[2], part[3]));
-        (combined, range.len() as u64)
+        (combined, sources.len() as u64)
     }
 }
 
