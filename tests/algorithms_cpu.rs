@@ -2,7 +2,7 @@
 //! on generated graphs and hand-made edge cases, under every direction and filter policy: wcc and
 //! kcore exactly, spmv within 1e-5 relative; and `simdx run` for each, with --validate and --output.
 
-use simdx::engine::{DirectionPolicy, Engine, FilterPolicy, RunOptions};
+use simdx::engine::{DirectionPolicy, Engine, FilterPolicy, FusionPolicy, RunOptions};
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::{core_numbers, spmv, undirected, verify, KCore, Spmv, Wcc};
 
@@ -66,8 +66,11 @@ fn policies() -> Vec<RunOptions> {
     let mut all = Vec::new();
     for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
         for filter in [FilterPolicy::Online, FilterPolicy::Ballot, FilterPolicy::Jit] {
-            // A tiny bin capacity makes the jit filter overflow and fall back to ballot.
-            all.push(RunOptions { direction, filter, bin_capacity: 4, ..RunOptions::default() });
+            // Bucket-fused rounds (the default) and one step at a time.
+            for fusion in [FusionPolicy::All, FusionPolicy::None] {
+                // A tiny bin capacity makes the jit filter overflow and fall back to ballot.
+                all.push(RunOptions { direction, filter, fusion, bin_capacity: 4, ..RunOptions::default() });
+            }
         }
     }
     all

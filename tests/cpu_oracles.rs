@@ -2,7 +2,7 @@
 //! hand-made edge cases, under every direction and filter policy.
 
 use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
-use simdx::engine::{Direction, DirectionPolicy, Engine, FilterPolicy, RunOptions};
+use simdx::engine::{DegreeClasses, Direction, DirectionPolicy, Engine, FilterPolicy, FusionPolicy, RunOptions};
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp};
 
@@ -31,8 +31,11 @@ fn policies() -> Vec<RunOptions> {
     let mut all = Vec::new();
     for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
         for filter in [FilterPolicy::Online, FilterPolicy::Ballot, FilterPolicy::Jit] {
-            // A tiny bin capacity makes the jit filter overflow and fall back to ballot.
-            all.push(RunOptions { direction, filter, bin_capacity: 4, ..RunOptions::default() });
+            // Bucket-fused rounds (the default) and one step at a time.
+            for fusion in [FusionPolicy::All, FusionPolicy::None] {
+                // A tiny bin capacity makes the jit filter overflow and fall back to ballot.
+                all.push(RunOptions { direction, filter, fusion, bin_capacity: 4, ..RunOptions::default() });
+            }
         }
     }
     all
@@ -139,6 +142,30 @@ fn concurrent_improvements_of_the_same_vertices_are_not_lost() {
         for _ in 0..20 {
             let run = Engine::new(push).run(&Sssp { source: 0, delta }, &g).unwrap();
             verify::sssp(&g, 0, &run.values).unwrap_or_else(|e| panic!("delta {delta}: {e}"));
+        }
+    }
+}
+
+/// Fused rounds and single steps with hubs split into chunks (every vertex of degree 8 or more is
+/// a hub here), on four threads, against Dijkstra and union-find. The widest rounds of SSSP on
+/// urand:12 start from about 900 vertices with 30K out-edges, which run in parallel (above 16K).
+#[test]
+fn hubs_split_into_chunks_under_fused_rounds_and_single_steps() {
+    let classes = DegreeClasses { warp: 1, cta: 1, grid: 8 };
+    for spec in ["urand:12:w", "kron:12:w"] {
+        let g = generated(spec);
+        for fusion in [FusionPolicy::All, FusionPolicy::None] {
+            let options = RunOptions { classes, fusion, threads: Some(4), ..RunOptions::default() };
+            let engine = Engine::new(options);
+            let mut widest = 0;
+            for source in sources(&g) {
+                let run = engine.run(&Sssp { source, delta: default_delta(&g) }, &g).unwrap();
+                verify::sssp(&g, source, &run.values).unwrap_or_else(|e| panic!("{spec} {fusion:?} {source}: {e}"));
+                widest = run.stats.iterations.iter().map(|i| i.edges).max().unwrap_or(0).max(widest);
+            }
+            assert!(widest > 16 * 1024, "{spec} {fusion:?}: no round wide enough to run in parallel");
+            let run = engine.run(&simdx_algos::Wcc, &g).unwrap();
+            verify::wcc(&g, &run.values).unwrap_or_else(|e| panic!("{spec} {fusion:?}: {e}"));
         }
     }
 }

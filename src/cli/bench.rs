@@ -34,7 +34,8 @@ pub struct BenchArgs {
     /// Filter policies (online, ballot, jit), comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "jit")]
     filters: Vec<String>,
-    /// GPU fusion modes (none, push-pull, all), comma-separated; the CPU backend runs once per row.
+    /// Fusion modes (none, push-pull, all), comma-separated: GPU kernel fusion; on the CPU, none runs
+    /// one step at a time and the others fuse delta-stepping rounds (see `simdx run --fusion`).
     #[arg(long, value_delimiter = ',', default_value = "all")]
     fusions: Vec<String>,
     /// Trials per row; the table shows their median.
@@ -164,12 +165,10 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
             // One executor per graph and backend: the graph goes to the GPU once for all rows.
             let (mut executor, used) = Executor::new(backend, RunOptions::default(), &graph)?;
             let bandwidth = args.bandwidth.or_else(|| executor.measured_bandwidth());
-            let fusion_list: Vec<FusionName> =
-                if used == Backend::Cuda { fusions.clone() } else { vec![FusionName::None] };
             for &algorithm in &algorithms {
                 for &direction in &directions {
                     for &filter in &filters {
-                        for &fusion in &fusion_list {
+                        for &fusion in &fusions {
                             executor.set_options(options(direction, filter, fusion));
                             let outcome =
                                 algorithm.run(&params, &graph, graph_arg.seed, &executor, args.trials, false)?;
@@ -189,11 +188,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
                                 backend: used,
                                 direction: format!("{direction:?}").to_lowercase(),
                                 filter: format!("{filter:?}").to_lowercase(),
-                                fusion: if used == Backend::Cuda {
-                                    format!("{fusion:?}").to_lowercase()
-                                } else {
-                                    "-".into()
-                                },
+                                fusion: format!("{fusion:?}").to_lowercase(),
                                 iterations: outcome.stats.iterations.len(),
                                 median_ms,
                                 trial_ms,

@@ -72,7 +72,9 @@ pub struct EngineArgs {
     /// Worker threads (default: one per core).
     #[arg(long)]
     threads: Option<usize>,
-    /// GPU kernel fusion: none (a launch per step), push-pull (persistent kernel per direction), all.
+    /// Fusion: on a GPU, none (a launch per step), push-pull (a persistent kernel per direction) or
+    /// all; on the CPU, none runs one step at a time, push-pull and all run each delta-stepping round
+    /// of an in-place min or max program (SSSP, WCC; BFS when it only pushes) in one parallel region.
     #[arg(long, value_enum, default_value_t = FusionArg::All)]
     fusion: FusionArg,
 }

@@ -125,9 +125,6 @@ impl Frontier {
             }
             return near;
         }
-        if self.slots.is_empty() {
-            self.slots.resize_with(WINDOW, Vec::new);
-        }
         let base = self.base;
         let chunks: Vec<Filed> = vertices
             .par_chunks(SEQUENTIAL)
@@ -143,16 +140,30 @@ impl Frontier {
                 filed
             })
             .collect();
+        self.absorb(chunks)
+    }
+
+    /// Files what the lists of `filed` hold for later buckets (their window must start at this
+    /// window's base) and returns their `near` vertices, concatenated.
+    pub(crate) fn absorb(&mut self, filed: Vec<Filed>) -> Vec<VertexId> {
         let mut near = Vec::new();
-        for filed in chunks {
+        for filed in filed {
             near.extend_from_slice(&filed.near);
             self.overflow.extend_from_slice(&filed.overflow);
-            for (i, list) in filed.slots.iter().enumerate().filter(|(_, list)| !list.is_empty()) {
+            if !filed.slots.is_empty() && self.slots.is_empty() {
+                self.slots.resize_with(WINDOW, Vec::new);
+            }
+            for (i, list) in filed.filed_slots() {
                 self.slots[i].extend_from_slice(list);
                 self.cursor = self.cursor.min(i);
             }
         }
         near
+    }
+
+    /// The bucket at which the window of waiting lists starts.
+    pub(crate) fn base(&self) -> u32 {
+        self.base
     }
 
     /// Files `v` to wait for `bucket`.
@@ -171,7 +182,7 @@ impl Frontier {
 
     /// The current bucket is exhausted: moves to the lowest bucket with an active vertex waiting and
     /// returns those vertices (duplicate-free); empty when nothing waits.
-    fn advance<P: Program>(&mut self, program: &P, state: &VertexState<'_, P>) -> Vec<VertexId> {
+    pub(crate) fn advance<P: Program>(&mut self, program: &P, state: &VertexState<'_, P>) -> Vec<VertexId> {
         loop {
             while self.cursor < self.slots.len() {
                 let i = self.cursor;
@@ -236,27 +247,44 @@ fn window_slot(base: u32, bucket: u32) -> Option<usize> {
     bucket.checked_sub(base).map(|i| i as usize).filter(|&i| i < WINDOW)
 }
 
-/// One chunk's share of [`Frontier::sort_in`]: its near vertices and the vertices it filed.
+/// Vertices sorted by bucket by one task (a chunk of [`Frontier::sort_in`], a worker of a fused
+/// round): those of the current bucket or an earlier one, and those filed for later buckets.
 #[derive(Default)]
-struct Filed {
-    near: Vec<VertexId>,
-    /// Per window slot (made on the first filing), the vertices this chunk filed there.
+pub(crate) struct Filed {
+    pub(crate) near: Vec<VertexId>,
+    /// `slots[j]`: the vertices this task filed in window slot `first + j`. Only the slots from the
+    /// lowest one used to the highest are made: a task files into a few buckets after the current
+    /// one, and the window has [`WINDOW`].
     slots: Vec<Vec<VertexId>>,
+    first: usize,
     overflow: Vec<VertexId>,
 }
 
 impl Filed {
     /// Files `v` for `bucket` in a window starting at `base`.
-    fn file(&mut self, base: u32, v: VertexId, bucket: u32) {
+    #[inline]
+    pub(crate) fn file(&mut self, base: u32, v: VertexId, bucket: u32) {
         match window_slot(base, bucket) {
             Some(i) => {
                 if self.slots.is_empty() {
-                    self.slots.resize_with(WINDOW, Vec::new);
+                    self.first = i;
+                } else if i < self.first {
+                    self.slots.splice(0..0, (i..self.first).map(|_| Vec::new()));
+                    self.first = i;
                 }
-                self.slots[i].push(v);
+                let j = i - self.first;
+                if j >= self.slots.len() {
+                    self.slots.resize_with(j + 1, Vec::new);
+                }
+                self.slots[j].push(v);
             }
             None => self.overflow.push(v),
         }
+    }
+
+    /// The window slots filed into, with their vertices.
+    pub(crate) fn filed_slots(&self) -> impl Iterator<Item = (usize, &Vec<VertexId>)> {
+        self.slots.iter().enumerate().map(|(j, list)| (self.first + j, list)).filter(|(_, list)| !list.is_empty())
     }
 }
 

@@ -11,6 +11,7 @@
 mod bitmap;
 mod dense;
 mod frontier;
+mod fused;
 mod prefetch;
 mod pull;
 mod push;
@@ -28,7 +29,8 @@ use self::record::BinPolicy;
 use self::state::VertexState;
 use crate::acc::{weights_of, Apply, AtomicCell, CombineKind, Program, Value, WeightView};
 use crate::engine::{
-    Direction, DirectionPolicy, EngineError, FilterPolicy, FilterUsed, IterationStats, Run, RunOptions, RunStats,
+    Direction, DirectionPolicy, EngineError, FilterPolicy, FilterUsed, FusionPolicy, IterationStats, Run, RunOptions,
+    RunStats,
 };
 use crate::{Graph, VertexId};
 
@@ -74,6 +76,8 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
                 Next::All => Active::All,
                 Next::Senders(count, out_edges) => Active::Senders(count, out_edges),
                 Next::Reached(reached, clear) => engine.frontier.select(program, &state, &reached, clear),
+                Next::Near(near) if near.is_empty() => Active::List(engine.frontier.advance(program, &state)),
+                Next::Near(near) => Active::List(near),
             });
         }
         stats.iterations.push(IterationStats { time: began.elapsed(), ..record });
@@ -90,6 +94,9 @@ enum Next {
     Senders(usize, u64),
     /// These vertices were reached; `true`: their "touched" bits are still set.
     Reached(Vec<VertexId>, bool),
+    /// A fused round left these vertices (possibly repeated) in the current bucket; it filed the
+    /// others in the frontier.
+    Near(Vec<VertexId>),
 }
 
 /// The state of a run between iterations, and the buffers reused from one iteration to the next.
@@ -119,6 +126,11 @@ impl<P: Program> Iterations<'_, '_, P> {
             Active::Senders(_, out_edges) => Some(out_edges),
             Active::List(_) => None,
         };
+        if let Active::List(list) = &current {
+            if self.fuses() {
+                return self.fused_step(list);
+            }
+        }
         let frontier_len = current.len(n) as u64;
         let pulls = out_edges.is_some_and(|e| self.direction(e) == Direction::Pull);
         if pulls && P::APPLY == Apply::Every {
@@ -133,6 +145,30 @@ impl<P: Program> Iterations<'_, '_, P> {
             Active::List(list) => list,
         };
         self.general_step(list)
+    }
+
+    /// Whether a list frontier runs as a fused round (module `fused`): for in-place min and max
+    /// programs unless the options ask for no fusion, for the ballot filter, or for a step that may
+    /// pull (a voting program under the auto policy: BFS gains more from pulling).
+    fn fuses(&self) -> bool {
+        let options = self.options;
+        VertexState::<P>::PUSHES_LIVE
+            && options.fusion != FusionPolicy::None
+            && options.filter != FilterPolicy::Ballot
+            && match options.direction {
+                DirectionPolicy::Push => true,
+                DirectionPolicy::Pull => false,
+                DirectionPolicy::Auto { .. } => P::KIND == CombineKind::Aggregate,
+            }
+    }
+
+    /// A fused round from `current`: relaxed vertices and edges are recorded; the next frontier is
+    /// what it left in the current bucket.
+    fn fused_step(&mut self, current: &[VertexId]) -> (IterationStats, f64, Next) {
+        let buckets = (self.frontier.bucket, self.frontier.base());
+        let round = fused::round(self.program, self.state, self.out_weights, current, buckets, self.split);
+        let record = self.record(Direction::Push, FilterUsed::Online, round.relaxed, round.edges);
+        (record, 0.0, Next::Near(self.frontier.absorb(round.filed)))
     }
 
     /// The dense path: every vertex gathers, applies and is tested in one pass; `all_active`: every

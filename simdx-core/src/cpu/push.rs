@@ -53,10 +53,12 @@ pub(crate) fn push_step<P: Program>(
         .reduce(Default::default, merge);
     let hubs = std::mem::take(&mut small.hubs);
     if !hubs.is_empty() {
+        // What each hub sends is read once: its chunks must all send the value it records as seen.
+        let hubs: Vec<(VertexId, P::Message)> = hubs.into_iter().map(|u| (u, state.pushed_by(program, u))).collect();
         let (big, more) = hub_chunks(state, &hubs, split)
             .into_par_iter()
-            .fold(Task::default, |mut task, (u, range)| {
-                push_edges(program, state, weights, u, range, bins, &mut task);
+            .fold(Task::default, |mut task, (u, src, range)| {
+                push_edges(program, state, weights, (u, src), range, bins, &mut task);
                 task
             })
             .map(Task::finish)
@@ -116,18 +118,19 @@ fn repair<P: Program>(program: &P, state: &VertexState<'_, P>, stored: &Stored<P
     });
 }
 
-/// The out-arcs of `hubs` cut into chunks of [`super::pull::chunk_len`] arcs.
-fn hub_chunks<P: Program>(
+/// The out-arcs of `hubs` cut into chunks of [`super::pull::chunk_len`] arcs, each with what its hub
+/// sends.
+pub(crate) fn hub_chunks<P: Program>(
     state: &VertexState<'_, P>,
-    hubs: &[VertexId],
+    hubs: &[(VertexId, P::Message)],
     split: u64,
-) -> Vec<(VertexId, std::ops::Range<usize>)> {
+) -> Vec<(VertexId, P::Message, std::ops::Range<usize>)> {
     let csr = state.graph.out_csr();
     let chunk = super::pull::chunk_len(split);
     hubs.iter()
-        .flat_map(|&u| {
+        .flat_map(|&(u, src)| {
             let r = csr.range(u);
-            (r.start..r.end).step_by(chunk).map(move |s| (u, s..(s + chunk).min(r.end)))
+            (r.start..r.end).step_by(chunk).map(move |s| (u, src, s..(s + chunk).min(r.end)))
         })
         .collect()
 }
@@ -150,26 +153,25 @@ fn push_list<P: Program>(
         }
         let range = csr.range(u);
         if (range.len() as u64) < split {
-            push_edges(program, state, weights, u, range, bins, task);
+            push_edges(program, state, weights, (u, state.pushed_by(program, u)), range, bins, task);
         } else {
             task.bin.hubs.push(u);
         }
     }
 }
 
-/// Pushes `u`'s updates along its out-arcs `range`.
+/// Pushes what `u` sends, `src` ([`VertexState::pushed_by`]), along its out-arcs `range`.
 #[inline]
 fn push_edges<P: Program>(
     program: &P,
     state: &VertexState<'_, P>,
     weights: &WeightView<'_, P::Weight>,
-    u: VertexId,
+    (u, src): (VertexId, P::Message),
     range: std::ops::Range<usize>,
     bins: &BinPolicy,
     task: &mut Task<P>,
 ) {
     let targets = state.graph.out_csr().targets();
-    let src = state.pushed_by(program, u);
     let src_out_degree = state.out_degree(u);
     let Task { bin, stored, concurrent } = task;
     bin.edges += range.len() as u64;

@@ -72,11 +72,21 @@ pub struct RunOptions {
     /// Capacity of one online-filter bin, in vertices; [`FilterPolicy::Jit`] falls back to the ballot
     /// filter when a bin would exceed it.
     pub bin_capacity: usize,
-    /// How a GPU backend groups iterations into kernel launches (the CPU backend ignores it).
+    /// How a GPU backend groups iterations into kernel launches; on the CPU, whether the rounds of
+    /// in-place min and max programs fuse (anything but [`FusionPolicy::None`]; see
+    /// [`FusionPolicy`]).
     pub fusion: FusionPolicy,
 }
 
 /// Kernel fusion on a GPU: how many iterations one launch runs.
+///
+/// On the CPU, any policy but `None` runs each push iteration of an in-place min or max program
+/// (SSSP, WCC; BFS when the direction policy only pushes) as one *bucket-fused round* in one parallel
+/// region, as GAP does: every worker relaxes its share of the frontier and then, without waiting for
+/// the others, the vertices it brought into the current delta-stepping bucket, while fewer than
+/// 1,000 of them wait. Such an iteration's `frontier` counts the vertices it relaxed. Such rounds
+/// always push and find the next frontier online (the ballot filter steps one iteration at a time).
+/// `None` runs one push or pull step per iteration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum FusionPolicy {
     /// One launch per step of every iteration; the host decides everything.

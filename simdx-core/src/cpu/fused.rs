@@ -1,0 +1,372 @@
+//! Bucket fusion: a round of an in-place min or max program ([`VertexState::PUSHES_LIVE`]: SSSP,
+//! BFS, WCC) in one parallel region, the way GAP and the graph crate run delta-stepping.
+//!
+//! Each worker takes batches of the frontier from a shared counter, relaxes their out-edges with an
+//! atomic combine, and files every vertex it improves under the bucket of its new value in lists of
+//! its own. Then, while fewer than [`FUSE_LIMIT`] of its own vertices wait in the current bucket, it
+//! relaxes those itself, without waiting for the other workers. What is left of the current bucket
+//! becomes the next round's frontier; later buckets wait in the [`Frontier`]'s window.
+//!
+//! The lists may hold a vertex twice, or after it was relaxed: a vertex is relaxed only by the worker
+//! that *claims* its live value, by combining it into the seen value first. So a round needs no
+//! "touched" bitmap and no separate selection pass, and a worker that wakes late finds the counter
+//! spent instead of holding up the round with a share of its own.
+//!
+//! [`Frontier`]: super::frontier::Frontier
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+
+use super::frontier::Filed;
+use super::prefetch;
+use super::state::VertexState;
+use crate::acc::{AtomicCell, Edge, Program, WeightView};
+use crate::VertexId;
+
+/// How far ahead a worker prefetches a frontier vertex's value, seen value and degree.
+const FAR: usize = 2 * prefetch::AHEAD;
+/// Frontier vertices a worker takes from the shared counter at a time.
+const BATCH: usize = 64;
+/// A worker relaxes the current bucket's vertices it reached itself while fewer than this many wait
+/// (GAP's threshold).
+const FUSE_LIMIT: usize = 1000;
+/// Frontiers with at most this many out-edges run on the calling thread (as in the push step).
+const SEQUENTIAL_EDGES: u64 = 16 * 1024;
+/// Longer frontiers are not summed to decide that: they run in parallel.
+const SEQUENTIAL_VERTICES: usize = 1024;
+
+/// What one round did.
+pub(crate) struct Round {
+    /// Per worker, the vertices it improved, by bucket (`near`: the current bucket).
+    pub(crate) filed: Vec<Filed>,
+    /// Vertices relaxed (each claimed once).
+    pub(crate) relaxed: u64,
+    /// Edges on which Compute ran.
+    pub(crate) edges: u64,
+}
+
+/// Runs one fused round from `frontier` in bucket `current`, filing into a window that starts at
+/// bucket `base`; vertices of degree `split` or more are relaxed after the others, in chunks.
+pub(crate) fn round<P: Program>(
+    program: &P,
+    state: &VertexState<'_, P>,
+    weights: &WeightView<'_, P::Weight>,
+    frontier: &[VertexId],
+    (current, base): (u32, u32),
+    split: u64,
+) -> Round {
+    let new_worker = || Worker {
+        program,
+        state,
+        weights,
+        current,
+        base,
+        split,
+        filed: Filed::default(),
+        hubs: Vec::new(),
+        stored: Vec::new(),
+        concurrent: true,
+        relaxed: 0,
+        edges: 0,
+    };
+    let next = AtomicUsize::new(0);
+    let mut workers: Vec<Worker<'_, '_, P>> = if is_small(state, frontier) {
+        // One worker: no store can be lost, so what it stores need not be kept for a repair.
+        let mut worker = Worker { concurrent: false, ..new_worker() };
+        worker.run(frontier, &next);
+        vec![worker]
+    } else {
+        (0..rayon::current_num_threads())
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|_| {
+                let mut worker = new_worker();
+                worker.run(frontier, &next);
+                worker
+            })
+            .collect()
+    };
+    let hubs: Vec<(VertexId, P::Message)> = workers.iter_mut().flat_map(|w| std::mem::take(&mut w.hubs)).collect();
+    if !hubs.is_empty() {
+        let chunks = super::push::hub_chunks(state, &hubs, split);
+        let more: Vec<Worker<'_, '_, P>> = chunks
+            .into_par_iter()
+            .fold(new_worker, |mut worker, (u, src, range)| {
+                worker.push(u, src, range);
+                worker
+            })
+            .collect();
+        workers.extend(more);
+    }
+    let repaired = repair(program, state, &mut workers, (current, base));
+    workers.extend(repaired);
+    Round {
+        relaxed: workers.iter().map(|w| w.relaxed).sum(),
+        edges: workers.iter().map(|w| w.edges).sum(),
+        filed: workers.into_iter().map(|w| w.filed).collect(),
+    }
+}
+
+/// Combines every improvement the workers stored with a plain store into its vertex again, so that
+/// one a concurrent store overwrote is not lost (as the push step's repair does), and files the
+/// vertices it improves: the lost value may have been what made them active.
+fn repair<'a, 'g, P: Program>(
+    program: &'a P,
+    state: &'a VertexState<'g, P>,
+    workers: &mut [Worker<'a, 'g, P>],
+    (current, base): (u32, u32),
+) -> Vec<Worker<'a, 'g, P>> {
+    let weights = workers.first().map(|w| w.weights);
+    let Some(weights) = weights.filter(|_| workers.iter().any(|w| !w.stored.is_empty())) else {
+        return Vec::new();
+    };
+    let stored: Vec<Vec<(VertexId, P::Value)>> = workers.iter_mut().map(|w| std::mem::take(&mut w.stored)).collect();
+    stored
+        .into_par_iter()
+        .map(|list| {
+            let mut filed = Filed::default();
+            for (v, value) in list {
+                let cell = &state.now[v as usize];
+                let now = cell.load();
+                if program.combine(now, value) == now {
+                    continue;
+                }
+                let old = cell.combine(P::OP, value, |a, b| program.combine(a, b));
+                if program.combine(old, value) != old {
+                    let bucket = program.bucket(value);
+                    if bucket <= current {
+                        filed.near.push(v);
+                    } else {
+                        filed.file(base, v, bucket);
+                    }
+                }
+            }
+            Worker {
+                program,
+                state,
+                weights,
+                current,
+                base,
+                split: u64::MAX,
+                filed,
+                hubs: Vec::new(),
+                stored: Vec::new(),
+                concurrent: false,
+                relaxed: 0,
+                edges: 0,
+            }
+        })
+        .collect()
+}
+
+/// Whether `frontier` has so few out-edges that one thread should run it.
+fn is_small<P: Program>(state: &VertexState<'_, P>, frontier: &[VertexId]) -> bool {
+    frontier.len() <= SEQUENTIAL_VERTICES
+        && frontier.iter().map(|&u| u64::from(state.out_degree(u))).sum::<u64>() <= SEQUENTIAL_EDGES
+}
+
+/// One worker of a round: what it filed and counted.
+struct Worker<'a, 'g, P: Program> {
+    program: &'a P,
+    state: &'a VertexState<'g, P>,
+    weights: &'a WeightView<'g, P::Weight>,
+    current: u32,
+    base: u32,
+    split: u64,
+    filed: Filed,
+    /// Claimed vertices of degree `split` or more, with what they send (relaxed in chunks later).
+    hubs: Vec<(VertexId, P::Message)>,
+    /// Improvements made by plain stores, kept for [`repair`] while other workers run.
+    stored: Vec<(VertexId, P::Value)>,
+    /// Whether other workers run at the same time.
+    concurrent: bool,
+    relaxed: u64,
+    edges: u64,
+}
+
+impl<P: Program> Worker<'_, '_, P> {
+    /// Relaxes batches of `frontier` until `next` passes its end, then the current bucket's vertices
+    /// this worker reached, while they are few.
+    fn run(&mut self, frontier: &[VertexId], next: &AtomicUsize) {
+        loop {
+            let start = next.fetch_add(BATCH, Ordering::Relaxed);
+            if start >= frontier.len() {
+                break;
+            }
+            self.relax_list(&frontier[start..(start + BATCH).min(frontier.len())]);
+        }
+        let mut list = Vec::new();
+        while !self.filed.near.is_empty() && self.filed.near.len() < FUSE_LIMIT {
+            std::mem::swap(&mut list, &mut self.filed.near);
+            self.relax_list(&list);
+            list.clear();
+        }
+    }
+
+    /// Relaxes the vertices of `list`. Their values and degrees are prefetched [`FAR`] places ahead
+    /// and their neighbour lists [`prefetch::AHEAD`] places ahead, when those degrees have arrived.
+    fn relax_list(&mut self, list: &[VertexId]) {
+        let (state, csr) = (self.state, self.state.graph.out_csr());
+        for (k, &u) in list.iter().enumerate() {
+            if let Some(&far) = list.get(k + FAR) {
+                prefetch::element(&state.now, far as usize);
+                prefetch::element(&state.seen, far as usize);
+                prefetch::element(csr.offsets(), far as usize);
+            }
+            if let Some(&ahead) = list.get(k + prefetch::AHEAD) {
+                prefetch::adjacency(csr, self.weights, ahead);
+            }
+            self.relax(u);
+        }
+    }
+
+    /// Relaxes `u`'s out-edges if it is active and this worker claims it first.
+    #[inline]
+    fn relax(&mut self, u: VertexId) {
+        let (program, state) = (self.program, self.state);
+        let i = u as usize;
+        let live = state.now[i].load();
+        if !program.active(live, state.seen[i].load()) {
+            return;
+        }
+        let bucket = program.bucket(live);
+        if bucket > self.current {
+            self.filed.file(self.base, u, bucket);
+            return;
+        }
+        // The claim: whoever moves the seen value to `live` relaxes `u`; the previous seen value is
+        // what `u` last sent.
+        let sent = state.seen[i].combine(P::OP, live, |a, b| program.combine(a, b));
+        if program.combine(sent, live) == sent {
+            return;
+        }
+        self.relaxed += 1;
+        let src = program.source_value(state.vertex(u), live, sent);
+        let range = state.graph.out_csr().range(u);
+        if range.len() as u64 >= self.split {
+            self.hubs.push((u, src));
+        } else {
+            self.push(u, src, range);
+        }
+    }
+
+    /// Pushes `src` from `u` along its out-arcs `range`, filing every vertex it improves.
+    #[inline]
+    fn push(&mut self, u: VertexId, src: P::Message, range: Range<usize>) {
+        let (program, state) = (self.program, self.state);
+        let targets = state.graph.out_csr().targets();
+        let src_out_degree = state.out_degree(u);
+        self.edges += range.len() as u64;
+        for i in range {
+            let v = targets[i];
+            let cell = &state.now[v as usize];
+            let dst = cell.load();
+            if !program.can_update(dst) {
+                continue;
+            }
+            let update = program.compute(Edge { src, dst, weight: self.weights.get(i), src_out_degree });
+            if program.combine(dst, update) == dst {
+                continue;
+            }
+            // A plain store: a locked instruction per improvement cost more than the repair.
+            cell.store(update);
+            if self.concurrent {
+                self.stored.push((v, update));
+            }
+            let bucket = program.bucket(update);
+            if bucket <= self.current {
+                self.filed.near.push(v);
+            } else {
+                self.filed.file(self.base, v, bucket);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::acc::{weights_of, Apply, AtomicCell, CombineKind, CombineOp, Vertex};
+    use crate::{EdgeList, GraphBuilder};
+
+    /// Hop counts in buckets of 10.
+    struct Hops;
+
+    impl Program for Hops {
+        type Value = u32;
+        type Message = u32;
+        type Weight = ();
+        const OP: CombineOp = CombineOp::Min;
+        const KIND: CombineKind = CombineKind::Aggregate;
+        const APPLY: Apply = Apply::InPlace;
+        const IDENTITY: u32 = u32::MAX;
+        const UNSEEN: u32 = u32::MAX;
+
+        fn init(&self, _: Vertex) -> u32 {
+            u32::MAX
+        }
+        fn active(&self, now: u32, seen: u32) -> bool {
+            now < seen
+        }
+        fn compute(&self, e: Edge<u32, ()>) -> u32 {
+            e.src.saturating_add(1)
+        }
+        fn bucket(&self, value: u32) -> u32 {
+            value / 10
+        }
+    }
+
+    /// A worker after a round in bucket `current` that stored `stored` with plain stores.
+    fn repaired(now: [u32; 3], stored: Vec<(VertexId, u32)>, current: u32) -> ([u32; 3], Vec<(usize, Vec<VertexId>)>) {
+        let list = EdgeList { num_vertices: 3, src: vec![0], dst: vec![1], weights: None };
+        let graph = GraphBuilder::new().build(list).unwrap();
+        let state = VertexState::new(&Hops, &graph);
+        let weights = weights_of::<()>(graph.out_csr()).unwrap();
+        for (cell, value) in state.now.iter().zip(now) {
+            AtomicCell::store(cell, value);
+        }
+        let mut worker = Worker {
+            program: &Hops,
+            state: &state,
+            weights: &weights,
+            current,
+            base: 0,
+            split: u64::MAX,
+            filed: Filed::default(),
+            hubs: Vec::new(),
+            stored,
+            concurrent: true,
+            relaxed: 0,
+            edges: 0,
+        };
+        let filed: Vec<_> = repair(&Hops, &state, std::slice::from_mut(&mut worker), (current, 0))
+            .into_iter()
+            .flat_map(|w| {
+                let mut slots: Vec<_> = w.filed.filed_slots().map(|(i, list)| (i, list.clone())).collect();
+                slots.push((usize::MAX, w.filed.near));
+                slots
+            })
+            .filter(|(_, list)| !list.is_empty())
+            .collect();
+        (std::array::from_fn(|i| AtomicCell::load(&state.now[i])), filed)
+    }
+
+    #[test]
+    fn repair_restores_an_overwritten_improvement_and_files_its_vertex() {
+        // Vertex 1 was improved to 25, then a concurrent plain store wrote 47 over it; vertex 2's
+        // stored 70 was itself overwritten by a better 60.
+        let (now, filed) = repaired([0, 47, 60], vec![(1, 25), (2, 70)], 1);
+        assert_eq!(now, [0, 25, 60]);
+        assert_eq!(filed, vec![(2, vec![1])], "filed for bucket 2, in window slot 2");
+        // In bucket 2 itself, vertex 1 joins the current bucket's list (`near`, shown as slot MAX).
+        let (_, filed) = repaired([0, 47, 60], vec![(1, 25)], 2);
+        assert_eq!(filed, vec![(usize::MAX, vec![1])]);
+    }
+
+    #[test]
+    fn nothing_stored_nothing_repaired() {
+        assert_eq!(repaired([0, 5, 6], Vec::new(), 0), ([0, 5, 6], Vec::new()));
+    }
+}
