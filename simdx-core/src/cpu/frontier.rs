@@ -1,7 +1,9 @@
 //! [`Frontier`]: picks each iteration's active vertices from those reached, keeping priority
 //! buckets (delta-stepping). Only active vertices of the current bucket run; the others wait in a
 //! window of per-bucket lists (plus an overflow list for buckets beyond the window), so moving to the
-//! next bucket costs the size of that bucket, not a sort of everything waiting.
+//! next bucket costs the size of that bucket, not a sort of everything waiting. The lists are kept
+//! as the tasks that filed them made them, moved rather than copied; fused rounds (module `fused`)
+//! take a bucket's lists as they are, while single steps deduplicate them first.
 
 use rayon::prelude::*;
 
@@ -25,6 +27,9 @@ pub(crate) enum Active {
     Senders(usize, u64),
     /// These vertices, without duplicates.
     List(Vec<VertexId>),
+    /// The vertices of these lists, possibly stale or repeated: a fused round's frontier (module
+    /// `fused`), which checks each vertex as it takes it.
+    Lists(Vec<Vec<VertexId>>),
 }
 
 impl Active {
@@ -34,6 +39,7 @@ impl Active {
             Active::All => n == 0,
             Active::Senders(count, _) => *count == 0,
             Active::List(list) => list.is_empty(),
+            Active::Lists(lists) => lists.iter().all(Vec::is_empty),
         }
     }
 
@@ -43,6 +49,7 @@ impl Active {
             Active::All => n,
             Active::Senders(count, _) => *count,
             Active::List(list) => list.len(),
+            Active::Lists(lists) => lists.iter().map(Vec::len).sum(),
         }
     }
 }
@@ -53,8 +60,9 @@ pub(crate) struct Frontier {
     pub(crate) bucket: u32,
     /// The bucket of `slots[0]`.
     base: u32,
-    /// `slots[i]`: vertices filed for bucket `base + i` (possibly stale or duplicated).
-    slots: Vec<Vec<VertexId>>,
+    /// `slots[i]`: vertices filed for bucket `base + i` (possibly stale or duplicated), in the lists
+    /// of the tasks that filed them (moved here, not copied).
+    slots: Vec<Vec<Vec<VertexId>>>,
     /// The first slot that may be non-empty.
     cursor: usize,
     /// Vertices filed for buckets outside the window.
@@ -102,6 +110,7 @@ impl Frontier {
         match self.select(program, state, &active, false) {
             Active::List(list) => list,
             Active::All | Active::Senders(..) => active,
+            Active::Lists(lists) => lists.concat(),
         }
     }
 
@@ -140,22 +149,25 @@ impl Frontier {
                 filed
             })
             .collect();
-        self.absorb(chunks)
+        self.absorb(chunks).concat()
     }
 
-    /// Files what the lists of `filed` hold for later buckets (their window must start at this
-    /// window's base) and returns their `near` vertices, concatenated.
-    pub(crate) fn absorb(&mut self, filed: Vec<Filed>) -> Vec<VertexId> {
-        let mut near = Vec::new();
+    /// Files the lists of `filed` for later buckets (their window must start at this window's base)
+    /// and returns their `near` lists.
+    pub(crate) fn absorb(&mut self, filed: Vec<Filed>) -> Vec<Vec<VertexId>> {
+        let mut near = Vec::with_capacity(filed.len());
         for filed in filed {
-            near.extend_from_slice(&filed.near);
             self.overflow.extend_from_slice(&filed.overflow);
             if !filed.slots.is_empty() && self.slots.is_empty() {
                 self.slots.resize_with(WINDOW, Vec::new);
             }
-            for (i, list) in filed.filed_slots() {
-                self.slots[i].extend_from_slice(list);
+            for (j, list) in filed.slots.into_iter().enumerate().filter(|(_, list)| !list.is_empty()) {
+                let i = filed.first + j;
+                self.slots[i].push(list);
                 self.cursor = self.cursor.min(i);
+            }
+            if !filed.near.is_empty() {
+                near.push(filed.near);
             }
         }
         near
@@ -173,7 +185,10 @@ impl Frontier {
                 if self.slots.is_empty() {
                     self.slots.resize_with(WINDOW, Vec::new);
                 }
-                self.slots[i].push(v);
+                match self.slots[i].last_mut() {
+                    Some(list) => list.push(v),
+                    None => self.slots[i].push(vec![v]),
+                }
                 self.cursor = self.cursor.min(i);
             }
             None => self.overflow.push(v),
@@ -204,6 +219,26 @@ impl Frontier {
         }
     }
 
+    /// As [`Frontier::advance`], for fused rounds (module `fused`): the lists waiting for the lowest
+    /// bucket that has any, as they are (possibly stale or duplicated: a fused round checks each
+    /// vertex itself); empty when nothing waits.
+    pub(crate) fn advance_lists<P: Program>(&mut self, program: &P, state: &VertexState<'_, P>) -> Vec<Vec<VertexId>> {
+        loop {
+            while self.cursor < self.slots.len() {
+                let i = self.cursor;
+                if self.slots[i].is_empty() {
+                    self.cursor += 1;
+                    continue;
+                }
+                self.bucket = self.base + i as u32;
+                return std::mem::take(&mut self.slots[i]);
+            }
+            if !self.rebase(program, state) {
+                return Vec::new();
+            }
+        }
+    }
+
     /// The active vertices of `waiting` that belong to `bucket` or an earlier one, duplicate-free;
     /// those whose bucket grew are filed again. Duplicates are dropped through the "touched" bits,
     /// which are clear between iterations and cleared again before returning.
@@ -211,14 +246,19 @@ impl Frontier {
         &mut self,
         program: &P,
         state: &VertexState<'_, P>,
-        waiting: Vec<VertexId>,
+        waiting: Vec<Vec<VertexId>>,
         bucket: u32,
     ) -> Vec<VertexId> {
         let first_active = |&v: &VertexId| state.is_active(program, v) && state.touched.insert(v);
-        let unique: Vec<VertexId> = if waiting.len() < SEQUENTIAL {
-            waiting.into_iter().filter(first_active).collect()
+        let unique: Vec<VertexId> = if waiting.iter().map(Vec::len).sum::<usize>() < SEQUENTIAL {
+            waiting.iter().flatten().copied().filter(first_active).collect()
         } else {
-            waiting.into_par_iter().with_min_len(SEQUENTIAL / 4).filter(first_active).collect()
+            waiting
+                .par_iter()
+                .flat_map(|list| list.par_iter().with_min_len(SEQUENTIAL / 4))
+                .copied()
+                .filter(first_active)
+                .collect()
         };
         state.touched.clear_list(&unique);
         self.sort_in(&unique, bucket, |v| Some(state.bucket(program, v)))
@@ -283,6 +323,7 @@ impl Filed {
     }
 
     /// The window slots filed into, with their vertices.
+    #[cfg(test)]
     pub(crate) fn filed_slots(&self) -> impl Iterator<Item = (usize, &Vec<VertexId>)> {
         self.slots.iter().enumerate().map(|(j, list)| (self.first + j, list)).filter(|(_, list)| !list.is_empty())
     }

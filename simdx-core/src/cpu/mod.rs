@@ -7,6 +7,9 @@
 //! the program asks for it, and selects the next frontier from the vertices reached. [`Apply::Every`]
 //! programs take the fused dense path instead (module `dense`) while they pull: from the start when
 //! every vertex is active, and as long as the active vertices' out-edges keep the direction at pull.
+//! In-place min and max programs (SSSP, WCC) run bucket-fused rounds instead (module `fused`) unless
+//! the options turn fusion off: a round relaxes, files and picks the next frontier in one parallel
+//! region.
 
 mod bitmap;
 mod dense;
@@ -62,6 +65,7 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
         membership: None,
         hubs: None,
         dense: None,
+        bucket_work: (0, 0, 0),
     };
     let n = state.len();
     let mut next_active = Some(engine.frontier.select_all(program, &state));
@@ -76,8 +80,8 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
                 Next::All => Active::All,
                 Next::Senders(count, out_edges) => Active::Senders(count, out_edges),
                 Next::Reached(reached, clear) => engine.frontier.select(program, &state, &reached, clear),
-                Next::Near(near) if near.is_empty() => Active::List(engine.frontier.advance(program, &state)),
-                Next::Near(near) => Active::List(near),
+                Next::Near(near) if near.is_empty() => Active::Lists(engine.frontier.advance_lists(program, &state)),
+                Next::Near(near) => Active::Lists(near),
             });
         }
         stats.iterations.push(IterationStats { time: began.elapsed(), ..record });
@@ -94,9 +98,9 @@ enum Next {
     Senders(usize, u64),
     /// These vertices were reached; `true`: their "touched" bits are still set.
     Reached(Vec<VertexId>, bool),
-    /// A fused round left these vertices (possibly repeated) in the current bucket; it filed the
-    /// others in the frontier.
-    Near(Vec<VertexId>),
+    /// A fused round left the vertices of these lists (possibly repeated) in the current bucket; it
+    /// filed the others in the frontier.
+    Near(Vec<Vec<VertexId>>),
 }
 
 /// The state of a run between iterations, and the buffers reused from one iteration to the next.
@@ -115,6 +119,8 @@ struct Iterations<'a, 'g, P: Program> {
     hubs: Option<Vec<VertexId>>,
     /// The dense path's buffers (made on its first use).
     dense: Option<Dense<P>>,
+    /// The bucket of the last fused round, the edges its rounds relaxed, and those of the bucket before.
+    bucket_work: (u32, u64, u64),
 }
 
 impl<P: Program> Iterations<'_, '_, P> {
@@ -124,11 +130,13 @@ impl<P: Program> Iterations<'_, '_, P> {
         let out_edges = match current {
             Active::All => Some(state.graph.num_arcs()),
             Active::Senders(_, out_edges) => Some(out_edges),
-            Active::List(_) => None,
+            Active::List(_) | Active::Lists(_) => None,
         };
-        if let Active::List(list) = &current {
-            if self.fuses() {
-                return self.fused_step(list);
+        if self.fuses() {
+            match &current {
+                Active::List(list) => return self.fused_step(std::slice::from_ref(list)),
+                Active::Lists(lists) => return self.fused_step(lists),
+                Active::All | Active::Senders(..) => {}
             }
         }
         let frontier_len = current.len(n) as u64;
@@ -143,6 +151,7 @@ impl<P: Program> Iterations<'_, '_, P> {
             Active::All => (0..n as VertexId).collect(),
             Active::Senders(..) => self.frontier.active_list(self.program, state),
             Active::List(list) => list,
+            Active::Lists(lists) => lists.concat(),
         };
         self.general_step(list)
     }
@@ -164,9 +173,17 @@ impl<P: Program> Iterations<'_, '_, P> {
 
     /// A fused round from `current`: relaxed vertices and edges are recorded; the next frontier is
     /// what it left in the current bucket.
-    fn fused_step(&mut self, current: &[VertexId]) -> (IterationStats, f64, Next) {
+    fn fused_step(&mut self, current: &[Vec<VertexId>]) -> (IterationStats, f64, Next) {
         let buckets = (self.frontier.bucket, self.frontier.base());
-        let round = fused::round(self.program, self.state, self.out_weights, current, buckets, self.split);
+        let (bucket, so_far, _) = self.bucket_work;
+        if bucket != self.frontier.bucket {
+            self.bucket_work = (self.frontier.bucket, 0, so_far);
+        }
+        // A bucket whose rounds relax many edges in all runs in parallel even when each round's
+        // frontier is small (the grid at wide buckets: most of a bucket's work is fused).
+        let parallel = self.bucket_work.1.max(self.bucket_work.2) > fused::PARALLEL_BUCKET_EDGES;
+        let round = fused::round(self.program, self.state, self.out_weights, current, buckets, self.split, parallel);
+        self.bucket_work.1 += round.edges;
         let record = self.record(Direction::Push, FilterUsed::Online, round.relaxed, round.edges);
         (record, 0.0, Next::Near(self.frontier.absorb(round.filed)))
     }
