@@ -94,6 +94,21 @@ impl Frontier {
         Active::List(self.advance(program, state))
     }
 
+    /// The next frontier from active vertices already sorted by bucket (their window must start at
+    /// this window's base).
+    pub(crate) fn select_filed<P: Program>(
+        &mut self,
+        program: &P,
+        state: &VertexState<'_, P>,
+        filed: Vec<Filed>,
+    ) -> Active {
+        let near = self.absorb(filed).concat();
+        if !near.is_empty() {
+            return Active::List(near);
+        }
+        Active::List(self.advance(program, state))
+    }
+
     /// The first frontier: every active vertex of the graph; [`Active::All`] if that is every vertex.
     pub(crate) fn select_all<P: Program>(&mut self, program: &P, state: &VertexState<'_, P>) -> Active {
         let n = state.len();

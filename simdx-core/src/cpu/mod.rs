@@ -80,6 +80,7 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
                 Next::All => Active::All,
                 Next::Senders(count, out_edges) => Active::Senders(count, out_edges),
                 Next::Reached(reached, clear) => engine.frontier.select(program, &state, &reached, clear),
+                Next::Filed(filed) => engine.frontier.select_filed(program, &state, filed),
                 Next::Near(near) if near.is_empty() => Active::Lists(engine.frontier.advance_lists(program, &state)),
                 Next::Near(near) => Active::Lists(near),
             });
@@ -98,6 +99,8 @@ enum Next {
     Senders(usize, u64),
     /// These vertices were reached; `true`: their "touched" bits are still set.
     Reached(Vec<VertexId>, bool),
+    /// The active vertices, already sorted by bucket.
+    Filed(Vec<frontier::Filed>),
     /// A fused round left the vertices of these lists (possibly repeated) in the current bucket; it
     /// filed the others in the frontier.
     Near(Vec<Vec<VertexId>>),
@@ -204,7 +207,6 @@ impl<P: Program> Iterations<'_, '_, P> {
     /// The general path: snapshot, push or pull, filter, apply.
     fn general_step(&mut self, current: Vec<VertexId>) -> (IterationStats, f64, Next) {
         let (program, state) = (self.program, self.state);
-        let n = state.len();
         let every = P::APPLY == Apply::Every;
         // A program that pushes its live value reads it in the push itself: before a push, its
         // snapshot only keeps each seen value for `source_value` (see `VertexState::keep_seen`).
@@ -226,11 +228,15 @@ impl<P: Program> Iterations<'_, '_, P> {
             Direction::Pull => self.pull(&current, &bins),
         };
 
-        // The vertices reached this iteration, online (from the bins) or by a ballot scan.
-        let (reached, filter, clear) = if every {
+        if every {
+            // Every vertex applies its update and is tested, in one pass that files the active ones.
             state.touched.clear_all();
-            ((0..n as VertexId).collect::<Vec<_>>(), FilterUsed::Every, false)
-        } else if bins.needs_ballot() {
+            let (change, filed) = apply_every(program, state, global, (self.frontier.bucket, self.frontier.base()));
+            let record = self.record(direction, FilterUsed::Every, current.len() as u64, step.edges);
+            return (record, change, Next::Filed(filed));
+        }
+        // The vertices reached this iteration, online (from the bins) or by a ballot scan.
+        let (reached, filter, clear) = if bins.needs_ballot() {
             (state.touched.take_sorted_list(), FilterUsed::Ballot, false)
         } else {
             (step.vertices, FilterUsed::Online, true)
@@ -316,23 +322,59 @@ fn keep_seen<P: Program>(state: &VertexState<'_, P>, frontier: &[VertexId]) -> (
     (out_edges, 0.0)
 }
 
+/// Applies the combined update of every vertex and files the vertices then active by bucket (`current`
+/// and the window's `base`), in one parallel pass; returns the sum of `|new - old|` and the filed
+/// lists, in vertex order.
+fn apply_every<P: Program>(
+    program: &P,
+    state: &VertexState<'_, P>,
+    global: f64,
+    (current, base): (u32, u32),
+) -> (f64, Vec<frontier::Filed>) {
+    let n = state.len();
+    let parts: Vec<(f64, frontier::Filed)> = (0..n.div_ceil(APPLY_EVERY_CHUNK))
+        .into_par_iter()
+        .map(|chunk| {
+            let (mut change, mut filed) = (0.0, frontier::Filed::default());
+            let start = chunk * APPLY_EVERY_CHUNK;
+            for v in start as VertexId..(start + APPLY_EVERY_CHUNK).min(n) as VertexId {
+                change += apply_one(program, state, v, global);
+                if state.is_active(program, v) {
+                    let bucket = state.bucket(program, v);
+                    if bucket <= current {
+                        filed.near.push(v);
+                    } else {
+                        filed.file(base, v, bucket);
+                    }
+                }
+            }
+            (change, filed)
+        })
+        .collect();
+    let change = parts.iter().map(|(c, _)| c).sum();
+    (change, parts.into_iter().map(|(_, filed)| filed).collect())
+}
+
+/// Vertices one task of [`apply_every`] takes.
+const APPLY_EVERY_CHUNK: usize = 4096;
+
+/// Applies the combined update of vertex `v`; returns `|new - old|`.
+#[inline]
+fn apply_one<P: Program>(program: &P, state: &VertexState<'_, P>, v: VertexId, global: f64) -> f64 {
+    let i = v as usize;
+    let old = state.now[i].load();
+    let combined = state.acc[i].load();
+    state.acc[i].store(P::IDENTITY);
+    let new = program.apply(state.vertex(v), old, combined, global);
+    state.now[i].store(new);
+    if new == old {
+        0.0
+    } else {
+        (new.to_f64() - old.to_f64()).abs()
+    }
+}
+
 /// Applies the combined updates of `reached` vertices; returns the sum of `|new - old|`.
 fn apply<P: Program>(program: &P, state: &VertexState<'_, P>, reached: &[VertexId], global: f64) -> f64 {
-    reached
-        .par_iter()
-        .with_min_len(1024)
-        .map(|&v| {
-            let i = v as usize;
-            let old = state.now[i].load();
-            let combined = state.acc[i].load();
-            state.acc[i].store(P::IDENTITY);
-            let new = program.apply(state.vertex(v), old, combined, global);
-            state.now[i].store(new);
-            if new == old {
-                0.0
-            } else {
-                (new.to_f64() - old.to_f64()).abs()
-            }
-        })
-        .sum()
+    reached.par_iter().with_min_len(1024).map(|&v| apply_one(program, state, v, global)).sum()
 }
