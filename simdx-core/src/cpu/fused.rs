@@ -47,6 +47,11 @@ const SEQUENTIAL_VERTICES: usize = 1024;
 /// for each of its 723 rounds made it 1.5-2x slower. 4K and 16K measured worse or level.
 pub(crate) const PARALLEL_BUCKET_EDGES: u64 = 8 * 1024;
 
+/// Repairs of at most this many stored improvements run on the calling thread: about 15 µs, less
+/// than waking the workers again (16K made the grid at width 1008 slower on 16 cores; 2K measured
+/// level with always parallel, in the noise).
+const SEQUENTIAL_REPAIR: usize = 2 * 1024;
+
 /// What one round did.
 pub(crate) struct Round {
     /// Per worker, the vertices it improved, by bucket (`near`: the current bucket).
@@ -136,42 +141,44 @@ fn repair<'a, 'g, P: Program>(
         return Vec::new();
     };
     let stored: Vec<Vec<(VertexId, P::Value)>> = workers.iter_mut().map(|w| std::mem::take(&mut w.stored)).collect();
-    stored
-        .into_par_iter()
-        .map(|list| {
-            let mut filed = Filed::default();
-            for (v, value) in list {
-                let cell = &state.now[v as usize];
-                let now = cell.load();
-                if program.combine(now, value) == now {
-                    continue;
-                }
-                let old = cell.combine(P::OP, value, |a, b| program.combine(a, b));
-                if program.combine(old, value) != old {
-                    let bucket = program.bucket(value);
-                    if bucket <= current {
-                        filed.near.push(v);
-                    } else {
-                        filed.file(base, v, bucket);
-                    }
+    let repair_list = |list: Vec<(VertexId, P::Value)>| {
+        let mut filed = Filed::default();
+        for (v, value) in list {
+            let cell = &state.now[v as usize];
+            let now = cell.load();
+            if program.combine(now, value) == now {
+                continue;
+            }
+            let old = cell.combine(P::OP, value, |a, b| program.combine(a, b));
+            if program.combine(old, value) != old {
+                let bucket = program.bucket(value);
+                if bucket <= current {
+                    filed.near.push(v);
+                } else {
+                    filed.file(base, v, bucket);
                 }
             }
-            Worker {
-                program,
-                state,
-                weights,
-                current,
-                base,
-                split: u64::MAX,
-                filed,
-                hubs: Vec::new(),
-                stored: Vec::new(),
-                concurrent: false,
-                relaxed: 0,
-                edges: 0,
-            }
-        })
-        .collect()
+        }
+        Worker {
+            program,
+            state,
+            weights,
+            current,
+            base,
+            split: u64::MAX,
+            filed,
+            hubs: Vec::new(),
+            stored: Vec::new(),
+            concurrent: false,
+            relaxed: 0,
+            edges: 0,
+        }
+    };
+    if stored.iter().map(Vec::len).sum::<usize>() <= SEQUENTIAL_REPAIR {
+        stored.into_iter().map(repair_list).collect()
+    } else {
+        stored.into_par_iter().map(repair_list).collect()
+    }
 }
 
 /// Whether `frontier` has so few out-edges that one thread should run it.
