@@ -213,31 +213,36 @@ impl Frontier {
     /// The current bucket is exhausted: moves to the lowest bucket with an active vertex waiting and
     /// returns those vertices (duplicate-free); empty when nothing waits.
     pub(crate) fn advance<P: Program>(&mut self, program: &P, state: &VertexState<'_, P>) -> Vec<VertexId> {
-        loop {
-            while self.cursor < self.slots.len() {
-                let i = self.cursor;
-                if self.slots[i].is_empty() {
-                    self.cursor += 1;
-                    continue;
-                }
-                let bucket = self.base + i as u32;
-                let waiting = std::mem::take(&mut self.slots[i]);
-                let near = self.take(program, state, waiting, bucket);
-                if !near.is_empty() {
-                    self.bucket = bucket;
-                    return near;
-                }
-            }
-            if !self.rebase(program, state) {
-                return Vec::new();
+        while let Some((bucket, waiting)) = self.take_lowest(program, state) {
+            let near = self.take(program, state, waiting, bucket);
+            if !near.is_empty() {
+                self.bucket = bucket;
+                return near;
             }
         }
+        Vec::new()
     }
 
     /// As [`Frontier::advance`], for fused rounds (module `fused`): the lists waiting for the lowest
     /// bucket that has any, as they are (possibly stale or duplicated: a fused round checks each
     /// vertex itself); empty when nothing waits.
     pub(crate) fn advance_lists<P: Program>(&mut self, program: &P, state: &VertexState<'_, P>) -> Vec<Vec<VertexId>> {
+        match self.take_lowest(program, state) {
+            Some((bucket, lists)) => {
+                self.bucket = bucket;
+                lists
+            }
+            None => Vec::new(),
+        }
+    }
+
+    /// Takes the lists of the lowest bucket that has any, moving the window over the overflow list
+    /// when it is empty; `None` when nothing waits.
+    fn take_lowest<P: Program>(
+        &mut self,
+        program: &P,
+        state: &VertexState<'_, P>,
+    ) -> Option<(u32, Vec<Vec<VertexId>>)> {
         loop {
             while self.cursor < self.slots.len() {
                 let i = self.cursor;
@@ -245,11 +250,10 @@ impl Frontier {
                     self.cursor += 1;
                     continue;
                 }
-                self.bucket = self.base + i as u32;
-                return std::mem::take(&mut self.slots[i]);
+                return Some((self.base + i as u32, std::mem::take(&mut self.slots[i])));
             }
             if !self.rebase(program, state) {
-                return Vec::new();
+                return None;
             }
         }
     }
