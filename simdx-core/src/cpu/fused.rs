@@ -73,20 +73,7 @@ pub(crate) fn round<P: Program>(
     split: u64,
     parallel: bool,
 ) -> Round {
-    let new_worker = || Worker {
-        program,
-        state,
-        weights,
-        current,
-        base,
-        split,
-        filed: Filed::default(),
-        hubs: Vec::new(),
-        stored: Vec::new(),
-        concurrent: true,
-        relaxed: 0,
-        edges: 0,
-    };
+    let new_worker = || Worker::new(program, state, weights, (current, base), split);
     let frontier = Lists::new(frontier);
     let next = AtomicUsize::new(0);
     let sequential = !parallel && is_small(state, &frontier);
@@ -119,28 +106,24 @@ pub(crate) fn round<P: Program>(
         workers.extend(more);
     }
     let repaired = repair(program, state, &mut workers, (current, base));
-    workers.extend(repaired);
     Round {
         relaxed: workers.iter().map(|w| w.relaxed).sum(),
         edges: workers.iter().map(|w| w.edges).sum(),
-        filed: workers.into_iter().map(|w| w.filed).collect(),
+        filed: workers.into_iter().map(|w| w.filed).chain(repaired).collect(),
     }
 }
 
 /// Combines every improvement the workers stored with a plain store into its vertex again, so that
 /// one a concurrent store overwrote is not lost (as the push step's repair does), and files the
 /// vertices it improves: the lost value may have been what made them active.
-fn repair<'a, 'g, P: Program>(
-    program: &'a P,
-    state: &'a VertexState<'g, P>,
-    workers: &mut [Worker<'a, 'g, P>],
+fn repair<P: Program>(
+    program: &P,
+    state: &VertexState<'_, P>,
+    workers: &mut [Worker<'_, '_, P>],
     (current, base): (u32, u32),
-) -> Vec<Worker<'a, 'g, P>> {
-    let weights = workers.first().map(|w| w.weights);
-    let Some(weights) = weights.filter(|_| workers.iter().any(|w| !w.stored.is_empty())) else {
-        return Vec::new();
-    };
-    let stored: Vec<Vec<(VertexId, P::Value)>> = workers.iter_mut().map(|w| std::mem::take(&mut w.stored)).collect();
+) -> Vec<Filed> {
+    let stored: Vec<Vec<(VertexId, P::Value)>> =
+        workers.iter_mut().filter(|w| !w.stored.is_empty()).map(|w| std::mem::take(&mut w.stored)).collect();
     let repair_list = |list: Vec<(VertexId, P::Value)>| {
         let mut filed = Filed::default();
         for (v, value) in list {
@@ -159,20 +142,7 @@ fn repair<'a, 'g, P: Program>(
                 }
             }
         }
-        Worker {
-            program,
-            state,
-            weights,
-            current,
-            base,
-            split: u64::MAX,
-            filed,
-            hubs: Vec::new(),
-            stored: Vec::new(),
-            concurrent: false,
-            relaxed: 0,
-            edges: 0,
-        }
+        filed
     };
     if stored.iter().map(Vec::len).sum::<usize>() <= SEQUENTIAL_REPAIR {
         stored.into_iter().map(repair_list).collect()
@@ -243,7 +213,32 @@ struct Worker<'a, 'g, P: Program> {
     edges: u64,
 }
 
-impl<P: Program> Worker<'_, '_, P> {
+impl<'a, 'g, P: Program> Worker<'a, 'g, P> {
+    /// A worker of a round in bucket `current` with a window at `base`, which leaves vertices of
+    /// degree `split` or more for the hub chunks.
+    fn new(
+        program: &'a P,
+        state: &'a VertexState<'g, P>,
+        weights: &'a WeightView<'g, P::Weight>,
+        (current, base): (u32, u32),
+        split: u64,
+    ) -> Self {
+        Worker {
+            program,
+            state,
+            weights,
+            current,
+            base,
+            split,
+            filed: Filed::default(),
+            hubs: Vec::new(),
+            stored: Vec::new(),
+            concurrent: true,
+            relaxed: 0,
+            edges: 0,
+        }
+    }
+
     /// Relaxes batches of `frontier` until `next` passes its end, then the current bucket's vertices
     /// this worker reached, while they are few.
     fn run(&mut self, frontier: &Lists<'_>, next: &AtomicUsize) {
@@ -387,25 +382,12 @@ mod tests {
         for (cell, value) in state.now.iter().zip(now) {
             AtomicCell::store(cell, value);
         }
-        let mut worker = Worker {
-            program: &Hops,
-            state: &state,
-            weights: &weights,
-            current,
-            base: 0,
-            split: u64::MAX,
-            filed: Filed::default(),
-            hubs: Vec::new(),
-            stored,
-            concurrent: true,
-            relaxed: 0,
-            edges: 0,
-        };
+        let mut worker = Worker { stored, ..Worker::new(&Hops, &state, &weights, (current, 0), u64::MAX) };
         let filed: Vec<_> = repair(&Hops, &state, std::slice::from_mut(&mut worker), (current, 0))
             .into_iter()
-            .flat_map(|w| {
-                let mut slots: Vec<_> = w.filed.filed_slots().map(|(i, list)| (i, list.clone())).collect();
-                slots.push((usize::MAX, w.filed.near));
+            .flat_map(|filed| {
+                let mut slots: Vec<_> = filed.filed_slots().map(|(i, list)| (i, list.clone())).collect();
+                slots.push((usize::MAX, filed.near));
                 slots
             })
             .filter(|(_, list)| !list.is_empty())
