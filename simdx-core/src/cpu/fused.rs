@@ -1,9 +1,10 @@
 //! Bucket fusion: a round of an in-place min or max program ([`VertexState::PUSHES_LIVE`]: SSSP,
 //! BFS, WCC) in one parallel region, the way GAP and the graph crate run delta-stepping.
 //!
-//! Each worker takes batches of the frontier from a shared counter, relaxes their out-edges with an
-//! atomic combine, and files every vertex it improves under the bucket of its new value in lists of
-//! its own. Then, while fewer than [`FUSE_LIMIT`] of its own vertices wait in the current bucket, it
+//! Each worker takes batches of the frontier from a shared counter, relaxes their out-edges with
+//! plain stores (those a concurrent store overwrote are combined in again after the region, see
+//! [`repair`]), and files every vertex it improves under the bucket of its new value in lists of its
+//! own. Then, while fewer than [`FUSE_LIMIT`] of its own vertices wait in the current bucket, it
 //! relaxes those itself, without waiting for the other workers. What is left of the current bucket
 //! becomes the next round's frontier; later buckets wait in the [`Frontier`]'s window.
 //!
@@ -13,8 +14,8 @@
 //! they are, and a bucket's lists become a round's frontier as they are. A worker that wakes late
 //! finds the counter spent instead of holding up the round with a share of its own.
 //!
-//! Measured on 16 cores (a Xeon; SSSP, against one step at a time): urand:18 14 ms instead of 32,
-//! kron:18 12 instead of 21, grid:512x512 at width 1008 9 instead of 24 (BENCHMARKS.md).
+//! Measured on 16 cores (a Xeon; SSSP, against one step at a time): urand:18 13-14 ms instead of
+//! 27-32, kron:18 12 instead of 19-21, grid:512x512 at width 1008 7-9 instead of 24-29 (BENCHMARKS.md).
 //!
 //! [`Frontier`]: super::frontier::Frontier
 
