@@ -2,7 +2,9 @@
 //! hand-made edge cases, under every direction and filter policy.
 
 use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
-use simdx::engine::{DegreeClasses, Direction, DirectionPolicy, Engine, FilterPolicy, FusionPolicy, RunOptions};
+use simdx::engine::{
+    DegreeClasses, Direction, DirectionPolicy, Engine, FilterPolicy, FilterUsed, FusionPolicy, RunOptions,
+};
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp};
 
@@ -106,6 +108,65 @@ fn pagerank_pulls_while_most_ranks_move_and_pushes_the_tail() {
     let run = Engine::default().run(&params, &kron).unwrap();
     assert!(run.stats.iterations.iter().take(3).all(|i| i.direction == Direction::Pull), "{:?}", run.stats.iterations);
     verify::pagerank(&kron, &params, &run.values, 1e-6).unwrap();
+}
+
+#[test]
+fn pagerank_pushes_apply_only_the_reached_vertices_while_the_uniform_share_is_still() {
+    let params = PageRank { tolerance: 1e-9, max_iterations: 200, ..PageRank::default() };
+    let push = Engine::new(RunOptions { direction: DirectionPolicy::Push, ..RunOptions::default() });
+    // No vertex of a grid is dangling: after the first iteration nothing changes the uniform share.
+    let grid = generated("grid:32x32");
+    let run = push.run(&params, &grid).unwrap();
+    let it = &run.stats.iterations;
+    assert_eq!(it[0].filter, FilterUsed::Every, "the first sends take 1/n each out of the share: {:?}", it[0]);
+    assert!(it.len() > 3 && it[1..].iter().all(|i| i.filter != FilterUsed::Every), "{it:?}");
+    verify::pagerank(&grid, &params, &run.values, 1e-6).unwrap();
+    // Vertices 3 and 7 have no out-edge: while their ranks move, so does every vertex's share.
+    let directed = edges(8, &[(0, 1), (1, 2), (2, 0), (2, 3), (5, 4), (4, 6), (6, 3)], None);
+    let directed = GraphBuilder::new().directed(true).build(directed).unwrap();
+    let run = push.run(&params, &directed).unwrap();
+    let it = &run.stats.iterations;
+    assert!(it[1..].iter().any(|i| i.filter == FilterUsed::Every), "{it:?}");
+    verify::pagerank(&directed, &params, &run.values, 1e-6).unwrap();
+}
+
+/// PageRank whose apply breaks the promise of `IDENTITY_KEEPS_VALUE`: it adds a constant.
+struct BrokenPromise;
+
+impl Program for BrokenPromise {
+    type Value = f64;
+    type Message = f64;
+    type Weight = ();
+    const OP: CombineOp = CombineOp::Sum;
+    const KIND: CombineKind = CombineKind::Aggregate;
+    const APPLY: Apply = Apply::Every;
+    const IDENTITY: f64 = 0.0;
+    const UNSEEN: f64 = 0.0;
+    const IDENTITY_KEEPS_VALUE: bool = true;
+
+    fn init(&self, _: Vertex) -> f64 {
+        1.0
+    }
+    fn active(&self, now: f64, seen: f64) -> bool {
+        now != seen
+    }
+    fn compute(&self, e: Edge<f64, ()>) -> f64 {
+        e.src
+    }
+    fn apply(&self, _: Vertex, old: f64, combined: f64, _: f64) -> f64 {
+        old + combined + 1.0
+    }
+    fn done(&self, iterations: u32, _: f64) -> bool {
+        iterations >= 3
+    }
+}
+
+#[test]
+#[cfg(debug_assertions)]
+#[should_panic(expected = "IDENTITY_KEEPS_VALUE promises")]
+fn a_broken_identity_keeps_value_promise_is_caught_in_debug_builds() {
+    let push = Engine::new(RunOptions { direction: DirectionPolicy::Push, ..RunOptions::default() });
+    let _ = push.run(&BrokenPromise, &generated("grid:8x8"));
 }
 
 #[test]

@@ -43,6 +43,7 @@ impl Program for PageRank {
     const UNSEEN: f64 = 0.0;
     const USES_GLOBAL: bool = true;
     const SILENT: Option<f32> = Some(0.0);
+    const IDENTITY_KEEPS_VALUE: bool = true;
 
     fn init(&self, v: Vertex) -> f64 {
         1.0 / v.num_vertices as f64

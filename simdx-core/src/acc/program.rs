@@ -244,6 +244,15 @@ pub trait Program: Sync {
     /// builds check the promise on the CPU on every arc they skip this way.
     const SILENT: Option<Self::Message> = None;
 
+    /// Whether `apply(v, old, IDENTITY, 0.0) == old` for every vertex `v` and value `old`: a vertex
+    /// that received nothing keeps its value while the [`Program::global`] sum is 0 (PageRank's apply
+    /// adds what arrived). An [`Apply::Every`] program that says so has a push or sparse pull step
+    /// apply only the vertices an update reached, as [`Apply::Received`] does, whenever that sum is 0,
+    /// instead of every vertex (on a graph with no dangling vertex, PageRank's pushes then cost what
+    /// they move). The CPU backend uses it; debug builds check the promise on a few vertices each
+    /// time they rely on it.
+    const IDENTITY_KEEPS_VALUE: bool = false;
+
     /// Whether [`Program::source_value`] ignores its `sent` argument, as the default (which sends the
     /// value itself) does. The CPU engine then does not keep, for programs that push their live value
     /// (in-place min and max: SSSP, BFS, WCC), the value each vertex held when it last sent: that

@@ -207,7 +207,6 @@ impl<P: Program> Iterations<'_, '_, P> {
     /// The general path: snapshot, push or pull, filter, apply.
     fn general_step(&mut self, current: Vec<VertexId>) -> (IterationStats, f64, Next) {
         let (program, state) = (self.program, self.state);
-        let every = P::APPLY == Apply::Every;
         // A program that pushes its live value reads it in the push itself: before a push, its
         // snapshot only keeps each seen value for `source_value` (see `VertexState::keep_seen`).
         let light = VertexState::<P>::PUSHES_LIVE && !P::USES_GLOBAL;
@@ -219,6 +218,10 @@ impl<P: Program> Iterations<'_, '_, P> {
         if light && direction == Direction::Pull {
             global = snapshot(program, state, &current).1;
         }
+        // Every vertex is applied, unless the program keeps the value of a vertex that received
+        // nothing while the global sum is 0: then, as for `Apply::Received`, only the reached ones.
+        let every =
+            P::APPLY == Apply::Every && !(P::IDENTITY_KEEPS_VALUE && global == 0.0 && idle_keeps(program, state));
         let bins =
             BinPolicy::new(if every { FilterPolicy::Ballot } else { self.options.filter }, self.options.bin_capacity);
         let step = match direction {
@@ -372,6 +375,22 @@ fn apply_one<P: Program>(program: &P, state: &VertexState<'_, P>, v: VertexId, g
     } else {
         (new.to_f64() - old.to_f64()).abs()
     }
+}
+
+/// True; in debug builds, first checks [`Program::IDENTITY_KEEPS_VALUE`]'s promise on the first 64
+/// vertices and their current values.
+fn idle_keeps<P: Program>(program: &P, state: &VertexState<'_, P>) -> bool {
+    if cfg!(debug_assertions) {
+        for v in 0..state.len().min(64) as VertexId {
+            let old = state.now[v as usize].load();
+            let new = program.apply(state.vertex(v), old, P::IDENTITY, 0.0);
+            assert!(
+                new == old,
+                "Program::IDENTITY_KEEPS_VALUE promises apply(v, old, IDENTITY, 0.0) == old, but vertex {v} went from {old:?} to {new:?}"
+            );
+        }
+    }
+    true
 }
 
 /// Applies the combined updates of `reached` vertices; returns the sum of `|new - old|`.
