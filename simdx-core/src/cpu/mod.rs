@@ -244,9 +244,21 @@ impl<P: Program> Iterations<'_, '_, P> {
         } else {
             (step.vertices, FilterUsed::Online, true)
         };
-        let change = if P::APPLY == Apply::InPlace { 0.0 } else { apply(program, state, &reached, global) };
         let record = self.record(direction, filter, current.len() as u64, step.edges);
-        (record, change, Next::Reached(reached, clear))
+        if P::APPLY == Apply::InPlace {
+            return (record, 0.0, Next::Reached(reached, clear));
+        }
+        if clear {
+            state.touched.clear_list(&reached);
+        }
+        // The reached vertices are applied, tested and filed in one pass.
+        let buckets = (self.frontier.bucket, self.frontier.base());
+        let parts: Vec<(f64, frontier::Filed)> = reached
+            .par_chunks(APPLY_CHUNK)
+            .map(|chunk| apply_and_file(program, state, chunk.iter().copied(), global, buckets))
+            .collect();
+        let change = parts.iter().map(|(c, _)| c).sum();
+        (record, change, Next::Filed(parts.into_iter().map(|(_, filed)| filed).collect()))
     }
 
     /// A pull step from `current`; sources are tested against a membership bitmap unless every
@@ -332,34 +344,48 @@ fn apply_every<P: Program>(
     program: &P,
     state: &VertexState<'_, P>,
     global: f64,
-    (current, base): (u32, u32),
+    buckets: (u32, u32),
 ) -> (f64, Vec<frontier::Filed>) {
     let n = state.len();
-    let parts: Vec<(f64, frontier::Filed)> = (0..n.div_ceil(APPLY_EVERY_CHUNK))
+    let parts: Vec<(f64, frontier::Filed)> = (0..n.div_ceil(APPLY_CHUNK))
         .into_par_iter()
         .map(|chunk| {
-            let (mut change, mut filed) = (0.0, frontier::Filed::default());
-            let start = chunk * APPLY_EVERY_CHUNK;
-            for v in start as VertexId..(start + APPLY_EVERY_CHUNK).min(n) as VertexId {
-                change += apply_one(program, state, v, global);
-                if state.is_active(program, v) {
-                    let bucket = state.bucket(program, v);
-                    if bucket <= current {
-                        filed.near.push(v);
-                    } else {
-                        filed.file(base, v, bucket);
-                    }
-                }
-            }
-            (change, filed)
+            let start = chunk * APPLY_CHUNK;
+            let vertices = start as VertexId..(start + APPLY_CHUNK).min(n) as VertexId;
+            apply_and_file(program, state, vertices, global, buckets)
         })
         .collect();
     let change = parts.iter().map(|(c, _)| c).sum();
     (change, parts.into_iter().map(|(_, filed)| filed).collect())
 }
 
-/// Vertices one task of [`apply_every`] takes.
-const APPLY_EVERY_CHUNK: usize = 4096;
+/// Vertices one task of an apply pass takes.
+const APPLY_CHUNK: usize = 4096;
+
+/// Applies the combined update of each of `vertices` and files those then active by bucket (`current`
+/// and the window's `base`); returns the sum of `|new - old|` and the filed lists.
+#[inline]
+fn apply_and_file<P: Program>(
+    program: &P,
+    state: &VertexState<'_, P>,
+    vertices: impl Iterator<Item = VertexId>,
+    global: f64,
+    (current, base): (u32, u32),
+) -> (f64, frontier::Filed) {
+    let (mut change, mut filed) = (0.0, frontier::Filed::default());
+    for v in vertices {
+        change += apply_one(program, state, v, global);
+        if state.is_active(program, v) {
+            let bucket = state.bucket(program, v);
+            if bucket <= current {
+                filed.near.push(v);
+            } else {
+                filed.file(base, v, bucket);
+            }
+        }
+    }
+    (change, filed)
+}
 
 /// Applies the combined update of vertex `v`; returns `|new - old|`.
 #[inline]
@@ -391,9 +417,4 @@ fn idle_keeps<P: Program>(program: &P, state: &VertexState<'_, P>) -> bool {
         }
     }
     true
-}
-
-/// Applies the combined updates of `reached` vertices; returns the sum of `|new - old|`.
-fn apply<P: Program>(program: &P, state: &VertexState<'_, P>, reached: &[VertexId], global: f64) -> f64 {
-    reached.par_iter().with_min_len(1024).map(|&v| apply_one(program, state, v, global)).sum()
 }
