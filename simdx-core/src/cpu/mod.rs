@@ -3,8 +3,11 @@
 //!
 //! An iteration of the general path snapshots the frontier's values (summing its out-degrees for the
 //! direction choice in the same pass; before a push of live values it only keeps the seen values),
-//! runs a push or pull step, applies the combined updates where
-//! the program asks for it, and selects the next frontier from the vertices reached. [`Apply::Every`]
+//! runs a push or pull step, then applies the combined updates where the program asks for it and
+//! files the vertices then active by bucket, in one pass over the vertices reached (over every
+//! vertex for [`Apply::Every`], unless [`Program::IDENTITY_KEEPS_VALUE`] and a global sum of 0 let the
+//! reached ones do); in-place programs, which apply nothing, select the next frontier from the
+//! vertices reached. [`Apply::Every`]
 //! programs take the fused dense path instead (module `dense`) while they pull: from the start when
 //! every vertex is active, and as long as the active vertices' out-edges keep the direction at pull.
 //! In-place min and max programs (SSSP, WCC) run bucket-fused rounds instead (module `fused`) unless
@@ -253,12 +256,11 @@ impl<P: Program> Iterations<'_, '_, P> {
         }
         // The reached vertices are applied, tested and filed in one pass.
         let buckets = (self.frontier.bucket, self.frontier.base());
-        let parts: Vec<(f64, frontier::Filed)> = reached
+        let parts = reached
             .par_chunks(APPLY_CHUNK)
-            .map(|chunk| apply_and_file(program, state, chunk.iter().copied(), global, buckets))
-            .collect();
-        let change = parts.iter().map(|(c, _)| c).sum();
-        (record, change, Next::Filed(parts.into_iter().map(|(_, filed)| filed).collect()))
+            .map(|chunk| apply_and_file(program, state, chunk.iter().copied(), global, buckets));
+        let (change, filed) = sum_changes(parts);
+        (record, change, Next::Filed(filed))
     }
 
     /// A pull step from `current`; sources are tested against a membership bitmap unless every
@@ -347,14 +349,16 @@ fn apply_every<P: Program>(
     buckets: (u32, u32),
 ) -> (f64, Vec<frontier::Filed>) {
     let n = state.len();
-    let parts: Vec<(f64, frontier::Filed)> = (0..n.div_ceil(APPLY_CHUNK))
-        .into_par_iter()
-        .map(|chunk| {
-            let start = chunk * APPLY_CHUNK;
-            let vertices = start as VertexId..(start + APPLY_CHUNK).min(n) as VertexId;
-            apply_and_file(program, state, vertices, global, buckets)
-        })
-        .collect();
+    sum_changes((0..n.div_ceil(APPLY_CHUNK)).into_par_iter().map(|chunk| {
+        let start = chunk * APPLY_CHUNK;
+        let vertices = start as VertexId..(start + APPLY_CHUNK).min(n) as VertexId;
+        apply_and_file(program, state, vertices, global, buckets)
+    }))
+}
+
+/// The total change and the filed lists, in order, of the chunks of an apply pass.
+fn sum_changes(parts: impl IndexedParallelIterator<Item = (f64, frontier::Filed)>) -> (f64, Vec<frontier::Filed>) {
+    let parts: Vec<(f64, frontier::Filed)> = parts.collect();
     let change = parts.iter().map(|(c, _)| c).sum();
     (change, parts.into_iter().map(|(_, filed)| filed).collect())
 }
