@@ -391,11 +391,11 @@ fn per_range<'a, T>(
     ranges
         .iter()
         .map(|r| {
+            debug_assert_eq!(r.start % 64, 0, "ranges start at multiples of 64");
             let len = r.len();
             let (values, rest) = std::mem::take(&mut per_vertex).split_at_mut(len);
             per_vertex = rest;
-            let count = len.div_ceil(64).min(bits.len());
-            let (words, rest) = std::mem::take(&mut bits).split_at_mut(count);
+            let (words, rest) = std::mem::take(&mut bits).split_at_mut(len.div_ceil(64));
             bits = rest;
             (r.clone(), values, words)
         })
