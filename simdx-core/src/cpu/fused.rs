@@ -60,7 +60,7 @@ const SEQUENTIAL_REPAIR: usize = 2 * 1024;
 pub(crate) struct Round {
     /// Per worker, the vertices it improved, by bucket (`near`: the current bucket).
     pub(crate) filed: Vec<Filed>,
-    /// Vertices relaxed (claimed).
+    /// Vertices relaxed (one that two workers claimed with plain stores counts twice).
     pub(crate) relaxed: u64,
     /// Edges on which Compute ran.
     pub(crate) edges: u64,
@@ -83,17 +83,17 @@ pub(crate) fn round<P: Program>(
     // No more workers than batches of the frontier: the others would find the counter spent, but
     // waking them and waiting for them would still cost the round (on 16 cores, the grid at width
     // 1008 ran 4-10% faster so).
-    let workers = match !parallel && is_small(state, &frontier) {
+    let count = match !parallel && is_small(state, &frontier) {
         true => 1,
         false => rayon::current_num_threads().min(frontier.len().div_ceil(BATCH)),
     };
-    let mut workers: Vec<Worker<'_, '_, P>> = if workers <= 1 {
+    let mut workers: Vec<Worker<'_, '_, P>> = if count <= 1 {
         // One worker: no store can be lost, so what it stores need not be kept for a repair.
         let mut worker = Worker { concurrent: false, ..new_worker() };
         worker.run(&frontier, &next);
         vec![worker]
     } else {
-        (0..workers)
+        (0..count)
             .into_par_iter()
             .with_max_len(1)
             .map(|_| {
