@@ -14,5 +14,9 @@
 // Lets the paths `#[graph_kernel]` emits (`::simdx::acc::...`) resolve inside this crate too.
 extern crate self as simdx;
 
+mod runner;
+
+pub use runner::{Backend, RunError, Runner};
+pub use simdx_algos as algos;
 pub use simdx_core::*;
-pub use simdx_macros::graph_kernel;
+pub use simdx_macros::{graph_kernel, kernel_fn};

@@ -765,7 +765,7 @@ where
 {
     let mut c = Calls { cases: Vec::new(), script: String::new(), excluded: 0 };
     for p in instances {
-        let params = p.device_params();
+        let params = p.device_params(&[]);
         let _ = write!(c.script, "S {:x}", params.len());
         for b in &params {
             let _ = write!(c.script, " {b:x}");

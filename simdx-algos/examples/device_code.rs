@@ -10,8 +10,13 @@ fn main() {
         Some("bfs") => device_unit::<simdx_algos::Bfs>(),
         Some("sssp") => device_unit::<simdx_algos::Sssp>(),
         Some("pr" | "pagerank") => device_unit::<simdx_algos::PageRank>(),
+        Some("ppr") => device_unit::<simdx_algos::Ppr>(),
+        Some("spmv") => device_unit::<simdx_algos::Spmv>(),
+        Some("mlp") => device_unit::<simdx_algos::Mlp>(),
+        Some("bp") => device_unit::<simdx_algos::Bp>(),
+        Some("msbfs") => device_unit::<simdx_algos::MultiSourceBfs>(),
         _ => {
-            eprintln!("usage: device_code bfs|sssp|pr [--host]");
+            eprintln!("usage: device_code bfs|sssp|pr|ppr|spmv|mlp|bp|msbfs [--host]");
             std::process::exit(2);
         }
     };

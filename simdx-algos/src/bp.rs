@@ -1,30 +1,37 @@
-//! Belief propagation in SIMD-X's form: every iteration, each vertex's belief becomes the
-//! likelihood-weighted sum of its in-neighbours' beliefs, and the beliefs are normalised to sum to 1.
+//! Belief propagation in SIMD-X's form, with priors: every iteration, each vertex's belief becomes its
+//! prior times the likelihood-weighted sum of its in-neighbours' beliefs, and the beliefs are
+//! normalised to sum to 1.
 //! Combine: `sum`, aggregation; every vertex recomputes every iteration.
 //!
 //! * Likelihoods are the edge weights as `f32` (1 on an unweighted graph; an integer weight `w` counts
 //!   as `w`, which gives the same beliefs as `w / 255`: a common factor cancels in the normalisation).
-//! * Beliefs start uniform, `1 / n`. A vertex without in-neighbours gets belief 0 after the first
-//!   iteration; if no belief flows along any edge (no edges, or every source has belief 0), all
+//! * Beliefs start at the priors (non-negative; uniform, `1 / n`, by default). A vertex without
+//!   in-neighbours gets belief 0 after the first iteration; if no belief flows along any edge (no edges, or every source has belief 0), all
 //!   beliefs become 0.
 //! * Each BP iteration takes two engine iterations, because the engine's sum over the active (here:
 //!   all) vertices ([`Program::global`]) sees the values as they were at the start of an iteration: a *gather* step
 //!   stores each vertex's unnormalised belief `y`, negated to mark the step; a *normalise* step
 //!   divides by their total. Values are `f64`, so that sums over hubs keep 1e-5 relative accuracy.
 
-use simdx_core::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
+use simdx_core::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex, VertexData};
 use simdx_macros::graph_kernel;
 
 /// Belief propagation for a fixed number of iterations.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Bp {
     /// BP iterations (at least 1; 0 counts as 1); 10 by default.
     pub iterations: u32,
+    /// Each vertex's prior belief (non-negative, finite).
+    pub priors: VertexData<f64>,
 }
 
-impl Default for Bp {
-    fn default() -> Self {
-        Bp { iterations: 10 }
+impl Bp {
+    /// The default number of iterations.
+    pub const ITERATIONS: u32 = 10;
+
+    /// `iterations` iterations on `n` vertices with uniform priors `1 / n`.
+    pub fn uniform(n: usize, iterations: u32) -> Self {
+        Bp { iterations, priors: VertexData::filled(1.0 / n.max(1) as f64, n) }
     }
 }
 
@@ -40,7 +47,7 @@ impl Program for Bp {
     const USES_GLOBAL: bool = true;
 
     fn init(&self, v: Vertex) -> f64 {
-        1.0 / v.num_vertices as f64
+        self.priors[v.id]
     }
 
     fn active(&self, _now: f64, _seen: f64) -> bool {
@@ -56,9 +63,9 @@ impl Program for Bp {
         value
     }
 
-    fn apply(&self, _v: Vertex, old: f64, gathered: f64, total: f64) -> f64 {
+    fn apply(&self, v: Vertex, old: f64, gathered: f64, total: f64) -> f64 {
         if total > 0.0 {
-            -gathered
+            -(gathered * self.priors[v.id])
         } else if total < 0.0 {
             old / total
         } else {

@@ -19,18 +19,20 @@ pub mod bp;
 pub mod kcore;
 pub mod mlp;
 pub mod pagerank;
+pub mod ppr;
 pub mod spmv;
 pub mod sssp;
 pub mod verify;
 pub mod wcc;
 
-pub use bfs::Bfs;
+pub use bfs::{Bfs, MultiSourceBfs};
 pub use bp::Bp;
 pub use kcore::{core_numbers, KCore};
 pub use mlp::Mlp;
 pub use pagerank::PageRank;
+pub use ppr::Ppr;
 pub use spmv::Spmv;
-pub use sssp::Sssp;
+pub use sssp::{MultiSourceSssp, Sssp};
 pub use wcc::Wcc;
 
 use simdx_core::{Graph, Weights};

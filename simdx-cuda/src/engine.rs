@@ -202,6 +202,7 @@ impl CudaEngine {
         let tiles = n.div_ceil(TILE).max(1);
         // The run's arrays live with the device graph and are reused by every run on it (each run
         // re-initialises what it reads); only the first run on a graph allocates.
+        simdx_core::acc::check_lengths(program, n as usize)?;
         let mut slot = graph.workspace.lock().map_err(|_| CudaError::Driver {
             what: "reusing the run's buffers",
             message: "an earlier run on this graph panicked".into(),
@@ -286,7 +287,20 @@ impl CudaEngine {
         for x in [n, 0, uniform_bits, classes.warp, classes.cta, classes.grid] {
             bytes.extend_from_slice(&x.to_le_bytes());
         }
-        bytes.extend_from_slice(&program.device_params());
+        // The program's per-vertex arrays, uploaded for this run (before the timed part, as the graph is).
+        let mut arrays = Vec::new();
+        for a in program.vertex_arrays() {
+            arrays.push(if a.bytes.is_empty() {
+                None
+            } else {
+                Some(stream.clone_htod(a.bytes).map_err(driver("uploading the program's per-vertex data"))?)
+            });
+        }
+        let addresses: Vec<u64> = arrays
+            .iter()
+            .map(|a: &Option<CudaSlice<u8>>| a.as_ref().map_or(0, |a| a.device_ptr(&stream).0))
+            .collect();
+        bytes.extend_from_slice(&program.device_params(&addresses));
         while bytes.len() % 8 != 0 {
             bytes.push(0);
         }

@@ -46,6 +46,9 @@ pub enum CudaError {
     /// The graph's weights cannot serve as the program's weight type.
     #[error("{0}")]
     Weights(String),
+    /// A per-vertex array of the program does not match the graph.
+    #[error(transparent)]
+    VertexData(#[from] simdx_core::acc::LengthMismatch),
     /// A graph too large for this backend's 32-bit worklists.
     #[error("{0}")]
     TooLarge(String),

@@ -47,6 +47,10 @@ pub enum CExpr {
     Method { name: String, args: Vec<CExpr>, ty: TyVar, span: At },
     /// `c ? a : b`.
     Ternary { c: Box<CExpr>, a: Box<CExpr>, b: Box<CExpr> },
+    /// `base[index]`: a read of a per-vertex array.
+    Index { base: Box<CExpr>, index: Box<CExpr> },
+    /// `name(args)`: a call of a kernel helper function.
+    Call { name: String, args: Vec<CExpr> },
 }
 
 /// A C statement.
@@ -184,6 +188,11 @@ impl Render<'_> {
             }
             CExpr::Method { name, args, ty, span } => self.method(name, args, *ty, *span),
             CExpr::Ternary { c, a, b } => format!("({} ? {} : {})", self.expr(c), self.expr(a), self.expr(b)),
+            CExpr::Index { base, index } => format!("{}[{}]", self.expr(base), self.expr(index)),
+            CExpr::Call { name, args } => {
+                let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+                format!("{name}({})", args.join(", "))
+            }
         }
     }
 

@@ -12,6 +12,7 @@ use proc_macro2::TokenStream as TokenStream2;
 use quote::quote;
 
 mod commutative;
+mod helper;
 mod ir;
 mod lit;
 mod lower;
@@ -45,7 +46,7 @@ pub fn graph_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut original = original;
     let generated = match syn::parse::<syn::ItemImpl>(item) {
         Ok(imp) => {
-            if let Some(with_defaults) = program::with_defaults(&imp) {
+            if let Some(with_defaults) = program::with_defaults(&imp, &facade_path()) {
                 original = quote!(#with_defaults);
             }
             match program::expand(&imp, &facade_path()) {
@@ -66,6 +67,44 @@ pub fn graph_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     };
     let errors = errors.into_iter().map(|e| e.to_compile_error());
     quote!(#original #generated #(#errors)*).into()
+}
+
+/// Makes a free function callable from kernel code (`#[graph_kernel]` programs and other helpers):
+/// the function stays as it is for the CPU, and its CUDA C translation is added to the device code of
+/// every program that calls it. Parameters and result are scalars (`u32 i32 u64 i64 f32 f64 bool`);
+/// the body follows the same rules as kernel code, without `self`, and may call other helpers.
+///
+/// ```ignore
+/// #[kernel_fn]
+/// fn sigmoid(x: f32) -> f32 {
+///     1.0 / (1.0 + (-x).exp())
+/// }
+/// ```
+#[proc_macro_attribute]
+pub fn kernel_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let original = TokenStream2::from(item.clone());
+    let mut errors = Vec::new();
+    if !attr.is_empty() {
+        errors.push(syn::Error::new(
+            TokenStream2::from(attr).into_iter().next().map_or_else(proc_macro2::Span::call_site, |t| t.span()),
+            "#[kernel_fn] takes no arguments",
+        ));
+    }
+    let expanded = match syn::parse::<syn::ItemFn>(item) {
+        Ok(f) => match helper::expand(&f, &facade_path()) {
+            Ok(tokens) => tokens,
+            Err(mut e) => {
+                errors.append(&mut e);
+                original
+            }
+        },
+        Err(_) => {
+            errors.push(helper::not_a_function(&original));
+            original
+        }
+    };
+    let errors = errors.into_iter().map(|e| e.to_compile_error());
+    quote!(#expanded #(#errors)*).into()
 }
 
 /// The path to simdx's core items as the calling crate names them: `::simdx` for a user of the facade

@@ -28,6 +28,21 @@ pub struct Outside {
     pub ty: TyVar,
     /// The Rust expression it stands for (`self.delta`, `UNREACHED`, `crate::X`), for the generated Rust.
     pub rust: syn::Expr,
+    /// A per-vertex array (`self.x[v.id]`): `ty` is then its element type.
+    pub array: bool,
+}
+
+/// A kernel helper function that kernel code calls (`sigmoid(x)`, `helpers::clip(x, lo, hi)`).
+pub struct HelperCall {
+    /// The path as written at the call.
+    pub path: syn::Path,
+    /// The placeholder its C name has in generated code until the helper says it (`@SIMDX_FN_0@`).
+    pub placeholder: String,
+    /// Its parameters' types and its result's, as the calls use them.
+    pub params: Vec<TyVar>,
+    pub result: TyVar,
+    /// The first call, where a type mismatch is reported.
+    pub span: Span,
 }
 
 /// The program-wide state of lowering: one type table for all functions (a field has one type), the
@@ -39,6 +54,10 @@ pub struct Lowering {
     pub fields: BTreeMap<String, Outside>,
     /// Constants from outside the impl, by their Rust path.
     pub consts: BTreeMap<String, Outside>,
+    /// Kernel helper functions called, by their Rust path.
+    pub helpers: BTreeMap<String, HelperCall>,
+    /// While lowering a `#[kernel_fn]` helper: its name (helpers have no `self` and do not recurse).
+    pub helper: Option<String>,
     /// The program's `Value`, `Message` and `Weight` types.
     pub value: Ty,
     pub message: Ty,
@@ -65,6 +84,8 @@ impl Lowering {
             errors: Vec::new(),
             fields: BTreeMap::new(),
             consts: BTreeMap::new(),
+            helpers: BTreeMap::new(),
+            helper: None,
             value,
             message,
             weight,
@@ -368,8 +389,9 @@ impl<'a> FnLowering<'a> {
             Expr::Reference(_) => {
                 self.fail(at(&e), "references are not allowed in kernel code; pass values (every kernel type is Copy)")
             }
-            Expr::Index(_) | Expr::Array(_) | Expr::Repeat(_) => {
-                self.fail(at(&e), "arrays and indexing are not allowed in kernel code; kernel values are scalars")
+            Expr::Index(ix) => self.index(ix),
+            Expr::Array(_) | Expr::Repeat(_) => {
+                self.fail(at(&e), "arrays are not allowed in kernel code; kernel values are scalars")
             }
             Expr::Tuple(t) if t.elems.is_empty() => {
                 let t = self.cx.types.known(Ty::Unit);
@@ -494,7 +516,7 @@ impl<'a> FnLowering<'a> {
             Some(o) => o.ty,
             None => {
                 let ty = self.cx.types.outside(span, format!("`{key}`"));
-                self.cx.consts.insert(key, Outside { c_name: c.clone(), ty, rust: Expr::Path(p.clone()) });
+                self.cx.consts.insert(key, Outside { c_name: c.clone(), ty, rust: Expr::Path(p.clone()), array: false });
                 ty
             }
         };
@@ -508,19 +530,16 @@ impl<'a> FnLowering<'a> {
         };
         if let Expr::Path(p) = &*f.base {
             if p.path.is_ident("self") {
-                let c = c_name(&name);
-                let ty = match self.cx.fields.get(&name) {
-                    Some(o) => o.ty,
-                    None => {
-                        let ty = self.cx.types.outside(at(&f), format!("`self.{name}`"));
-                        let member = &f.member;
-                        let rust: Expr = syn::parse_quote!(self.#member);
-                        self.cx.fields.insert(name.clone(), Outside { c_name: c.clone(), ty, rust });
-                        ty
-                    }
+                return match self.self_field(f, &name, false) {
+                    Some((field, ty)) => (Vec::new(), Some(field), ty),
+                    None => self.fail(
+                        at(&f),
+                        format!(
+                            "`self.{name}` is per-vertex data elsewhere in this program: read it by a vertex id, \
+                             `self.{name}[v.id]`"
+                        ),
+                    ),
                 };
-                let base = Box::new(CExpr::Raw("sx_self".into()));
-                return (Vec::new(), Some(CExpr::Field { base, field: c, arrow: true }), ty);
             }
         }
         let (s, v, t) = self.expr(&f.base);
@@ -544,6 +563,83 @@ impl<'a> FnLowering<'a> {
         let tv = self.cx.types.known(field_ty);
         let base = Box::new(v.unwrap_or(CExpr::Raw("0".into())));
         (s, Some(CExpr::Field { base, field: name, arrow: false }), tv)
+    }
+
+    /// `self.name` as C, registering the field (`array`: read as per-vertex data); `None` when the
+    /// field was registered the other way.
+    fn self_field(&mut self, f: &syn::ExprField, name: &str, array: bool) -> Option<(CExpr, TyVar)> {
+        if let Some(helper) = &self.cx.helper {
+            let message = format!(
+                "a kernel helper function has no `self`; pass `self.{name}` to `{helper}` as a parameter"
+            );
+            self.cx.error(at(&f), message);
+            return Some((CExpr::Raw("0".into()), self.cx.types.known(Ty::Never)));
+        }
+        let c = c_name(name);
+        let ty = match self.cx.fields.get(name) {
+            Some(o) if o.array != array => return None,
+            Some(o) => o.ty,
+            None => {
+                let what = if array { format!("the values of `self.{name}`") } else { format!("`self.{name}`") };
+                let ty = self.cx.types.outside(at(&f), what);
+                let member = &f.member;
+                let rust: Expr = syn::parse_quote!(self.#member);
+                self.cx.fields.insert(name.to_string(), Outside { c_name: c.clone(), ty, rust, array });
+                ty
+            }
+        };
+        let base = Box::new(CExpr::Raw("sx_self".into()));
+        Some((CExpr::Field { base, field: c, arrow: true }, ty))
+    }
+
+    /// `self.x[v.id]`: a read of per-vertex data, by the id of a `Vertex` (so never out of range once
+    /// the engine has checked the array's length against the graph).
+    fn index(&mut self, ix: &syn::ExprIndex) -> Lowered {
+        let field = match &*ix.expr {
+            Expr::Field(f) if matches!(&*f.base, Expr::Path(p) if p.path.is_ident("self")) => f,
+            _ => {
+                return self.fail(
+                    at(&ix),
+                    "only per-vertex data can be indexed in kernel code, as `self.x[v.id]` (a `VertexData` \
+                     field of the program, by the id of a `Vertex`)",
+                )
+            }
+        };
+        let syn::Member::Named(name) = &field.member else {
+            return self.fail(at(&field), "tuple fields are not allowed in kernel code");
+        };
+        let name = name.to_string();
+        let is_id = matches!(&*ix.index, Expr::Field(i) if matches!(&i.member, syn::Member::Named(m) if m == "id"));
+        let (s, index, index_ty) = if is_id { self.expr(&ix.index) } else { (Vec::new(), None, self.cx.types.fresh()) };
+        if !is_id || self.cx.types.get(index_ty) != Some(Ty::U32) || !self.is_vertex_id(&ix.index) {
+            return self.fail(
+                at(&ix.index),
+                format!(
+                    "per-vertex data is indexed by the id of a `Vertex` (`self.{name}[v.id]`), which is always \
+                     in range; any other index could fall outside the array"
+                ),
+            );
+        }
+        let Some((base, ty)) = self.self_field(field, &name, true) else {
+            return self.fail(
+                at(&ix),
+                format!("`self.{name}` is a scalar elsewhere in this program; only per-vertex data can be indexed"),
+            );
+        };
+        let index = Box::new(index.unwrap_or(CExpr::Raw("0".into())));
+        (s, Some(CExpr::Index { base: Box::new(base), index }), ty)
+    }
+
+    /// Whether `e` is `<a Vertex>.id`.
+    fn is_vertex_id(&mut self, e: &Expr) -> bool {
+        let Expr::Field(f) = e else { return false };
+        match &*f.base {
+            Expr::Path(p) => match p.path.get_ident().and_then(|i| self.lookup(&i.to_string())) {
+                Some(local) => self.cx.types.get(local.ty) == Some(Ty::Vertex),
+                None => false,
+            },
+            _ => false,
+        }
     }
 
     fn binary(&mut self, b: &syn::ExprBinary) -> Lowered {
@@ -910,13 +1006,67 @@ impl<'a> FnLowering<'a> {
             if is_cmp && matches!(segs.last().map(String::as_str), Some("min" | "max")) {
                 return self.scalar_method(segs.last().expect("a name"), &args, at(&c), None);
             }
-            let name = segs.join("::");
-            return self.fail(
-                at(&c),
-                format!("calls to functions outside the kernel (`{name}`) are not allowed in kernel code; only scalar methods such as `a.min(b)`, `x.sqrt()` are"),
-            );
+            return self.helper_call(c, p, &args);
         }
-        self.fail(at(&c), "calls to functions outside the kernel are not allowed in kernel code")
+        self.fail(at(&c), "kernel code calls only scalar methods and `#[kernel_fn]` helper functions, by name")
+    }
+
+    /// A call of a `#[kernel_fn]` helper: its C name is a placeholder until the program's code is put
+    /// together, and its types are those of the calls (the generated Rust checks them against the
+    /// helper's signature).
+    fn helper_call(&mut self, c: &syn::ExprCall, p: &syn::ExprPath, args: &[&Expr]) -> Lowered {
+        let name = p.path.segments.iter().map(|s| s.ident.to_string()).collect::<Vec<_>>().join("::");
+        if p.qself.is_some() || p.path.segments.iter().any(|s| !s.arguments.is_empty()) {
+            return self.fail(at(&c), format!("`{name}` must be called by a plain path in kernel code"));
+        }
+        if self.cx.helper.as_deref() == Some(name.as_str()) {
+            return self.fail(at(&c), format!("`{name}` calls itself: kernel helper functions cannot recurse"));
+        }
+        let lowered: Vec<Lowered> = args.iter().map(|a| self.expr(a)).collect();
+        // Keep Rust's left-to-right order: where an argument needs statements, each argument is
+        // settled in a temporary right after its own.
+        let settle = lowered.iter().any(|(xs, _, _)| !only_lines(xs));
+        let mut s = Vec::new();
+        let mut values = Vec::new();
+        let mut types = Vec::new();
+        for (xs, xv, xt) in lowered {
+            s.extend(xs);
+            let value = xv.unwrap_or(CExpr::Raw("0".into()));
+            if settle {
+                let t = self.temp("arg");
+                s.push(CStmt::Decl { name: t.clone(), ty: xt, init: Some(value) });
+                values.push(CExpr::Raw(t));
+            } else {
+                values.push(value);
+            }
+            types.push(xt);
+        }
+        let count = self.cx.helpers.len();
+        let span = at(&c).0;
+        let helper = self.cx.helpers.entry(name.clone()).or_insert_with(|| HelperCall {
+            path: p.path.clone(),
+            placeholder: format!("@SIMDX_FN_{count}@"),
+            params: Vec::new(),
+            result: usize::MAX,
+            span,
+        });
+        let known = (helper.params.clone(), helper.result, helper.placeholder.clone());
+        let (params, result, placeholder) = if known.1 == usize::MAX {
+            let result = self.cx.types.outside(at(&c), format!("the result of `{name}`"));
+            let h = self.cx.helpers.get_mut(&name).expect("just added");
+            h.params = types.clone();
+            h.result = result;
+            (types.clone(), result, known.2)
+        } else {
+            known
+        };
+        if params.len() != types.len() {
+            return self.fail(at(&c), format!("`{name}` is called with {} and with {} arguments", params.len(), types.len()));
+        }
+        for (p, t) in params.iter().zip(&types) {
+            self.unify(*p, *t, at(&c));
+        }
+        (s, Some(CExpr::Call { name: placeholder, args: values }), result)
     }
 
     fn for_loop(&mut self, f: &syn::ExprForLoop) -> Lowered {

@@ -121,22 +121,30 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<s
         return Err(errors);
     }
 
-    // The parameters: fields of `self` the code reads, widest first so that C adds no padding between them.
-    let mut fields: Vec<(String, Ty, syn::Expr, String)> = cx
+    // The parameters: fields of `self` the code reads, widest first so that C adds no padding between
+    // them; a per-vertex array is a pointer to its values, the `k`-th array (by name) at address `k`.
+    let arrays: Vec<String> = cx.fields.iter().filter(|(_, o)| o.array).map(|(n, _)| n.clone()).collect();
+    let mut fields: Vec<(String, Ty, syn::Expr, String, Option<usize>)> = cx
         .fields
         .iter()
-        .map(|(n, o)| (n.clone(), cx.types.get(o.ty).unwrap_or(Ty::U32), o.rust.clone(), o.c_name.clone()))
+        .map(|(n, o)| {
+            let slot = o.array.then(|| arrays.iter().position(|a| a == n).expect("an array field"));
+            (n.clone(), cx.types.get(o.ty).unwrap_or(Ty::U32), o.rust.clone(), o.c_name.clone(), slot)
+        })
         .collect();
-    fields.sort_by_key(|f| std::cmp::Reverse(f.1.size()));
+    fields.sort_by_key(|f| std::cmp::Reverse(if f.4.is_some() { 8 } else { f.1.size() }));
     let mut params_c = String::from("typedef struct {\n");
-    for (_, t, _, c) in &fields {
-        params_c.push_str(&format!("    {} {c};\n", t.c()));
+    for (_, t, _, c, slot) in &fields {
+        match slot {
+            Some(_) => params_c.push_str(&format!("    const {} * {c};\n", t.c())),
+            None => params_c.push_str(&format!("    {} {c};\n", t.c())),
+        }
     }
     if fields.is_empty() {
         params_c.push_str("    simdx_u32 sx_unused;\n");
     }
     params_c.push_str("} simdx_params;\n");
-    let align = fields.iter().map(|f| f.1.size()).max().unwrap_or(4);
+    let align = fields.iter().map(|f| if f.4.is_some() { 8 } else { f.1.size() }).max().unwrap_or(4);
 
     let self_ty = &item.self_ty;
     let type_name = quote!(#self_ty).to_string().replace(' ', "");
@@ -152,6 +160,7 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<s
         "{params_c}typedef struct {{\n    simdx_msg src;\n    simdx_value dst;\n    simdx_weight weight;\n    \
          simdx_u32 src_out_degree;\n}} simdx_edge;\n{functions}"
     );
+    let helpers = crate::helper::link_calls(&mut cx, krate);
     let consts = cx.consts.values().map(|o| {
         let t = rust_ty(cx.types.get(o.ty).unwrap_or(Ty::U32));
         let (c, path) = (&o.c_name, &o.rust);
@@ -159,9 +168,15 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<s
             code.push_str(&::std::format!("#define {} {}\n", #c, <#t as #krate::acc::DeviceScalar>::c_literal(#path)));
         }
     });
-    let writes = fields.iter().map(|(_, t, rust, _)| {
+    let writes = fields.iter().map(|(_, t, rust, _, slot)| {
         let t = rust_ty(*t);
-        quote_spanned! {rust.span()=> <#t as #krate::acc::DeviceScalar>::write_le(#rust, &mut out); }
+        match slot {
+            Some(k) => quote_spanned! {rust.span()=>
+                let _: &#krate::acc::VertexData<#t> = &#rust;
+                <u64 as #krate::acc::DeviceScalar>::write_le(array_addresses.get(#k).copied().unwrap_or(0), &mut out);
+            },
+            None => quote_spanned! {rust.span()=> <#t as #krate::acc::DeviceScalar>::write_le(#rust, &mut out); },
+        }
     });
     let empty = fields.is_empty();
     Ok(quote! {
@@ -172,11 +187,14 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<s
                     let mut code = ::std::string::String::from(#head);
                     code.push_str(&#krate::acc::device::program_defines::<Self>());
                     #(#consts)*
-                    code.push_str(&#tail.replace("@SIMDX_FILE@", ::core::file!()));
+                    let mut tail = ::std::string::String::from(#tail);
+                    #helpers
+                    code.push_str(&tail.replace("@SIMDX_FILE@", ::core::file!()));
                     code
                 })
             }
-            fn device_params(&self) -> ::std::vec::Vec<u8> {
+            fn device_params(&self, array_addresses: &[u64]) -> ::std::vec::Vec<u8> {
+                let _ = array_addresses;
                 let mut out = ::std::vec::Vec::new();
                 #(#writes)*
                 if #empty {
@@ -197,8 +215,21 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<s
 /// * `#[inline]` on every method without an inline attribute: the engine calls them once per edge
 ///   or vertex from another crate, where a method not so marked is a call (SSSP's `bucket`, a
 ///   division, cost 6% of a grid run as a call).
-pub fn with_defaults(item: &ItemImpl) -> Option<ItemImpl> {
+pub fn with_defaults(item: &ItemImpl, krate: &TokenStream) -> Option<ItemImpl> {
     let mut out = item.clone();
+    let declares_fn = |name: &str| item.items.iter().any(|i| matches!(i, ImplItem::Fn(f) if f.sig.ident == name));
+    let arrays = indexed_fields(item);
+    if !arrays.is_empty() && !declares_fn("vertex_arrays") {
+        let views = arrays.iter().map(|a| {
+            let name = a.to_string();
+            quote!(self.#a.as_vertex_array(#name))
+        });
+        out.items.push(syn::parse_quote!(
+            fn vertex_arrays(&self) -> ::std::vec::Vec<#krate::acc::VertexArray<'_>> {
+                ::std::vec![#(#views),*]
+            }
+        ));
+    }
     let declares = |name: &str| item.items.iter().position(|i| matches!(i, ImplItem::Type(t) if t.ident == name));
     if let (None, Some(at)) = (declares("Message"), declares("Value")) {
         if let ImplItem::Type(value) = &item.items[at] {
@@ -225,6 +256,36 @@ pub fn with_defaults(item: &ItemImpl) -> Option<ItemImpl> {
         }
     }
     (marked || out.items.len() != item.items.len()).then_some(out)
+}
+
+/// The fields that the impl's kernel functions index (`self.x[..]`), by name: its per-vertex arrays,
+/// in the order [`expand`] gives their addresses in `device_params`.
+fn indexed_fields(item: &ItemImpl) -> Vec<syn::Ident> {
+    fn scan(tokens: TokenStream, found: &mut std::collections::BTreeMap<String, syn::Ident>) {
+        let tokens: Vec<proc_macro2::TokenTree> = tokens.into_iter().collect();
+        for (i, t) in tokens.iter().enumerate() {
+            use proc_macro2::TokenTree as T;
+            if let (T::Ident(s), Some(T::Punct(dot)), Some(T::Ident(field)), Some(T::Group(g))) =
+                (t, tokens.get(i + 1), tokens.get(i + 2), tokens.get(i + 3))
+            {
+                if s == "self" && dot.as_char() == '.' && g.delimiter() == proc_macro2::Delimiter::Bracket {
+                    found.entry(field.to_string()).or_insert_with(|| field.clone());
+                }
+            }
+            if let T::Group(g) = t {
+                scan(g.stream(), found);
+            }
+        }
+    }
+    let mut found = std::collections::BTreeMap::new();
+    for i in &item.items {
+        if let ImplItem::Fn(f) = i {
+            if FUNCTIONS.iter().any(|(name, _, _)| f.sig.ident == name) {
+                scan(quote::ToTokens::to_token_stream(&f.block), &mut found);
+            }
+        }
+    }
+    found.into_values().collect()
 }
 
 /// Whether the impl's `source_value` ignores its `sent` parameter (the third): it has none (the

@@ -8,10 +8,19 @@ use crate::bfs::UNREACHED;
 
 /// Levels from `source` by a textbook queue BFS over out-edges.
 pub fn serial_bfs(graph: &Graph, source: VertexId) -> Vec<u32> {
+    serial_bfs_from(graph, &[source])
+}
+
+/// Levels from the nearest of `sources` (each at level 0) by a queue BFS over out-edges.
+pub fn serial_bfs_from(graph: &Graph, sources: &[VertexId]) -> Vec<u32> {
     let mut level = vec![UNREACHED; graph.num_vertices()];
     let mut queue = VecDeque::new();
-    level[source as usize] = 0;
-    queue.push_back(source);
+    for &s in sources {
+        if level[s as usize] != 0 {
+            level[s as usize] = 0;
+            queue.push_back(s);
+        }
+    }
     while let Some(u) = queue.pop_front() {
         for &v in graph.out_neighbors(u) {
             if level[v as usize] == UNREACHED {
@@ -27,12 +36,17 @@ pub fn serial_bfs(graph: &Graph, source: VertexId) -> Vec<u32> {
 /// `v` is reached and `level[v] <= level[u] + 1`; every other reached vertex has an in-neighbour one
 /// level closer — and then against [`serial_bfs`] exactly (which also covers unreachable vertices).
 pub fn bfs(graph: &Graph, source: VertexId, levels: &[u32]) -> Result<(), String> {
+    bfs_from(graph, &[source], levels)
+}
+
+/// As [`bfs`], for levels from the nearest of several sources (each at level 0).
+pub fn bfs_from(graph: &Graph, sources: &[VertexId], levels: &[u32]) -> Result<(), String> {
     let n = graph.num_vertices();
     if levels.len() != n {
         return Err(format!("{} levels for {n} vertices", levels.len()));
     }
-    if levels[source as usize] != 0 {
-        return Err(format!("the source {source} has level {}, not 0", levels[source as usize]));
+    if let Some(&s) = sources.iter().find(|&&s| levels[s as usize] != 0) {
+        return Err(format!("the source {s} has level {}, not 0", levels[s as usize]));
     }
     for u in 0..n as VertexId {
         let lu = levels[u as usize];
@@ -45,11 +59,11 @@ pub fn bfs(graph: &Graph, source: VertexId, levels: &[u32]) -> Result<(), String
                 return Err(format!("arc {u} -> {v} goes from level {lu} to level {}", show(lv)));
             }
         }
-        if u != source && !graph.in_neighbors(u).iter().any(|&p| levels[p as usize].wrapping_add(1) == lu) {
+        if lu != 0 && !graph.in_neighbors(u).iter().any(|&p| levels[p as usize].wrapping_add(1) == lu) {
             return Err(format!("vertex {u} at level {lu} has no in-neighbour at level {}", lu - 1));
         }
     }
-    let expected = serial_bfs(graph, source);
+    let expected = serial_bfs_from(graph, sources);
     match (0..n).find(|&v| expected[v] != levels[v]) {
         Some(v) => Err(format!("vertex {v} has level {}, the serial BFS says {}", show(levels[v]), show(expected[v]))),
         None => Ok(()),

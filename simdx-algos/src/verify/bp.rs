@@ -10,16 +10,21 @@ fn likelihood(incoming: &Csr, i: usize) -> f64 {
     incoming.weights().map_or(1.0, |w| f64::from(w.get_f64(i) as f32))
 }
 
-/// Beliefs after `params.iterations` iterations (at least 1) from the uniform `1 / n`: each
-/// iteration `y(v) = sum over in-arcs u -> v of likelihood * b(u)`, then `b = y / sum(y)` (all 0 if
+/// Beliefs after `params.iterations` iterations (at least 1) from the priors: each
+/// iteration `y(v) = prior(v) * sum over in-arcs u -> v of likelihood * b(u)`, then `b = y / sum(y)` (all 0 if
 /// that sum is 0).
 pub fn serial_bp(graph: &Graph, params: &Bp) -> Vec<f64> {
     let n = graph.num_vertices();
     let incoming = graph.in_csr();
-    let mut belief = vec![1.0 / n as f64; n];
+    let priors = params.priors.as_slice();
+    let mut belief = priors.to_vec();
     for _ in 0..params.iterations.max(1) {
         let gathered: Vec<f64> = (0..n as u32)
-            .map(|v| incoming.range(v).map(|i| likelihood(incoming, i) * belief[incoming.targets()[i] as usize]).sum())
+            .map(|v| {
+                let sum: f64 =
+                    incoming.range(v).map(|i| likelihood(incoming, i) * belief[incoming.targets()[i] as usize]).sum();
+                sum * priors[v as usize]
+            })
             .collect();
         let total: f64 = gathered.iter().sum();
         belief = gathered.iter().map(|&y| if total > 0.0 { y / total } else { 0.0 }).collect();

@@ -43,14 +43,14 @@ pub fn mlp_layers(graph: &Graph) -> Result<Vec<Vec<VertexId>>, String> {
     Ok(layers)
 }
 
-/// The forward pass: inputs `((v mod 10) + 1) / 10` (as `f32`, as the program makes them), then per
-/// layer `x' = sigmoid(W x + bias)` with `W[r][c]` the sum of the weights (1 if unweighted) of the
+/// The forward pass: inputs `params.input` (as `f32`, as the program reads them), then per
+/// layer `x' = sigmoid(W x + bias[v])` with `W[r][c]` the sum of the weights (1 if unweighted) of the
 /// edges from neuron `c` of a layer to neuron `r` of the next; [`NOT_COMPUTED`] where no input reaches.
 pub fn serial_mlp(graph: &Graph, params: &Mlp) -> Result<Vec<f64>, String> {
     let layers = mlp_layers(graph)?;
     let mut value = vec![f64::from(NOT_COMPUTED); graph.num_vertices()];
     for &v in layers.first().map_or(&[][..], |l| &l[..]) {
-        value[v as usize] = f64::from(((v % 10) + 1) as f32 / 10.0);
+        value[v as usize] = f64::from(params.input[v]);
     }
     let incoming = graph.in_csr();
     let mut column = vec![0usize; graph.num_vertices()];
@@ -71,7 +71,7 @@ pub fn serial_mlp(graph: &Graph, params: &Mlp) -> Result<Vec<f64>, String> {
         let x: Vec<f64> = from.iter().map(|&u| value[u as usize]).collect();
         for (r, &v) in to.iter().enumerate() {
             let sum: f64 = matrix[r * cols..(r + 1) * cols].iter().zip(&x).map(|(w, x)| w * x).sum();
-            value[v as usize] = 1.0 / (1.0 + (-(sum + f64::from(params.bias))).exp());
+            value[v as usize] = 1.0 / (1.0 + (-(sum + f64::from(params.bias[v]))).exp());
         }
     }
     Ok(value)

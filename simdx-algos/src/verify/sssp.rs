@@ -11,12 +11,19 @@ use crate::sssp::UNREACHED;
 /// Distances from `source` by Dijkstra's algorithm (integer weights; 1 per edge if unweighted),
 /// saturated to `u32` the way [`crate::Sssp`] saturates them.
 pub fn dijkstra(graph: &Graph, source: VertexId) -> Result<Vec<u32>, String> {
+    dijkstra_from(graph, &[source])
+}
+
+/// Distances from the nearest of `sources` (each at distance 0) by Dijkstra's algorithm.
+pub fn dijkstra_from(graph: &Graph, sources: &[VertexId]) -> Result<Vec<u32>, String> {
     let csr = graph.out_csr();
     let weights = weights_of::<u32>(csr)?;
     let mut dist = vec![u64::MAX; graph.num_vertices()];
     let mut heap = BinaryHeap::new();
-    dist[source as usize] = 0;
-    heap.push(Reverse((0u64, source)));
+    for &s in sources {
+        dist[s as usize] = 0;
+        heap.push(Reverse((0u64, s)));
+    }
     while let Some(Reverse((d, u))) = heap.pop() {
         if d > dist[u as usize] {
             continue;
@@ -35,7 +42,12 @@ pub fn dijkstra(graph: &Graph, source: VertexId) -> Result<Vec<u32>, String> {
 
 /// Checks `distances` against [`dijkstra`] exactly.
 pub fn sssp(graph: &Graph, source: VertexId, distances: &[u32]) -> Result<(), String> {
-    let expected = dijkstra(graph, source)?;
+    sssp_from(graph, &[source], distances)
+}
+
+/// Checks distances from the nearest of `sources` against [`dijkstra_from`] exactly.
+pub fn sssp_from(graph: &Graph, sources: &[VertexId], distances: &[u32]) -> Result<(), String> {
+    let expected = dijkstra_from(graph, sources)?;
     if distances.len() != expected.len() {
         return Err(format!("{} distances for {} vertices", distances.len(), expected.len()));
     }

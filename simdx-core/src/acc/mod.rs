@@ -4,9 +4,11 @@
 pub mod device;
 pub mod program;
 pub mod value;
+pub mod vertex_data;
 pub mod weight;
 
 pub use device::{DeviceProgram, DeviceScalar};
 pub use program::{Apply, Combinable, CombineKind, CombineOp, Edge, Program, Vertex};
 pub use value::{convert, AtomicCell, Value, Wide};
+pub use vertex_data::{check_lengths, LengthMismatch, VertexArray, VertexData, VertexScalar};
 pub use weight::{weights_of, EdgeWeight, WeightView};

@@ -2,6 +2,7 @@
 //! values, plus how values start, how a combined update becomes the new value, and when to stop.
 
 use super::value::{convert, Value};
+use super::vertex_data::VertexArray;
 use super::weight::EdgeWeight;
 use crate::VertexId;
 
@@ -284,6 +285,14 @@ pub trait Program: Sync {
     fn bucket(&self, value: Self::Value) -> u32 {
         let _ = value;
         0
+    }
+
+    /// The program's per-vertex arrays ([`VertexData`](super::VertexData) fields that its kernel code
+    /// reads): the engines check that each holds one value per vertex before a run, and the CUDA
+    /// engine uploads them. `#[graph_kernel]` fills this in; a hand-written impl that reads such a
+    /// field lists it here, or gets a panic instead of an error when its length is wrong.
+    fn vertex_arrays(&self) -> Vec<VertexArray<'_>> {
+        Vec::new()
     }
 
     /// Whether to stop after `iterations` iterations, given `change`, the sum over applied vertices of

@@ -20,6 +20,9 @@ pub enum EngineError {
     /// An option value that cannot work.
     #[error("invalid option: {0}")]
     Options(String),
+    /// A per-vertex array of the program does not match the graph.
+    #[error(transparent)]
+    VertexData(#[from] crate::acc::LengthMismatch),
     /// The thread pool could not be created.
     #[error("cannot start {threads} worker threads: {message}")]
     Threads {
@@ -59,6 +62,7 @@ impl Engine {
     /// Runs `program` on `graph` to completion.
     pub fn run<P: Program>(&self, program: &P, graph: &Graph) -> Result<Run<P::Value>, EngineError> {
         validate(&self.options)?;
+        crate::acc::check_lengths(program, graph.num_vertices() as usize)?;
         match self.options.threads {
             // Run on a pool thread, so that small parallel loops run inline instead of waking workers.
             None => rayon::scope(|_| crate::cpu::run(program, graph, &self.options)),

@@ -9,12 +9,14 @@
 //! | `.sxg` | simdx binary (memory-mapped, checksummed; see [`binary`]) | as stored |
 //!
 //! Text is parsed in parallel; every error names the file and the line (or byte offset).
+//! [`vertex_values`] reads per-vertex inputs (vectors, vertex sets) for programs.
 
 pub mod binary;
 pub mod dimacs;
 pub mod edgelist;
 pub mod mtx;
 pub(crate) mod text;
+pub mod vertex_values;
 
 use std::path::Path;
 

@@ -50,7 +50,7 @@ fn main() {
     // The outside constant's value is taken from Rust.
     assert!(code.contains(&format!("{}u", u32::MAX)), "{code}");
     // The parameters: `source` alone, as a little-endian u32.
-    assert_eq!(Levels { source: 7 }.device_params(), 7u32.to_le_bytes().to_vec());
+    assert_eq!(Levels { source: 7 }.device_params(&[]), 7u32.to_le_bytes().to_vec());
 
     // The impl itself is unchanged: the CPU engine runs it.
     let path = EdgeList { num_vertices: 4, src: vec![0, 1, 2], dst: vec![1, 2, 3], weights: None };

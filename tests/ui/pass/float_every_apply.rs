@@ -69,7 +69,7 @@ fn main() {
         assert!(code.contains(needle), "device code lacks `{needle}`:\n{code}");
     }
     // The widest field first, so that C inserts no padding: f64, f32, u32, 16 bytes in all.
-    let params = Rank { damping: 0.85, tolerance: 1e-6, max_iterations: 100 }.device_params();
+    let params = Rank { damping: 0.85, tolerance: 1e-6, max_iterations: 100 }.device_params(&[]);
     let mut expected = Vec::new();
     expected.extend_from_slice(&1e-6f64.to_le_bytes());
     expected.extend_from_slice(&0.85f32.to_le_bytes());

@@ -66,7 +66,7 @@ fn main() {
     ] {
         assert!(code.contains(needle), "device code lacks `{needle}`:\n{code}");
     }
-    assert_eq!(Mixed { rounds: 5 }.device_params(), 5u32.to_le_bytes().to_vec());
+    assert_eq!(Mixed { rounds: 5 }.device_params(&[]), 5u32.to_le_bytes().to_vec());
 
     // The CPU functions are the user's own.
     let m = Mixed { rounds: 5 };

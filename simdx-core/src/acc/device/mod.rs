@@ -6,7 +6,7 @@
 //! defines, with every identifier of the user's prefixed by `sx_` so that none can clash with CUDA:
 //! - `simdx_value` and `simdx_weight` (typedefs of `simdx_u32`, `simdx_f32`, ...), `simdx_params` (a
 //!   struct of the program's fields that its functions read, laid out as [`DeviceProgram::device_params`]
-//!   writes them) and `simdx_edge` (`src`, `dst`, `weight`, `src_out_degree`, as [`Edge`](super::Edge));
+//!   writes them; a per-vertex array is a `const T*` there, indexed by vertex id) and `simdx_edge` (`src`, `dst`, `weight`, `src_out_degree`, as [`Edge`](super::Edge));
 //! - `SIMDX_OP`, `SIMDX_KIND`, `SIMDX_APPLY` (the `SIMDX_OP_*`, `SIMDX_KIND_*`, `SIMDX_APPLY_*` numbers of
 //!   the prelude), `SIMDX_IDENTITY`, `SIMDX_UNSEEN`, `SIMDX_USES_GLOBAL`, `SIMDX_SILENT_PULLS` (see
 //!   [`silent_pulls`]) with `SIMDX_SILENT` (the silent message, a `simdx_msg` literal), `SIMDX_WEIGHTED` and
@@ -36,8 +36,10 @@ pub trait DeviceProgram: Program {
     /// The program's functions as CUDA C, to be compiled after [`PRELUDE`] (see the module docs).
     fn device_code() -> &'static str;
     /// The program's parameters (the fields of `self` that its functions read) as the bytes of the C
-    /// struct `simdx_params`, little-endian and laid out with C alignment.
-    fn device_params(&self) -> Vec<u8>;
+    /// struct `simdx_params`, little-endian and laid out with C alignment. A per-vertex array field is
+    /// a pointer there: `array_addresses[i]` is the device address of the `i`-th array of
+    /// [`Program::vertex_arrays`] (missing addresses are written as 0).
+    fn device_params(&self, array_addresses: &[u64]) -> Vec<u8>;
 }
 
 /// The whole translation unit of a program's device code: [`PRELUDE`] then the program.

@@ -1,0 +1,178 @@
+//! [`Runner`]: one API over both backends. It prepares a graph once (on a GPU: uploads it) and runs any
+//! `#[graph_kernel]` program with the same [`RunOptions`] and the same [`Run`] result on the CUDA
+//! backend, when this crate is built with the `cuda` feature and a GPU is usable, or on the CPU
+//! backend otherwise; [`Runner::backend`] and [`Runner::fallback`] say which, and why.
+
+use simdx_core::acc::DeviceProgram;
+use simdx_core::engine::{Engine, EngineError, Run, RunOptions};
+use simdx_core::Graph;
+
+/// Where programs should run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// The CUDA backend where it can run (the `cuda` feature, a driver and a device), else the CPU.
+    Auto,
+    /// The rayon CPU backend.
+    Cpu,
+    /// The CUDA backend, or an error when it cannot run.
+    Cuda,
+}
+
+impl Backend {
+    /// The lower-case name: `auto`, `cpu`, `cuda`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Auto => "auto",
+            Backend::Cpu => "cpu",
+            Backend::Cuda => "cuda",
+        }
+    }
+}
+
+/// Why a runner could not be made or a run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The CPU engine refused the run (options, weights, per-vertex data).
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    /// The CUDA backend failed.
+    #[cfg(feature = "cuda")]
+    #[error(transparent)]
+    Cuda(#[from] simdx_cuda::CudaError),
+    /// [`Backend::Cuda`] was asked for but cannot run here.
+    #[error("the CUDA backend cannot run: {0}")]
+    NoCuda(String),
+}
+
+/// A prepared backend for one graph: the engine, and on a GPU the graph on the device.
+enum Prepared<'g> {
+    Cpu(Engine, &'g Graph),
+    #[cfg(feature = "cuda")]
+    Cuda(simdx_cuda::CudaEngine, Box<simdx_cuda::DeviceGraph>),
+}
+
+/// Runs programs on one graph, on the CUDA backend or the CPU one.
+///
+/// ```
+/// use simdx::{Backend, Runner};
+/// use simdx::gen::GeneratorSpec;
+///
+/// let graph = GeneratorSpec::parse("grid:8x8").unwrap().generate(1).unwrap();
+/// let runner = Runner::new(&graph, Backend::Auto).unwrap();
+/// let run = runner.run(&simdx::algos::Bfs { source: 0 }).unwrap();
+/// assert_eq!(run.values[63], 14);
+/// println!("ran on {}{}", runner.backend().name(), runner.fallback().map(|why| format!(" ({why})")).unwrap_or_default());
+/// ```
+pub struct Runner<'g> {
+    prepared: Prepared<'g>,
+    options: RunOptions,
+    fallback: Option<String>,
+}
+
+impl<'g> Runner<'g> {
+    /// Prepares `backend` for `graph` with the default options. [`Backend::Auto`] falls back to the CPU
+    /// when the CUDA backend cannot run (see [`Runner::fallback`]); [`Backend::Cuda`] then fails.
+    pub fn new(graph: &'g Graph, backend: Backend) -> Result<Self, RunError> {
+        Self::with_options(graph, backend, RunOptions::default())
+    }
+
+    /// As [`Runner::new`], with `options`.
+    pub fn with_options(graph: &'g Graph, backend: Backend, options: RunOptions) -> Result<Self, RunError> {
+        let cpu = |fallback| Runner { prepared: Prepared::Cpu(Engine::new(options.clone()), graph), options: options.clone(), fallback };
+        match backend {
+            Backend::Cpu => Ok(cpu(None)),
+            Backend::Auto | Backend::Cuda => match Self::cuda(graph, &options) {
+                Ok(prepared) => Ok(Runner { prepared, options: options.clone(), fallback: None }),
+                Err(why) if backend == Backend::Auto => Ok(cpu(Some(why))),
+                Err(why) => Err(RunError::NoCuda(why)),
+            },
+        }
+    }
+
+    #[cfg(feature = "cuda")]
+    fn cuda(graph: &Graph, options: &RunOptions) -> Result<Prepared<'g>, String> {
+        let gpu = simdx_cuda::available().map_err(|e| format!("no usable GPU: {e}"))?;
+        let device = simdx_cuda::DeviceGraph::upload(&gpu, graph).map_err(|e| e.to_string())?;
+        Ok(Prepared::Cuda(simdx_cuda::CudaEngine::new(options.clone()), Box::new(device)))
+    }
+
+    #[cfg(not(feature = "cuda"))]
+    fn cuda(_: &Graph, _: &RunOptions) -> Result<Prepared<'g>, String> {
+        Err("this build has no CUDA backend (build simdx with `--features cuda`)".into())
+    }
+
+    /// The backend that runs programs: [`Backend::Cpu`] or [`Backend::Cuda`].
+    pub fn backend(&self) -> Backend {
+        match self.prepared {
+            Prepared::Cpu(..) => Backend::Cpu,
+            #[cfg(feature = "cuda")]
+            Prepared::Cuda(..) => Backend::Cuda,
+        }
+    }
+
+    /// Why [`Backend::Auto`] runs on the CPU (no `cuda` feature, no driver, no device, ...); `None`
+    /// when it runs where it was asked to.
+    pub fn fallback(&self) -> Option<&str> {
+        self.fallback.as_deref()
+    }
+
+    /// The options in use.
+    pub fn options(&self) -> &RunOptions {
+        &self.options
+    }
+
+    /// Replaces the options for later runs, keeping the prepared graph.
+    pub fn set_options(&mut self, options: RunOptions) {
+        match &mut self.prepared {
+            Prepared::Cpu(engine, _) => *engine = Engine::new(options.clone()),
+            #[cfg(feature = "cuda")]
+            Prepared::Cuda(engine, _) => *engine = simdx_cuda::CudaEngine::new(options.clone()),
+        }
+        self.options = options;
+    }
+
+    /// Runs `program` to completion on the prepared graph.
+    pub fn run<P: DeviceProgram>(&self, program: &P) -> Result<Run<P::Value>, RunError> {
+        match &self.prepared {
+            Prepared::Cpu(engine, graph) => Ok(engine.run(program, graph)?),
+            #[cfg(feature = "cuda")]
+            Prepared::Cuda(engine, graph) => Ok(engine.run(program, graph)?),
+        }
+    }
+
+    /// A runner of the same backend and options for another graph (uploaded anew on a GPU).
+    pub fn for_graph<'h>(&self, graph: &'h Graph) -> Result<Runner<'h>, RunError> {
+        let prepared = match &self.prepared {
+            Prepared::Cpu(engine, _) => Prepared::Cpu(engine.clone(), graph),
+            #[cfg(feature = "cuda")]
+            Prepared::Cuda(engine, device) => {
+                Prepared::Cuda(engine.clone(), Box::new(simdx_cuda::DeviceGraph::upload(device.gpu(), graph)?))
+            }
+        };
+        Ok(Runner { prepared, options: self.options.clone(), fallback: self.fallback.clone() })
+    }
+
+    /// The device's measured copy bandwidth in GB/s (bytes read + written), on the CUDA backend.
+    pub fn measured_bandwidth(&self) -> Option<f64> {
+        match &self.prepared {
+            Prepared::Cpu(..) => None,
+            #[cfg(feature = "cuda")]
+            Prepared::Cuda(_, graph) => graph.gpu().copy_bandwidth().ok(),
+        }
+    }
+
+    /// The persistent kernel of the last run, its grid and registers (CUDA runs with fusion), as a
+    /// line of text.
+    pub fn kernel_report(&self) -> Option<String> {
+        match &self.prepared {
+            Prepared::Cpu(..) => None,
+            #[cfg(feature = "cuda")]
+            Prepared::Cuda(engine, _) => engine.last_fused_kernel().map(|(name, g)| {
+                format!(
+                    "fused kernel {name}: {} blocks of 256 threads ({} per SM, co-resident), {} registers per thread",
+                    g.blocks, g.blocks_per_sm, g.registers
+                )
+            }),
+        }
+    }
+}
