@@ -44,7 +44,7 @@ use std::process::{Command, Stdio};
 use std::sync::Once;
 
 use simdx::acc::device::{device_unit, DeviceProgram, HOST_SHIM};
-use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
+use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex, VertexData};
 use simdx::graph_kernel;
 use simdx_algos::{Bfs, PageRank, Sssp};
 
@@ -604,8 +604,17 @@ macro_rules! float_bits {
 }
 float_bits!(f32, u32, 32; f64, u64, 64);
 
+thread_local! {
+    /// The length of the per-vertex arrays of the program under test (vertex ids stay below it).
+    static ID_BOUND: Cell<Option<u32>> = const { Cell::new(None) };
+}
+
 fn vertex(rng: &mut Rng) -> Vertex {
-    Vertex { id: u32::gen(rng), out_degree: u32::gen(rng), in_degree: u32::gen(rng), num_vertices: u32::gen(rng) }
+    let id = match ID_BOUND.with(Cell::get) {
+        Some(bound) => rng.below(u64::from(bound.max(1))) as u32,
+        None => u32::gen(rng),
+    };
+    Vertex { id, out_degree: u32::gen(rng), in_degree: u32::gen(rng), num_vertices: u32::gen(rng) }
 }
 
 fn vertex_c(v: &Vertex) -> String {
@@ -622,6 +631,7 @@ const HARNESS_MAIN: &str = r#"
 #include <stdio.h>
 #include <stdlib.h>
 static simdx_params sx_p;
+static unsigned char sx_raw[512];
 static unsigned long long rd(void) {
     unsigned long long x;
     if (scanf("%llx", &x) != 1) { fprintf(stderr, "harness: malformed input\n"); exit(3); }
@@ -649,14 +659,23 @@ int main(void) {
         switch (tag[0]) {
         case 'S': {
             unsigned long long n = rd();
-            unsigned char buf[512];
-            if (n != sizeof(simdx_params) || n > sizeof buf) {
+            if (n != sizeof(simdx_params) || n > sizeof sx_raw) {
                 fprintf(stderr, "harness: device_params() gave %llu bytes, sizeof(simdx_params) is %zu\n", n,
                         sizeof(simdx_params));
                 return 4;
             }
-            for (unsigned long long i = 0; i < n; i++) buf[i] = (unsigned char)rd();
-            memcpy(&sx_p, buf, (size_t)n);
+            for (unsigned long long i = 0; i < n; i++) sx_raw[i] = (unsigned char)rd();
+            memcpy(&sx_p, sx_raw, sizeof sx_p);
+            break;
+        }
+        case 'R': {
+            /* A per-vertex array: its bytes, whose address goes at a byte offset of the parameters. */
+            unsigned long long at = rd(), n = rd();
+            unsigned char* data = (unsigned char*)malloc(n ? (size_t)n : 1);
+            for (unsigned long long i = 0; i < n; i++) data[i] = (unsigned char)rd();
+            if (at + sizeof data > sizeof(simdx_params)) { fprintf(stderr, "harness: bad array offset\n"); return 6; }
+            memcpy(sx_raw + at, &data, sizeof data);
+            memcpy(&sx_p, sx_raw, sizeof sx_p);
             break;
         }
         case 'I': { simdx_vertex v = rvx(); pv(simdx_init(&sx_p, v)); break; }
@@ -765,12 +784,24 @@ where
 {
     let mut c = Calls { cases: Vec::new(), script: String::new(), excluded: 0 };
     for p in instances {
-        let params = p.device_params(&[]);
+        // Each array's address goes where a distinctive stand-in address lands in the parameters.
+        let arrays = p.vertex_arrays();
+        let stand_ins: Vec<u64> = (0..arrays.len() as u64).map(|k| 0x5eed_0000_0000_0000 | (k << 3)).collect();
+        let params = p.device_params(&stand_ins);
         let _ = write!(c.script, "S {:x}", params.len());
         for b in &params {
             let _ = write!(c.script, " {b:x}");
         }
         c.script.push('\n');
+        for (a, stand_in) in arrays.iter().zip(&stand_ins) {
+            let at = params.windows(8).position(|w| w == stand_in.to_le_bytes()).expect("each array has an address");
+            let _ = write!(c.script, "R {at:x} {:x}", a.bytes.len());
+            for b in a.bytes {
+                let _ = write!(c.script, " {b:x}");
+            }
+            c.script.push('\n');
+        }
+        ID_BOUND.with(|b| b.set(arrays.iter().map(|a| a.len as u32).min()));
         let val = |rng: &mut Rng| P::Value::gen(rng);
         let msg = |rng: &mut Rng| P::Message::gen(rng);
         for _ in 0..per_fn {
@@ -820,6 +851,7 @@ where
             c.push(line, || format!("done({it}, {ch:?})"), try_rust(|| p.done(it, ch)));
         }
     }
+    ID_BOUND.with(|b| b.set(None));
     c
 }
 
@@ -1273,9 +1305,18 @@ fn kcore_device_code_matches_rust() {
     differential("kcore", &ps, false, 22);
 }
 
+/// `len` random values of `T`, as per-vertex data.
+fn random_data<T: Bits + simdx::acc::VertexScalar>(r: &mut Rng, len: usize) -> VertexData<T> {
+    (0..len).map(|_| T::gen(r)).collect::<Vec<T>>().into()
+}
+
 #[test]
 fn spmv_device_code_matches_rust() {
-    differential("spmv", &[Spmv; 8], false, 23);
+    let ps = instances(23, |r| {
+        let n = 1 + r.below(64) as usize;
+        Spmv { x: random_data(r, n) }
+    });
+    differential("spmv", &ps, false, 23);
 }
 
 #[test]
@@ -1298,13 +1339,19 @@ use simdx_algos::{Bp, Mlp};
 
 #[test]
 fn bp_device_code_matches_rust() {
-    let ps = instances(24, |r| Bp { iterations: if r.below(2) == 0 { r.below(20) as u32 } else { u32::gen(r) } });
+    let ps = instances(24, |r| {
+        let (iterations, n) = (if r.below(2) == 0 { r.below(20) as u32 } else { u32::gen(r) }, 1 + r.below(64) as usize);
+        Bp { iterations, priors: random_data(r, n) }
+    });
     differential("bp", &ps, false, 24);
 }
 
 #[test]
 fn mlp_device_code_matches_rust() {
-    let ps = instances(25, |r| Mlp { bias: if r.below(2) == 0 { -0.5 } else { f32::gen(r) } });
+    let ps = instances(25, |r| {
+        let n = 1 + r.below(64) as usize;
+        Mlp { input: random_data(r, n), bias: random_data(r, n) }
+    });
     differential("mlp", &ps, false, 25);
 }
 
@@ -1316,4 +1363,124 @@ fn bp_device_code_snapshot() {
 #[test]
 fn mlp_device_code_snapshot() {
     snapshot("mlp", Mlp::device_code());
+}
+
+#[test]
+fn spmv_device_code_snapshot_reads_x_by_vertex_id() {
+    assert!(Spmv::device_code().contains("sx_self->sx_x[sx_v.id]"));
+}
+
+// Per-vertex data of several types and kernel helper functions (nested, with a constant, called with
+// arguments that need statements): a test-only program, and the library's ppr and multi-source bfs.
+use simdx::kernel_fn;
+use simdx_algos::{MultiSourceBfs, Ppr};
+
+/// `x`, but at least `lo`.
+#[kernel_fn]
+fn at_least(x: i64, lo: i64) -> i64 {
+    if x < lo {
+        lo
+    } else {
+        x
+    }
+}
+
+/// `x` clamped into `[lo, hi]` through another helper (`hi` wins when `lo > hi`).
+#[kernel_fn]
+fn clip(x: i64, lo: i64, hi: i64) -> i64 {
+    at_least(x, lo).min(hi)
+}
+
+/// A helper reading an outside constant.
+#[kernel_fn]
+fn scaled(x: u32) -> i64 {
+    let limit: i32 = LIMIT;
+    (x as i64) * 3 - limit as i64
+}
+
+/// Reads `u32`, `i64` and `bool` per-vertex data and calls helpers.
+struct Columns {
+    weight: VertexData<u32>,
+    offset: VertexData<i64>,
+    flag: VertexData<bool>,
+    scale: i64,
+}
+
+#[graph_kernel]
+impl Program for Columns {
+    type Value = i64;
+    type Weight = u32;
+    const OP: CombineOp = CombineOp::Min;
+    const KIND: CombineKind = CombineKind::Aggregate;
+    const APPLY: Apply = Apply::Received;
+    const IDENTITY: i64 = i64::MAX;
+    const UNSEEN: i64 = i64::MAX;
+
+    fn init(&self, v: Vertex) -> i64 {
+        // A helper's parameter types are not known where it is called: values whose type kernel code
+        // cannot tell by themselves (fields, per-vertex data) are bound with their type first.
+        let offset: i64 = self.offset[v.id];
+        let weight: u32 = self.weight[v.id];
+        if self.flag[v.id] {
+            clip(offset, -1000, 1000)
+        } else {
+            scaled(weight)
+        }
+    }
+
+    fn active(&self, now: i64, seen: i64) -> bool {
+        now != seen
+    }
+
+    fn compute(&self, e: Edge<i64, u32>) -> i64 {
+        e.src.saturating_add(e.weight as i64)
+    }
+
+    fn apply(&self, v: Vertex, old: i64, combined: i64, _global: f64) -> i64 {
+        let scale: i64 = self.scale;
+        let bound = clip(
+            {
+                let t: i64 = self.offset[v.id];
+                t / 2
+            },
+            if self.flag[v.id] { -scale } else { scale },
+            i64::MAX,
+        );
+        at_least(old.min(combined), bound)
+    }
+}
+
+#[test]
+fn per_vertex_data_and_helpers_match_rust() {
+    let ps = instances(26, |r| {
+        let n = 1 + r.below(64) as usize;
+        Columns {
+            weight: random_data(r, n),
+            offset: random_data(r, n),
+            flag: random_data(r, n),
+            scale: (r.below(1 << 20) as i64) - (1 << 19),
+        }
+    });
+    differential("columns", &ps, false, 26);
+    let code = Columns::device_code();
+    assert_eq!(code.matches("/* kernel_fn sx_fn_at_least_").count(), 1, "a helper called twice is defined once");
+    assert!(code.find("sx_fn_at_least_").unwrap() < code.find("sx_fn_clip_").unwrap(), "callees come first");
+}
+
+#[test]
+fn ppr_device_code_matches_rust() {
+    let ps = instances(27, |r| {
+        let n = 1 + r.below(64) as usize;
+        Ppr { damping: f64::gen(r), tolerance: f64::gen(r), max_iterations: u32::gen(r), personalization: random_data(r, n) }
+    });
+    differential("ppr", &ps, false, 27);
+}
+
+#[test]
+fn multi_source_bfs_device_code_matches_rust() {
+    let ps = instances(28, |r| {
+        let n = 1 + r.below(64) as usize;
+        MultiSourceBfs { sources: random_data(r, n) }
+    });
+    differential("msbfs", &ps, false, 28);
 }

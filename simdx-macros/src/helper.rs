@@ -14,7 +14,7 @@ use crate::ty::Ty;
 
 /// The Rust that links a program's (or a helper's) helper calls: for each, a check of the call's types
 /// against the helper's signature, then the helper's code appended to `code` and its placeholder in
-/// `tail` replaced by its C name. Expects `code: String` and `tail: String` in scope.
+/// `tail` replaced by its C name. Expects `code: &mut String` and `tail: String` in scope.
 pub fn link_calls(cx: &mut Lowering, krate: &TokenStream) -> TokenStream {
     let _ = krate;
     let mut out = TokenStream::new();
@@ -31,7 +31,7 @@ pub fn link_calls(cx: &mut Lowering, krate: &TokenStream) -> TokenStream {
         }
         out.extend(quote_spanned! {span=>
             let _: fn(#(#params),*) -> #result = #path;
-            let c_name: &'static str = #hidden(&mut code);
+            let c_name: &'static str = #hidden(code);
             tail = tail.replace(#placeholder, c_name);
         });
     }

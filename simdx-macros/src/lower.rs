@@ -580,7 +580,7 @@ impl<'a> FnLowering<'a> {
             Some(o) if o.array != array => return None,
             Some(o) => o.ty,
             None => {
-                let what = if array { format!("the values of `self.{name}`") } else { format!("`self.{name}`") };
+                let what = if array { format!("`self.{name}[v.id]`") } else { format!("`self.{name}`") };
                 let ty = self.cx.types.outside(at(&f), what);
                 let member = &f.member;
                 let rust: Expr = syn::parse_quote!(self.#member);

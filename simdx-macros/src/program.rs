@@ -188,7 +188,10 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<s
                     code.push_str(&#krate::acc::device::program_defines::<Self>());
                     #(#consts)*
                     let mut tail = ::std::string::String::from(#tail);
-                    #helpers
+                    {
+                        let code: &mut ::std::string::String = &mut code;
+                        #helpers
+                    }
                     code.push_str(&tail.replace("@SIMDX_FILE@", ::core::file!()));
                     code
                 })

@@ -4,47 +4,67 @@
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use simdx_algos::{core_numbers, default_delta, spmv, undirected, verify, Bfs, KCore, PageRank, Spmv, Sssp, Wcc};
-use simdx_algos::{Bp, Mlp};
-use simdx_core::engine::RunStats;
-use simdx_core::{Graph, VertexId};
+use std::path::PathBuf;
 
-use super::backend::Executor;
+use simdx::Runner;
+use simdx_algos::{core_numbers, default_delta, undirected, verify, Bfs, KCore, PageRank, Ppr, Spmv, Sssp, Wcc};
+use simdx_algos::{Bp, Mlp, MultiSourceBfs, MultiSourceSssp};
+use simdx_core::acc::VertexData;
+use simdx_core::io::vertex_values::{parse_vertex_set, read_vertex_values};
+use simdx_core::{Graph, VertexId};
+use simdx_core::engine::RunStats;
+
 use super::error::CliError;
 use super::run::{trials, Values};
 
 /// An algorithm name on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Algorithm {
-    /// Breadth-first search levels from --source.
+    /// Breadth-first search levels from --source, or from the nearest of --sources.
     Bfs,
-    /// Delta-stepping shortest paths from --source (integer weights; 1 per edge if unweighted).
+    /// Delta-stepping shortest paths from --source, or from the nearest of --sources (integer weights;
+    /// 1 per edge if unweighted).
     Sssp,
     /// PageRank (alias: pagerank).
     #[value(alias = "pagerank")]
     Pr,
+    /// Personalized PageRank jumping to --sources (or --source), each alike; dangling vertices jump
+    /// there too (networkx's pagerank with personalization).
+    Ppr,
     /// Weakly connected components: each vertex's component id, the smallest vertex id in it (a
     /// directed graph is first made undirected; that is not timed).
     Wcc,
     /// The k-core for --k: 1 for a vertex in it, 0 otherwise; with --all, each vertex's core number
     /// (a directed graph is first made undirected; that is not timed).
     Kcore,
-    /// y = A x for the weighted adjacency matrix (1 per unweighted arc), x[u] = 1 + (u mod 7); prints y.
+    /// y = A x (y[v] = sum over in-arcs u -> v of w * x[u], scipy's A.T @ x; 1 per unweighted arc)
+    /// for x from --input (default x[u] = 1 + (u mod 7)); prints y.
     Spmv,
-    /// Belief propagation for --iterations (default 10): each belief becomes the likelihood (edge
-    /// weight) weighted sum of the in-neighbours' beliefs, normalised to sum to 1; starts uniform.
+    /// Belief propagation for --iterations (default 10): each belief becomes its prior (--priors,
+    /// default uniform) times the likelihood (edge weight) weighted sum of the in-neighbours'
+    /// beliefs, normalised to sum to 1.
     Bp,
-    /// Forward pass of a layered network (e.g. mlp:784,256,10): inputs (no in-edges) hold
-    /// ((v mod 10) + 1) / 10, every other neuron sigmoid(weighted sum + --bias).
+    /// Forward pass of a layered network (e.g. mlp:784,256,10): inputs (no in-edges) hold --input
+    /// (default ((v mod 10) + 1) / 10), every other neuron sigmoid(weighted sum + --bias).
     Mlp,
 }
 
 /// Algorithm parameters.
 #[derive(Debug, Args)]
 pub struct AlgorithmArgs {
-    /// Source vertex for bfs and sssp (0-based; default: a vertex with out-edges picked from --seed).
-    #[arg(long)]
+    /// Source vertex for bfs, sssp and ppr (0-based; default: a vertex with out-edges picked from --seed).
+    #[arg(long, conflicts_with = "sources")]
     source: Option<VertexId>,
+    /// Several sources for bfs, sssp and ppr: ids separated by commas (`3,7`), or a file of ids.
+    #[arg(long, value_name = "IDS|FILE")]
+    sources: Option<String>,
+    /// spmv: the vector x; mlp: the input features. A file with one value per vertex, one per line,
+    /// or `<id> <value>` lines (vertices not named get 0).
+    #[arg(long, value_name = "FILE")]
+    input: Option<PathBuf>,
+    /// bp: the prior of each vertex (non-negative), laid out as --input.
+    #[arg(long, value_name = "FILE")]
+    priors: Option<PathBuf>,
     /// Bucket width for sssp (default: largest weight / mean degree, at least 1).
     #[arg(long)]
     delta: Option<u32>,
@@ -57,9 +77,10 @@ pub struct AlgorithmArgs {
     /// PageRank iteration cap (default 100); bp iterations (default 10).
     #[arg(long)]
     iterations: Option<u32>,
-    /// mlp: the bias added to every neuron's weighted sum.
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
-    bias: f32,
+    /// mlp: the bias added to each neuron's weighted sum: one number for all, or a file laid out as
+    /// --input.
+    #[arg(long, value_name = "NUMBER|FILE", default_value = "0", allow_negative_numbers = true)]
+    bias: String,
     /// kcore: the smallest degree a vertex keeps within the core (SIMD-X uses 16).
     #[arg(long, default_value_t = 16)]
     k: u32,
@@ -89,6 +110,7 @@ impl Algorithm {
             Algorithm::Bfs => "bfs",
             Algorithm::Sssp => "sssp",
             Algorithm::Pr => "pagerank",
+            Algorithm::Ppr => "ppr",
             Algorithm::Wcc => "wcc",
             Algorithm::Kcore => "kcore",
             Algorithm::Spmv => "spmv",
@@ -103,50 +125,49 @@ impl Algorithm {
         params: &AlgorithmArgs,
         graph: &Graph,
         seed: u64,
-        executor: &Executor<'_>,
+        runner: &Runner<'_>,
         count: u32,
         validate: bool,
     ) -> Result<Outcome, CliError> {
         match self {
             Algorithm::Bfs => {
+                if let Some(sources) = sources(params, graph)? {
+                    let program = MultiSourceBfs { sources: VertexData::set(graph.num_vertices(), &sources) };
+                    let (run, times) = trials(runner, &program, count)?;
+                    let validation =
+                        check(validate, || verify::bfs_from(graph, &sources, &run.values).map(|()| String::new()));
+                    return Ok(outcome(Values::U32(run.values), times, run.stats, None, validation));
+                }
                 let source = pick_source(params.source, graph, seed)?;
-                let (run, times) = trials(executor, &Bfs { source }, count)?;
+                let (run, times) = trials(runner, &Bfs { source }, count)?;
                 let validation = check(validate, || verify::bfs(graph, source, &run.values).map(|()| String::new()));
-                Ok(Outcome {
-                    values: Values::U32(run.values),
-                    times,
-                    stats: run.stats,
-                    source: Some(source),
-                    validation,
-                })
+                Ok(outcome(Values::U32(run.values), times, run.stats, Some(source), validation))
             }
             Algorithm::Sssp => {
-                let source = pick_source(params.source, graph, seed)?;
                 let delta = params.delta.unwrap_or_else(|| default_delta(graph));
                 if delta == 0 {
                     return Err(CliError::Usage("--delta must be at least 1".into()));
                 }
-                let (run, times) = trials(executor, &Sssp { source, delta }, count)?;
-                let validation =
-                    check(validate, || verify::sssp(graph, source, &run.values).map(|()| format!(" (delta {delta})")));
-                Ok(Outcome {
-                    values: Values::U32(run.values),
-                    times,
-                    stats: run.stats,
-                    source: Some(source),
-                    validation,
-                })
+                let detail = || format!(" (delta {delta})");
+                if let Some(sources) = sources(params, graph)? {
+                    let program = MultiSourceSssp { sources: VertexData::set(graph.num_vertices(), &sources), delta };
+                    let (run, times) = trials(runner, &program, count)?;
+                    let validation = check(validate, || verify::sssp_from(graph, &sources, &run.values).map(|()| detail()));
+                    return Ok(outcome(Values::U32(run.values), times, run.stats, None, validation));
+                }
+                let source = pick_source(params.source, graph, seed)?;
+                let (run, times) = trials(runner, &Sssp { source, delta }, count)?;
+                let validation = check(validate, || verify::sssp(graph, source, &run.values).map(|()| detail()));
+                Ok(outcome(Values::U32(run.values), times, run.stats, Some(source), validation))
             }
             Algorithm::Pr => {
-                if !(0.0..1.0).contains(&params.damping) {
-                    return Err(CliError::Usage(format!("--damping {} is not within [0, 1)", params.damping)));
-                }
+                check_damping(params.damping)?;
                 let program = PageRank {
                     damping: params.damping,
                     tolerance: params.tolerance,
                     max_iterations: params.iterations.unwrap_or(100),
                 };
-                let (run, times) = trials(executor, &program, count)?;
+                let (run, times) = trials(runner, &program, count)?;
                 // The oracle converges much further; allow for where the run stopped.
                 let allowed = (params.tolerance * 10.0).max(1e-5);
                 let validation = check(validate, || {
@@ -154,10 +175,29 @@ impl Algorithm {
                 });
                 Ok(Outcome { values: Values::F64(run.values), times, stats: run.stats, source: None, validation })
             }
+            Algorithm::Ppr => {
+                check_damping(params.damping)?;
+                let seeds = match sources(params, graph)? {
+                    Some(seeds) => seeds,
+                    None => vec![pick_source(params.source, graph, seed)?],
+                };
+                let program = Ppr {
+                    damping: params.damping,
+                    tolerance: params.tolerance,
+                    max_iterations: params.iterations.unwrap_or(100),
+                    ..Ppr::from_seeds(graph.num_vertices(), &seeds)
+                };
+                let (run, times) = trials(runner, &program, count)?;
+                let allowed = (params.tolerance * 10.0).max(1e-5);
+                let validation = check(validate, || {
+                    verify::ppr(graph, &program, &run.values, allowed).map(|l1| format!(" (L1 distance {l1:.2e})"))
+                });
+                Ok(outcome(Values::F64(run.values), times, run.stats, None, validation))
+            }
             Algorithm::Wcc => {
                 let sym = undirected(graph);
-                let own = on_undirected(executor, &sym, graph)?;
-                let (run, times) = trials(own.as_ref().unwrap_or(executor), &Wcc, count)?;
+                let own = on_undirected(runner, &sym, graph)?;
+                let (run, times) = trials(own.as_ref().unwrap_or(runner), &Wcc, count)?;
                 // Union-find on the graph as given: it ignores direction by itself.
                 let validation = check(validate, || {
                     let components = run.values.iter().enumerate().filter(|&(v, &c)| v as u32 == c).count();
@@ -167,10 +207,10 @@ impl Algorithm {
             }
             Algorithm::Kcore => {
                 let sym = undirected(graph);
-                let own = on_undirected(executor, &sym, graph)?;
-                let executor = own.as_ref().unwrap_or(executor);
+                let own = on_undirected(runner, &sym, graph)?;
+                let runner = own.as_ref().unwrap_or(runner);
                 if params.all {
-                    let (cores, times, stats) = core_trials(executor, sym.num_vertices(), count)?;
+                    let (cores, times, stats) = core_trials(runner, sym.num_vertices(), count)?;
                     let validation = check(validate, || {
                         let largest = cores.iter().max().copied().unwrap_or(0);
                         verify::core_decomposition(graph, &cores).map(|()| format!(" (largest core number {largest})"))
@@ -178,7 +218,7 @@ impl Algorithm {
                     return Ok(Outcome { values: Values::U32(cores), times, stats, source: None, validation });
                 }
                 let k = params.k;
-                let (run, times) = trials(executor, &KCore { k }, count)?;
+                let (run, times) = trials(runner, &KCore { k }, count)?;
                 let validation = check(validate, || {
                     let inside = run.values.iter().filter(|&&d| d >= k).count();
                     verify::kcore(graph, k, &run.values).map(|()| format!(" ({inside} vertices in the {k}-core)"))
@@ -187,72 +227,127 @@ impl Algorithm {
                 Ok(Outcome { values: Values::U32(inside), times, stats: run.stats, source: None, validation })
             }
             Algorithm::Spmv => {
-                let (run, times) = trials(executor, &Spmv, count)?;
+                let n = graph.num_vertices();
+                let program = match &params.input {
+                    Some(path) => Spmv { x: f32s(read_vertex_values(path, n, 0.0)?, path)? },
+                    None => Spmv::default_input(n),
+                };
+                let (run, times) = trials(runner, &program, count)?;
                 let validation = check(validate, || {
-                    let x: Vec<f32> = (0..graph.num_vertices() as VertexId).map(spmv::input).collect();
-                    verify::spmv(graph, &x, &run.values, 1e-5)
+                    verify::spmv(graph, program.x.as_slice(), &run.values, 1e-5)
                         .map(|worst| format!(" (largest relative error {worst:.1e})"))
                 });
-                Ok(Outcome { values: Values::F32(run.values), times, stats: run.stats, source: None, validation })
+                Ok(outcome(Values::F32(run.values), times, run.stats, None, validation))
             }
             Algorithm::Bp => {
-                let program = Bp { iterations: params.iterations.unwrap_or(Bp::default().iterations) };
-                if program.iterations == 0 {
+                let n = graph.num_vertices();
+                let iterations = params.iterations.unwrap_or(Bp::ITERATIONS);
+                if iterations == 0 {
                     return Err(CliError::Usage("--iterations must be at least 1 for bp".into()));
                 }
-                let (run, times) = trials(executor, &program, count)?;
+                let program = match &params.priors {
+                    Some(path) => {
+                        let priors = read_vertex_values(path, n, 0.0)?;
+                        if let Some(v) = priors.iter().position(|&p| p < 0.0) {
+                            let message = format!("the prior of vertex {v} is negative ({})", priors[v]);
+                            return Err(simdx_core::GraphError::file(path, message).into());
+                        }
+                        Bp { iterations, priors: priors.into() }
+                    }
+                    None => Bp::uniform(n, iterations),
+                };
+                let (run, times) = trials(runner, &program, count)?;
                 let validation = check(validate, || {
                     let total: f64 = run.values.iter().sum();
                     verify::bp(graph, &program, &run.values, 1e-5).map(|()| format!(" (beliefs sum to {total:.6})"))
                 });
                 // Beliefs are f64 in the engine; printed as f32 (7 significant digits).
                 let values = Values::F32(run.values.iter().map(|&b| b as f32).collect());
-                Ok(Outcome { values, times, stats: run.stats, source: None, validation })
+                Ok(outcome(values, times, run.stats, None, validation))
             }
             Algorithm::Mlp => {
-                if !params.bias.is_finite() {
-                    return Err(CliError::Usage(format!("--bias {} is not a finite number", params.bias)));
-                }
-                let program = Mlp { bias: params.bias };
-                let (run, times) = trials(executor, &program, count)?;
+                let n = graph.num_vertices();
+                let bias = match params.bias.trim().parse::<f32>() {
+                    Ok(b) if b.is_finite() => VertexData::filled(b, n),
+                    Ok(_) => return Err(CliError::Usage(format!("--bias {} is not a finite number", params.bias))),
+                    Err(_) => {
+                        let path = PathBuf::from(&params.bias);
+                        f32s(read_vertex_values(&path, n, 0.0)?, &path)?
+                    }
+                };
+                let input = match &params.input {
+                    Some(path) => f32s(read_vertex_values(path, n, 0.0)?, path)?,
+                    None => Mlp::default_input(n, 0.0).input,
+                };
+                let program = Mlp { input, bias };
+                let (run, times) = trials(runner, &program, count)?;
                 let validation = check(validate, || {
                     let layers = verify::mlp_layers(graph)?;
                     let widths: Vec<String> = layers.iter().map(|l| l.len().to_string()).collect();
                     verify::mlp(graph, &program, &run.values, 1e-5)
                         .map(|()| format!(" (layer widths {})", widths.join(",")))
                 });
-                Ok(Outcome { values: Values::F32(run.values), times, stats: run.stats, source: None, validation })
+                Ok(outcome(Values::F32(run.values), times, run.stats, None, validation))
             }
         }
     }
 }
 
-/// For a directed `graph`, an executor of the same backend and options on `sym`, its undirected form
-/// (uploaded for CUDA); none when `sym` is `graph` itself (use the given executor).
-fn on_undirected<'h>(executor: &Executor<'_>, sym: &'h Graph, graph: &Graph) -> Result<Option<Executor<'h>>, CliError> {
+fn outcome(
+    values: Values,
+    times: Vec<Duration>,
+    stats: RunStats,
+    source: Option<VertexId>,
+    validation: Result<String, String>,
+) -> Outcome {
+    Outcome { values, times, stats, source, validation }
+}
+
+/// `--sources` as vertex ids of `graph`, if given.
+fn sources(params: &AlgorithmArgs, graph: &Graph) -> Result<Option<Vec<VertexId>>, CliError> {
+    match &params.sources {
+        Some(spec) => Ok(Some(parse_vertex_set(spec, graph.num_vertices(), "--sources")?)),
+        None => Ok(None),
+    }
+}
+
+fn check_damping(damping: f64) -> Result<(), CliError> {
+    if (0.0..1.0).contains(&damping) {
+        Ok(())
+    } else {
+        Err(CliError::Usage(format!("--damping {damping} is not within [0, 1)")))
+    }
+}
+
+/// Values read from `path` as `f32`, each of which must stay finite.
+fn f32s(values: Vec<f64>, path: &std::path::Path) -> Result<VertexData<f32>, CliError> {
+    match values.iter().position(|&x| !(x as f32).is_finite()) {
+        Some(v) => {
+            let message = format!("the value of vertex {v}, {:e}, is out of range for f32", values[v]);
+            Err(simdx_core::GraphError::file(path, message).into())
+        }
+        None => Ok(values.into_iter().map(|x| x as f32).collect::<Vec<_>>().into()),
+    }
+}
+
+/// For a directed `graph`, a runner of the same backend and options on `sym`, its undirected form
+/// (uploaded for CUDA); none when `sym` is `graph` itself (use the given runner).
+fn on_undirected<'h>(runner: &Runner<'_>, sym: &'h Graph, graph: &Graph) -> Result<Option<Runner<'h>>, CliError> {
     if std::ptr::eq(sym, graph) {
         return Ok(None);
     }
-    Ok(Some(match executor {
-        Executor::Cpu(engine, _) => Executor::Cpu(engine.clone(), sym),
-        #[cfg(feature = "cuda")]
-        Executor::Cuda(engine, device) => {
-            let upload =
-                simdx_cuda::DeviceGraph::upload(device.gpu(), sym).map_err(|e| CliError::Usage(e.to_string()))?;
-            Executor::Cuda(engine.clone(), Box::new(upload))
-        }
-    }))
+    Ok(Some(runner.for_graph(sym)?))
 }
 
 /// `count` core decompositions of an `n`-vertex graph ([`core_numbers`]: one k-core run per distinct
 /// core number, plus one); a trial's time and statistics are those of all its runs together.
-fn core_trials(executor: &Executor<'_>, n: usize, count: u32) -> Result<(Vec<u32>, Vec<Duration>, RunStats), CliError> {
+fn core_trials(runner: &Runner<'_>, n: usize, count: u32) -> Result<(Vec<u32>, Vec<Duration>, RunStats), CliError> {
     let mut times = Vec::new();
     let mut last = (Vec::new(), RunStats::default());
     for _ in 0..count {
         let mut stats = RunStats::default();
         let cores = core_numbers(n, |program| {
-            let run = executor.run(program)?;
+            let run = runner.run(program)?;
             stats.iterations.extend(run.stats.iterations);
             stats.time += run.stats.time;
             stats.graph_edges = run.stats.graph_edges;

@@ -12,7 +12,7 @@ use simdx_core::engine::{DirectionPolicy, FilterPolicy, FusionPolicy, RunOptions
 use simdx_core::Graph;
 
 use super::algorithm::{Algorithm, AlgorithmArgs};
-use super::backend::{Backend, Executor};
+use super::backend::{runner, BackendArg};
 use super::error::CliError;
 use super::graph_arg::GraphArg;
 
@@ -27,7 +27,7 @@ pub struct BenchArgs {
     graphs: Vec<String>,
     /// Backends, comma-separated (default: cpu, and cuda when built with the `cuda` feature).
     #[arg(long, value_delimiter = ',', value_enum)]
-    backends: Vec<Backend>,
+    backends: Vec<BackendArg>,
     /// Direction policies (push, pull, auto), comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "auto")]
     directions: Vec<String>,
@@ -64,7 +64,7 @@ struct Row {
     graph: String,
     vertices: usize,
     edges: u64,
-    backend: Backend,
+    backend: &'static str,
     direction: String,
     filter: String,
     fusion: String,
@@ -134,9 +134,9 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     let fusions: Vec<FusionName> = parse_list("fusion mode", &args.fusions)?;
     let backends = if args.backends.is_empty() {
         if cfg!(feature = "cuda") {
-            vec![Backend::Cpu, Backend::Cuda]
+            vec![BackendArg::Cpu, BackendArg::Auto]
         } else {
-            vec![Backend::Cpu]
+            vec![BackendArg::Cpu]
         }
     } else {
         args.backends.clone()
@@ -163,15 +163,16 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         let (graph, _) = graph_arg.load()?;
         for &backend in &backends {
             // One executor per graph and backend: the graph goes to the GPU once for all rows.
-            let (mut executor, used) = Executor::new(backend, RunOptions::default(), &graph)?;
-            let bandwidth = args.bandwidth.or_else(|| executor.measured_bandwidth());
+            let mut runner = runner(backend, RunOptions::default(), &graph)?;
+            let used = runner.backend().name();
+            let bandwidth = args.bandwidth.or_else(|| runner.measured_bandwidth());
             for &algorithm in &algorithms {
                 for &direction in &directions {
                     for &filter in &filters {
                         for &fusion in &fusions {
-                            executor.set_options(options(direction, filter, fusion));
+                            runner.set_options(options(direction, filter, fusion));
                             let outcome =
-                                algorithm.run(&params, &graph, graph_arg.seed, &executor, args.trials, false)?;
+                                algorithm.run(&params, &graph, graph_arg.seed, &runner, args.trials, false)?;
                             let mut times: Vec<f64> = outcome.times.iter().map(|t| t.as_secs_f64() * 1e3).collect();
                             let trial_ms = times.clone();
                             times.sort_by(f64::total_cmp);
@@ -239,7 +240,7 @@ fn print_row(out: &mut impl Write, r: &Row) -> std::io::Result<()> {
         "{:<9} {:<22} {:<5} {:<5} {:<6} {:<9} {:>6} {:>11.3} {:>8.3} {:>10} {:>8}",
         r.algorithm,
         r.graph,
-        format!("{:?}", r.backend).to_lowercase(),
+        r.backend,
         r.direction,
         r.filter,
         r.fusion,

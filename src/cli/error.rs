@@ -19,6 +19,12 @@ pub enum CliError {
     Output(#[from] std::io::Error),
 }
 
+impl From<simdx::RunError> for CliError {
+    fn from(e: simdx::RunError) -> Self {
+        CliError::Usage(e.to_string())
+    }
+}
+
 impl CliError {
     /// Exit code: 2 for bad input or usage, 1 for anything else.
     pub fn exit_code(&self) -> u8 {

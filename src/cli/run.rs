@@ -14,7 +14,8 @@ use simdx_core::engine::{DegreeClasses, DirectionPolicy, FilterPolicy, FusionPol
 use simdx_core::{Graph, VertexId};
 
 use super::algorithm::{Algorithm, AlgorithmArgs, Outcome};
-use super::backend::{Backend, Executor};
+use super::backend::{runner, BackendArg};
+use simdx::Runner;
 use super::error::CliError;
 use super::graph_arg::GraphArg;
 
@@ -29,8 +30,8 @@ pub struct RunArgs {
     #[command(flatten)]
     params: AlgorithmArgs,
     /// Backend to run on.
-    #[arg(long, value_enum, default_value_t = Backend::default_for_build())]
-    backend: Backend,
+    #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
+    backend: BackendArg,
     #[command(flatten)]
     engine: EngineArgs,
     /// Check the result against the serial oracle (exit code 1 if it disagrees).
@@ -137,7 +138,7 @@ impl EngineArgs {
 #[derive(Debug, Serialize)]
 struct RunReport {
     algorithm: &'static str,
-    backend: Backend,
+    backend: &'static str,
     graph: String,
     vertices: usize,
     edges: u64,
@@ -164,26 +165,26 @@ struct TraceRow {
 /// Runs `simdx run`.
 pub fn run(args: RunArgs) -> Result<(), CliError> {
     let (graph, _) = args.graph.load()?;
-    let (executor, backend) = Executor::new(args.backend, args.engine.options(), &graph)?;
-    let outcome = args.algorithm.run(&args.params, &graph, args.graph.seed, &executor, args.trials, args.validate)?;
+    let runner = runner(args.backend, args.engine.options(), &graph)?;
+    let outcome = args.algorithm.run(&args.params, &graph, args.graph.seed, &runner, args.trials, args.validate)?;
     if args.trace {
-        if let Some(line) = executor.kernel_report() {
+        if let Some(line) = runner.kernel_report() {
             println!("{line}");
         }
     }
-    report(&args, backend, &graph, outcome)
+    report(&args, runner.backend().name(), &graph, outcome)
 }
 
 /// Runs `program` `count` times; returns the last run and every trial's time.
 pub fn trials<P: DeviceProgram>(
-    executor: &Executor<'_>,
+    runner: &Runner<'_>,
     program: &P,
     count: u32,
 ) -> Result<(Run<P::Value>, Vec<Duration>), CliError> {
     let mut times = Vec::new();
     let mut last = None;
     for _ in 0..count {
-        let run = executor.run(program)?;
+        let run = runner.run(program)?;
         times.push(run.stats.time);
         last = Some(run);
     }
@@ -191,7 +192,7 @@ pub fn trials<P: DeviceProgram>(
     Ok((run, times))
 }
 
-fn report(args: &RunArgs, backend: Backend, graph: &Graph, outcome: Outcome) -> Result<(), CliError> {
+fn report(args: &RunArgs, backend: &'static str, graph: &Graph, outcome: Outcome) -> Result<(), CliError> {
     let mut times = outcome.times.clone();
     times.sort();
     let median = times[times.len() / 2];
@@ -207,7 +208,7 @@ fn report(args: &RunArgs, backend: Backend, graph: &Graph, outcome: Outcome) -> 
         args.graph.describe(),
         graph.num_vertices(),
         graph.num_edges(),
-        format!("{backend:?}").to_lowercase(),
+        backend,
         median.as_secs_f64() * 1e3,
         times.len(),
         stats.iterations.len(),

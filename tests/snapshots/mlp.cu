@@ -18,12 +18,20 @@ typedef simdx_f32 simdx_weight;
 #define SIMDX_APPLY SIMDX_APPLY_RECEIVED
 #define SIMDX_USES_GLOBAL 0
 #define SIMDX_IDENTITY (0.0f)
-#define SIMDX_UNSEEN (-1.0f)
+#define SIMDX_UNSEEN simdx_f32_from_bits(4286578688u)
 #define SIMDX_SILENT_PULLS 0
-#define SIMDX_SILENT (-1.0f)
-#define sx_c_NOT_COMPUTED (-1.0f)
+#define SIMDX_SILENT simdx_f32_from_bits(4286578688u)
+#define sx_c_NOT_COMPUTED simdx_f32_from_bits(4286578688u)
+/* kernel_fn sx_fn_sigmoid_028c736c2bc1a1a1 */
+#line 24 "simdx-algos/src/mlp.rs"
+__device__ __forceinline__ simdx_f32 sx_fn_sigmoid_028c736c2bc1a1a1(simdx_f32 sx_x) {
+    (void)sx_x;
+#line 25 "simdx-algos/src/mlp.rs"
+    return ((1.0f) / ((1.0f) + expf((-sx_x))));
+}
 typedef struct {
-    simdx_f32 sx_bias;
+    const simdx_f32 * sx_bias;
+    const simdx_f32 * sx_input;
 } simdx_params;
 typedef struct {
     simdx_msg src;
@@ -31,19 +39,19 @@ typedef struct {
     simdx_weight weight;
     simdx_u32 src_out_degree;
 } simdx_edge;
-#line 37 "simdx-algos/src/mlp.rs"
+#line 55 "simdx-algos/src/mlp.rs"
 __device__ __forceinline__ simdx_value simdx_init(const simdx_params* sx_self, simdx_vertex sx_v) {
     (void)sx_self;
     (void)sx_v;
-#line 38 "simdx-algos/src/mlp.rs"
-    return ((sx_v.in_degree == 0u) ? (((simdx_f32)((sx_v.id % 10u) + 1u)) / (10.0f)) : sx_c_NOT_COMPUTED);
+#line 56 "simdx-algos/src/mlp.rs"
+    return ((sx_v.in_degree == 0u) ? sx_self->sx_input[sx_v.id] : sx_c_NOT_COMPUTED);
 }
-#line 46 "simdx-algos/src/mlp.rs"
+#line 64 "simdx-algos/src/mlp.rs"
 __device__ __forceinline__ bool simdx_active(const simdx_params* sx_self, simdx_value sx_now, simdx_value sx_seen) {
     (void)sx_self;
     (void)sx_now;
     (void)sx_seen;
-#line 47 "simdx-algos/src/mlp.rs"
+#line 65 "simdx-algos/src/mlp.rs"
     return (sx_now != sx_seen);
 }
 __device__ __forceinline__ simdx_msg simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {
@@ -52,11 +60,11 @@ __device__ __forceinline__ simdx_msg simdx_source_value(const simdx_params* sx_s
     (void)sent;
     return (simdx_msg)value;
 }
-#line 50 "simdx-algos/src/mlp.rs"
+#line 68 "simdx-algos/src/mlp.rs"
 __device__ __forceinline__ simdx_value simdx_compute(const simdx_params* sx_self, simdx_edge sx_e) {
     (void)sx_self;
     (void)sx_e;
-#line 51 "simdx-algos/src/mlp.rs"
+#line 69 "simdx-algos/src/mlp.rs"
     return (sx_e.src * sx_e.weight);
 }
 __device__ __forceinline__ simdx_value simdx_combine(const simdx_params* sx_self, simdx_value a, simdx_value b) {
@@ -74,15 +82,15 @@ __device__ __forceinline__ simdx_value simdx_combine(const simdx_params* sx_self
     return a;
 #endif
 }
-#line 54 "simdx-algos/src/mlp.rs"
-__device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex sx__v, simdx_value sx__old, simdx_value sx_sum, simdx_f64 sx__global) {
+#line 72 "simdx-algos/src/mlp.rs"
+__device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex sx_v, simdx_value sx__old, simdx_value sx_sum, simdx_f64 sx__global) {
     (void)sx_self;
-    (void)sx__v;
+    (void)sx_v;
     (void)sx__old;
     (void)sx_sum;
     (void)sx__global;
-#line 55 "simdx-algos/src/mlp.rs"
-    return ((1.0f) / ((1.0f) + expf((-(sx_sum + sx_self->sx_bias)))));
+#line 73 "simdx-algos/src/mlp.rs"
+    return sx_fn_sigmoid_028c736c2bc1a1a1((sx_sum + sx_self->sx_bias[sx_v.id]));
 }
 __device__ __forceinline__ simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {
     (void)sx_self;

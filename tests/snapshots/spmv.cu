@@ -22,7 +22,7 @@ typedef simdx_f32 simdx_weight;
 #define SIMDX_SILENT_PULLS 0
 #define SIMDX_SILENT (0.0f)
 typedef struct {
-    simdx_u32 sx_unused;
+    const simdx_f32 * sx_x;
 } simdx_params;
 typedef struct {
     simdx_msg src;
@@ -30,19 +30,19 @@ typedef struct {
     simdx_weight weight;
     simdx_u32 src_out_degree;
 } simdx_edge;
-#line 31 "simdx-algos/src/spmv.rs"
+#line 42 "simdx-algos/src/spmv.rs"
 __device__ __forceinline__ simdx_value simdx_init(const simdx_params* sx_self, simdx_vertex sx_v) {
     (void)sx_self;
     (void)sx_v;
-#line 32 "simdx-algos/src/spmv.rs"
-    return ((1.0f) + ((simdx_f32)(sx_v.id % 7u)));
+#line 43 "simdx-algos/src/spmv.rs"
+    return sx_self->sx_x[sx_v.id];
 }
-#line 35 "simdx-algos/src/spmv.rs"
+#line 46 "simdx-algos/src/spmv.rs"
 __device__ __forceinline__ bool simdx_active(const simdx_params* sx_self, simdx_value sx__now, simdx_value sx__seen) {
     (void)sx_self;
     (void)sx__now;
     (void)sx__seen;
-#line 36 "simdx-algos/src/spmv.rs"
+#line 47 "simdx-algos/src/spmv.rs"
     return true;
 }
 __device__ __forceinline__ simdx_msg simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {
@@ -51,11 +51,11 @@ __device__ __forceinline__ simdx_msg simdx_source_value(const simdx_params* sx_s
     (void)sent;
     return (simdx_msg)value;
 }
-#line 39 "simdx-algos/src/spmv.rs"
+#line 50 "simdx-algos/src/spmv.rs"
 __device__ __forceinline__ simdx_value simdx_compute(const simdx_params* sx_self, simdx_edge sx_e) {
     (void)sx_self;
     (void)sx_e;
-#line 40 "simdx-algos/src/spmv.rs"
+#line 51 "simdx-algos/src/spmv.rs"
     return (sx_e.src * sx_e.weight);
 }
 __device__ __forceinline__ simdx_value simdx_combine(const simdx_params* sx_self, simdx_value a, simdx_value b) {
@@ -73,14 +73,14 @@ __device__ __forceinline__ simdx_value simdx_combine(const simdx_params* sx_self
     return a;
 #endif
 }
-#line 44 "simdx-algos/src/spmv.rs"
+#line 55 "simdx-algos/src/spmv.rs"
 __device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex sx__v, simdx_value sx__x, simdx_value sx_y, simdx_f64 sx__global) {
     (void)sx_self;
     (void)sx__v;
     (void)sx__x;
     (void)sx_y;
     (void)sx__global;
-#line 45 "simdx-algos/src/spmv.rs"
+#line 56 "simdx-algos/src/spmv.rs"
     return sx_y;
 }
 __device__ __forceinline__ simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {
@@ -100,11 +100,11 @@ __device__ __forceinline__ simdx_u32 simdx_bucket(const simdx_params* sx_self, s
     (void)value;
     return 0u;
 }
-#line 48 "simdx-algos/src/spmv.rs"
+#line 59 "simdx-algos/src/spmv.rs"
 __device__ __forceinline__ bool simdx_done(const simdx_params* sx_self, simdx_u32 sx_iterations, simdx_f64 sx__change) {
     (void)sx_self;
     (void)sx_iterations;
     (void)sx__change;
-#line 49 "simdx-algos/src/spmv.rs"
+#line 60 "simdx-algos/src/spmv.rs"
     return (sx_iterations >= 1u);
 }
