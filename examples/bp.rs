@@ -10,7 +10,7 @@ use simdx_algos::{verify, Bp};
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let spec = std::env::args().nth(1).unwrap_or_else(|| "kron:16:w".into());
     let graph = GeneratorSpec::parse(&spec)?.generate(1)?;
-    let bp = Bp::default();
+    let bp = Bp::uniform(graph.num_vertices(), Bp::ITERATIONS);
     let run = Engine::default().run(&bp, &graph)?;
     verify::bp(&graph, &bp, &run.values, 1e-5)?;
     let (top, belief) = run.values.iter().copied().enumerate().fold((0, 0.0), |a, b| if b.1 > a.1 { b } else { a });

@@ -10,7 +10,7 @@ use simdx_algos::{verify, Mlp};
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let spec = std::env::args().nth(1).unwrap_or_else(|| "mlp:784,256,128,10".into());
     let network = GeneratorSpec::parse(&spec)?.generate(1)?;
-    let mlp = Mlp { bias: -0.5 };
+    let mlp = Mlp::default_input(network.num_vertices(), -0.5);
     let run = Engine::default().run(&mlp, &network)?;
     verify::mlp(&network, &mlp, &run.values, 1e-5)?;
     let outputs = verify::mlp_layers(&network)?.pop().unwrap_or_default();

@@ -9,7 +9,7 @@ use simdx_algos::Spmv;
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let spec = std::env::args().nth(1).unwrap_or_else(|| "kron:16:w".into());
     let graph = GeneratorSpec::parse(&spec)?.generate(1)?;
-    let run = Engine::default().run(&Spmv, &graph)?;
+    let run = Engine::default().run(&Spmv::default_input(graph.num_vertices()), &graph)?;
     let sum: f64 = run.values.iter().map(|&y| f64::from(y)).sum();
     let largest = run.values.iter().copied().fold(0.0f32, f32::max);
     println!(

@@ -78,7 +78,11 @@ impl<'g> Runner<'g> {
 
     /// As [`Runner::new`], with `options`.
     pub fn with_options(graph: &'g Graph, backend: Backend, options: RunOptions) -> Result<Self, RunError> {
-        let cpu = |fallback| Runner { prepared: Prepared::Cpu(Engine::new(options.clone()), graph), options: options.clone(), fallback };
+        let cpu = |fallback| Runner {
+            prepared: Prepared::Cpu(Engine::new(options.clone()), graph),
+            options: options.clone(),
+            fallback,
+        };
         match backend {
             Backend::Cpu => Ok(cpu(None)),
             Backend::Auto | Backend::Cuda => match Self::cuda(graph, &options) {

@@ -4,7 +4,7 @@
 
 use simdx::engine::{DirectionPolicy, Engine, FilterPolicy, FusionPolicy, RunOptions};
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
-use simdx_algos::{core_numbers, spmv, undirected, verify, KCore, Spmv, Wcc};
+use simdx_algos::{core_numbers, undirected, verify, KCore, Spmv, Wcc};
 
 mod common;
 use common::{edges, generated};
@@ -149,11 +149,12 @@ fn core_numbers_match_serial_peeling() {
 #[test]
 fn spmv_matches_a_direct_loop_under_every_policy() {
     for (name, g) in graphs() {
-        let x: Vec<f32> = (0..g.num_vertices() as u32).map(spmv::input).collect();
+        let program = Spmv::default_input(g.num_vertices());
+        let x = program.x.as_slice();
         for options in policies() {
-            let run = Engine::new(options).run(&Spmv, &g).unwrap();
+            let run = Engine::new(options).run(&program, &g).unwrap();
             assert!(run.stats.iterations.len() <= 1, "{name}: one product, one iteration");
-            verify::spmv(&g, &x, &run.values, 1e-5).unwrap_or_else(|e| panic!("{name}, {options:?}: {e}"));
+            verify::spmv(&g, x, &run.values, 1e-5).unwrap_or_else(|e| panic!("{name}, {options:?}: {e}"));
         }
     }
 }
@@ -162,9 +163,22 @@ fn spmv_matches_a_direct_loop_under_every_policy() {
 fn spmv_on_a_small_weighted_graph() {
     // Arcs 0 -> 2 (w 3) and 1 -> 2 (w 5); x = [1, 2, 3]: y = [0, 0, 3*1 + 5*2].
     let g = GraphBuilder::new().directed(true).build(edges(3, &[(0, 2), (1, 2)], Some(vec![3, 5]))).unwrap();
-    let run = Engine::default().run(&Spmv, &g).unwrap();
+    let run = Engine::default().run(&Spmv::default_input(3), &g).unwrap();
     assert_eq!(run.values, vec![0.0, 0.0, 13.0]);
     assert_eq!(run.stats.iterations.len(), 1);
+    // A user's x: y[2] = 3 * -0.5 + 5 * 4.
+    let run = Engine::default().run(&Spmv { x: vec![-0.5, 4.0, 100.0].into() }, &g).unwrap();
+    assert_eq!(run.values, vec![0.0, 0.0, 18.5]);
+}
+
+#[test]
+fn per_vertex_data_of_the_wrong_length_is_an_error_not_a_panic() {
+    let g = GraphBuilder::new().directed(true).build(edges(3, &[(0, 2), (1, 2)], None)).unwrap();
+    let err = Engine::default().run(&Spmv { x: vec![1.0, 2.0].into() }, &g).unwrap_err();
+    assert_eq!(err.to_string(), "the program's per-vertex data `x` has 2 values, but the graph has 3 vertices");
+    let runner = simdx::Runner::new(&g, simdx::Backend::Auto).unwrap();
+    let err = runner.run(&Spmv { x: vec![1.0; 4].into() }).unwrap_err();
+    assert!(err.to_string().contains("`x` has 4 values, but the graph has 3 vertices"), "{err}");
 }
 
 /// `simdx run NAME GRAPH --validate --output FILE`: exit status, the validation line and the values.

@@ -62,7 +62,7 @@ fn policies() -> Vec<RunOptions> {
 fn bp_matches_the_serial_loop_under_every_policy() {
     for (name, g) in bp_graphs() {
         for iterations in [1, 3, 10] {
-            let params = Bp { iterations };
+            let params = Bp::uniform(g.num_vertices(), iterations);
             let expected = verify::serial_bp(&g, &params);
             let total: f64 = expected.iter().sum();
             assert!(total == 0.0 || (total - 1.0).abs() < 1e-12, "{name}: oracle beliefs sum to {total}");
@@ -79,7 +79,8 @@ fn bp_matches_the_serial_loop_under_every_policy() {
 
 #[test]
 fn bp_edge_cases_have_the_documented_beliefs() {
-    let run = |g: &Graph, iterations| Engine::default().run(&Bp { iterations }, g).unwrap().values;
+    let run =
+        |g: &Graph, iterations| Engine::default().run(&Bp::uniform(g.num_vertices(), iterations), g).unwrap().values;
     // A directed 3-cycle fed by vertex 3, which no one feeds: from 1/4 each, vertex 0 gathers the
     // beliefs of 2 and 3, and vertex 3 gets 0.
     let g = directed(4, &[(0, 1), (1, 2), (2, 0), (3, 0)], None);
@@ -117,7 +118,7 @@ fn mlp_matches_a_dense_forward_pass_under_every_policy() {
     for (name, g) in networks() {
         let depth = verify::mlp_layers(&g).unwrap().len();
         for bias in [0.0, -0.75] {
-            let params = Mlp { bias };
+            let params = Mlp::default_input(g.num_vertices(), bias);
             for options in policies() {
                 let run = Engine::new(options).run(&params, &g).unwrap();
                 verify::mlp(&g, &params, &run.values, REL)
@@ -133,16 +134,23 @@ fn mlp_matches_a_dense_forward_pass_under_every_policy() {
 fn mlp_by_hand_and_non_layered_graphs() {
     // Inputs 0 and 1 hold 0.1 and 0.2; neuron 2 = sigmoid(0.1 * 1 + 0.2 * 2).
     let g = directed(3, &[(0, 2), (1, 2)], Some(EdgeWeights::F32(vec![1.0, 2.0])));
-    let values = Engine::default().run(&Mlp::default(), &g).unwrap().values;
+    let values = Engine::default().run(&Mlp::default_input(3, 0.0), &g).unwrap().values;
     assert_eq!(&values[..2], &[0.1, 0.2]);
     assert!((values[2] - 1.0 / (1.0 + (-0.5f32).exp())).abs() < 1e-6, "{values:?}");
+    // A user's inputs and biases, -1 among them: neuron 2 = sigmoid(-1 * 1 + 3 * 2 + 0.25).
+    let user = Mlp { input: vec![-1.0, 3.0, 7.0].into(), bias: vec![9.0, 9.0, 0.25].into() };
+    let values = Engine::default().run(&user, &g).unwrap().values;
+    assert_eq!(&values[..2], &[-1.0, 3.0]);
+    assert!((values[2] - 1.0 / (1.0 + (-5.25f32).exp())).abs() < 1e-6, "{values:?}");
+    verify::mlp(&g, &user, &values, REL).unwrap();
     // A skip connection (0 -> 2 besides 0 -> 1 -> 2) is not a layered network: the oracle says so.
     let skip = directed(3, &[(0, 1), (1, 2), (0, 2)], None);
     let err = verify::mlp_layers(&skip).unwrap_err();
     assert!(err.contains("edge 1 -> 2 goes from layer 1 to layer 1"), "{err}");
     // A cycle that no input reaches stays uncomputed, on both sides.
     let g = directed(4, &[(0, 1), (2, 3), (3, 2)], None);
-    let values = Engine::default().run(&Mlp::default(), &g).unwrap().values;
+    let mlp = Mlp::default_input(4, 0.0);
+    let values = Engine::default().run(&mlp, &g).unwrap().values;
     assert_eq!(values[2..], [NOT_COMPUTED, NOT_COMPUTED]);
-    verify::mlp(&g, &Mlp::default(), &values, REL).unwrap();
+    verify::mlp(&g, &mlp, &values, REL).unwrap();
 }

@@ -1340,7 +1340,8 @@ use simdx_algos::{Bp, Mlp};
 #[test]
 fn bp_device_code_matches_rust() {
     let ps = instances(24, |r| {
-        let (iterations, n) = (if r.below(2) == 0 { r.below(20) as u32 } else { u32::gen(r) }, 1 + r.below(64) as usize);
+        let (iterations, n) =
+            (if r.below(2) == 0 { r.below(20) as u32 } else { u32::gen(r) }, 1 + r.below(64) as usize);
         Bp { iterations, priors: random_data(r, n) }
     });
     differential("bp", &ps, false, 24);
@@ -1471,7 +1472,12 @@ fn per_vertex_data_and_helpers_match_rust() {
 fn ppr_device_code_matches_rust() {
     let ps = instances(27, |r| {
         let n = 1 + r.below(64) as usize;
-        Ppr { damping: f64::gen(r), tolerance: f64::gen(r), max_iterations: u32::gen(r), personalization: random_data(r, n) }
+        Ppr {
+            damping: f64::gen(r),
+            tolerance: f64::gen(r),
+            max_iterations: u32::gen(r),
+            personalization: random_data(r, n),
+        }
     });
     differential("ppr", &ps, false, 27);
 }

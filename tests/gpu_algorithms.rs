@@ -8,7 +8,7 @@
 use simdx::engine::{DegreeClasses, DirectionPolicy, Engine, FilterPolicy, FusionPolicy, RunOptions};
 use simdx::gen::GeneratorSpec;
 use simdx::{Duplicates, Graph, GraphBuilder, SelfLoops};
-use simdx_algos::{core_numbers, spmv, undirected, verify, KCore, Spmv, Wcc};
+use simdx_algos::{core_numbers, undirected, verify, KCore, Spmv, Wcc};
 use simdx_cuda::{CudaEngine, DeviceGraph};
 
 mod common;
@@ -85,10 +85,11 @@ fn spmv_on_the_gpu_matches_a_direct_loop() {
     let Some(gpu) = gpu() else { return };
     for (name, g) in graphs() {
         let dg = DeviceGraph::upload(&gpu, &g).unwrap();
-        let x: Vec<f32> = (0..g.num_vertices() as u32).map(spmv::input).collect();
+        let program = Spmv::default_input(g.num_vertices());
         for options in policies() {
-            let run = CudaEngine::new(options).run(&Spmv, &dg).unwrap();
-            verify::spmv(&g, &x, &run.values, 1e-5).unwrap_or_else(|e| panic!("{name}, {options:?}: {e}"));
+            let run = CudaEngine::new(options).run(&program, &dg).unwrap();
+            verify::spmv(&g, program.x.as_slice(), &run.values, 1e-5)
+                .unwrap_or_else(|e| panic!("{name}, {options:?}: {e}"));
         }
     }
 }

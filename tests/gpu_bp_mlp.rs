@@ -50,7 +50,9 @@ fn bp_on_the_gpu_matches_the_serial_loop() {
     let Some(gpu) = gpu() else { return };
     for (name, g) in bp_graphs() {
         let dg = DeviceGraph::upload(&gpu, &g).unwrap();
-        for params in [Bp { iterations: 1 }, Bp::default()] {
+        let n = g.num_vertices();
+        let priors: Vec<f64> = (0..n).map(|v| (v % 5) as f64 + 0.5).collect();
+        for params in [Bp::uniform(n, 1), Bp::uniform(n, Bp::ITERATIONS), Bp { iterations: 3, priors: priors.into() }] {
             for options in policies() {
                 let run = CudaEngine::new(options).run(&params, &dg).unwrap();
                 verify::bp(&g, &params, &run.values, 1e-5)
@@ -66,7 +68,11 @@ fn mlp_on_the_gpu_matches_a_dense_forward_pass() {
     for spec in ["mlp:8,5,3", "mlp:64,32,16,4", "mlp:64,32,16,4:5", "mlp:784,256,128,10", "mlp:3,300,2:2"] {
         let g = generated(spec);
         let dg = DeviceGraph::upload(&gpu, &g).unwrap();
-        for params in [Mlp::default(), Mlp { bias: -0.75 }] {
+        let n = g.num_vertices();
+        let features: Vec<f32> = (0..n).map(|v| (v % 13) as f32 - 6.0).collect();
+        let biases: Vec<f32> = (0..n).map(|v| (v % 7) as f32 * 0.25 - 0.75).collect();
+        let user = Mlp { input: features.into(), bias: biases.into() };
+        for params in [Mlp::default_input(n, 0.0), Mlp::default_input(n, -0.75), user] {
             for options in policies() {
                 let run = CudaEngine::new(options).run(&params, &dg).unwrap();
                 verify::mlp(&g, &params, &run.values, 1e-5)

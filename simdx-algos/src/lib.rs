@@ -15,6 +15,7 @@
 //! [`Program`]: simdx_core::acc::Program
 
 pub mod bfs;
+pub mod bfs_multi;
 pub mod bp;
 pub mod kcore;
 pub mod mlp;
@@ -22,17 +23,20 @@ pub mod pagerank;
 pub mod ppr;
 pub mod spmv;
 pub mod sssp;
+pub mod sssp_multi;
 pub mod verify;
 pub mod wcc;
 
-pub use bfs::{Bfs, MultiSourceBfs};
+pub use bfs::Bfs;
+pub use bfs_multi::MultiSourceBfs;
 pub use bp::Bp;
 pub use kcore::{core_numbers, KCore};
 pub use mlp::Mlp;
 pub use pagerank::PageRank;
 pub use ppr::Ppr;
 pub use spmv::Spmv;
-pub use sssp::{MultiSourceSssp, Sssp};
+pub use sssp::Sssp;
+pub use sssp_multi::MultiSourceSssp;
 pub use wcc::Wcc;
 
 use simdx_core::{Graph, Weights};

@@ -26,10 +26,7 @@ impl Ppr {
     /// PPR over `n` vertices that jumps to each of `seeds` alike (a seed named twice counts once),
     /// with damping 0.85, tolerance 1e-9 and at most 200 iterations.
     pub fn from_seeds(n: usize, seeds: &[VertexId]) -> Self {
-        let set = VertexData::set(n, seeds);
-        let count = set.as_slice().iter().filter(|&&s| s).count().max(1) as f64;
-        let p: Vec<f64> = set.as_slice().iter().map(|&s| if s { 1.0 / count } else { 0.0 }).collect();
-        Ppr { damping: 0.85, tolerance: 1e-9, max_iterations: 200, personalization: p.into() }
+        Ppr { damping: 0.85, tolerance: 1e-9, max_iterations: 200, personalization: VertexData::uniform_over(n, seeds) }
     }
 }
 
@@ -63,11 +60,7 @@ impl Program for Ppr {
 
     /// The rank held by dangling vertices, which jumps by the personalization vector.
     fn global(&self, v: Vertex, rank: f64, _sent: f64) -> f64 {
-        if v.out_degree == 0 {
-            rank
-        } else {
-            0.0
-        }
+        rank * (v.out_degree == 0) as u32 as f64
     }
 
     fn apply(&self, v: Vertex, _old: f64, incoming: f64, dangling: f64) -> f64 {

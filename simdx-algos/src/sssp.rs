@@ -2,7 +2,7 @@
 //! non-negative integer edge weights (every edge weighs 1 in an unweighted graph).
 //! Combine: `min`, aggregation. Vertices are processed in buckets of width `delta`.
 
-use simdx_core::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex, VertexData};
+use simdx_core::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
 use simdx_core::VertexId;
 use simdx_macros::graph_kernel;
 
@@ -37,46 +37,6 @@ impl Program for Sssp {
     }
 
     /// A vertex whose distance dropped since it last relaxed its edges relaxes them again.
-    fn active(&self, now: u32, seen: u32) -> bool {
-        now < seen
-    }
-
-    fn compute(&self, e: Edge<u32, u32>) -> u32 {
-        e.src.saturating_add(e.weight)
-    }
-
-    fn bucket(&self, distance: u32) -> u32 {
-        distance / self.delta.max(1)
-    }
-}
-
-/// Shortest paths from several sources at once: each vertex's distance to the nearest source.
-#[derive(Debug, Clone)]
-pub struct MultiSourceSssp {
-    /// `true` for the vertices at distance 0.
-    pub sources: VertexData<bool>,
-    /// Bucket width, as for [`Sssp`].
-    pub delta: u32,
-}
-
-#[graph_kernel]
-impl Program for MultiSourceSssp {
-    type Value = u32;
-    type Weight = u32;
-    const OP: CombineOp = CombineOp::Min;
-    const KIND: CombineKind = CombineKind::Aggregate;
-    const APPLY: Apply = Apply::InPlace;
-    const IDENTITY: u32 = UNREACHED;
-    const UNSEEN: u32 = UNREACHED;
-
-    fn init(&self, v: Vertex) -> u32 {
-        if self.sources[v.id] {
-            0
-        } else {
-            UNREACHED
-        }
-    }
-
     fn active(&self, now: u32, seen: u32) -> bool {
         now < seen
     }

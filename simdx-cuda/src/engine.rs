@@ -296,10 +296,8 @@ impl CudaEngine {
                 Some(stream.clone_htod(a.bytes).map_err(driver("uploading the program's per-vertex data"))?)
             });
         }
-        let addresses: Vec<u64> = arrays
-            .iter()
-            .map(|a: &Option<CudaSlice<u8>>| a.as_ref().map_or(0, |a| a.device_ptr(&stream).0))
-            .collect();
+        let addresses: Vec<u64> =
+            arrays.iter().map(|a: &Option<CudaSlice<u8>>| a.as_ref().map_or(0, |a| a.device_ptr(&stream).0)).collect();
         bytes.extend_from_slice(&program.device_params(&addresses));
         while bytes.len() % 8 != 0 {
             bytes.push(0);

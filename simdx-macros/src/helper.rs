@@ -50,14 +50,21 @@ pub fn expand(f: &ItemFn, krate: &TokenStream) -> Result<TokenStream, Vec<syn::E
     let name = sig.ident.to_string();
     let mut cx = Lowering::new(Ty::U32, Ty::U32, Ty::Unit);
     cx.helper = Some(name.clone());
-    if !sig.generics.params.is_empty() || sig.asyncness.is_some() || sig.unsafety.is_some() || sig.variadic.is_some()
-    {
-        cx.error(at(&sig), format!("`fn {name}` must be a plain function to run in kernel code: no generics, async, unsafe or variadics"));
+    if !sig.generics.params.is_empty() || sig.asyncness.is_some() || sig.unsafety.is_some() || sig.variadic.is_some() {
+        cx.error(
+            at(&sig),
+            format!(
+                "`fn {name}` must be a plain function to run in kernel code: no generics, async, unsafe or variadics"
+            ),
+        );
     }
     let ret = match &sig.output {
         ReturnType::Type(_, t) => cx.ty_of(t),
         ReturnType::Default => {
-            cx.error(at(&sig), format!("a kernel helper returns a scalar: give `fn {name}` a result type such as `-> f32`"));
+            cx.error(
+                at(&sig),
+                format!("a kernel helper returns a scalar: give `fn {name}` a result type such as `-> f32`"),
+            );
             None
         }
     };

@@ -46,10 +46,12 @@ pub fn graph_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut original = original;
     let generated = match syn::parse::<syn::ItemImpl>(item) {
         Ok(imp) => {
-            if let Some(with_defaults) = program::with_defaults(&imp, &facade_path()) {
+            let expanded = program::expand(&imp, &facade_path());
+            // Per-vertex arrays are listed only for a program whose kernel code is sound.
+            if let Some(with_defaults) = program::with_defaults(&imp, &facade_path(), expanded.is_ok()) {
                 original = quote!(#with_defaults);
             }
-            match program::expand(&imp, &facade_path()) {
+            match expanded {
                 Ok(tokens) => tokens,
                 Err(mut e) => {
                     errors.append(&mut e);

@@ -516,7 +516,9 @@ impl<'a> FnLowering<'a> {
             Some(o) => o.ty,
             None => {
                 let ty = self.cx.types.outside(span, format!("`{key}`"));
-                self.cx.consts.insert(key, Outside { c_name: c.clone(), ty, rust: Expr::Path(p.clone()), array: false });
+                self.cx
+                    .consts
+                    .insert(key, Outside { c_name: c.clone(), ty, rust: Expr::Path(p.clone()), array: false });
                 ty
             }
         };
@@ -569,9 +571,8 @@ impl<'a> FnLowering<'a> {
     /// field was registered the other way.
     fn self_field(&mut self, f: &syn::ExprField, name: &str, array: bool) -> Option<(CExpr, TyVar)> {
         if let Some(helper) = &self.cx.helper {
-            let message = format!(
-                "a kernel helper function has no `self`; pass `self.{name}` to `{helper}` as a parameter"
-            );
+            let message =
+                format!("a kernel helper function has no `self`; pass `self.{name}` to `{helper}` as a parameter");
             self.cx.error(at(&f), message);
             return Some((CExpr::Raw("0".into()), self.cx.types.known(Ty::Never)));
         }
@@ -1006,6 +1007,18 @@ impl<'a> FnLowering<'a> {
             if is_cmp && matches!(segs.last().map(String::as_str), Some("min" | "max")) {
                 return self.scalar_method(segs.last().expect("a name"), &args, at(&c), None);
             }
+            // `Vec::new`, `String::from`: associated functions of types are not kernel helpers.
+            let of_a_type = segs.len() >= 2 && segs[segs.len() - 2].starts_with(char::is_uppercase);
+            if of_a_type {
+                let name = segs.join("::");
+                return self.fail(
+                    at(&c),
+                    format!(
+                        "calls to functions outside the kernel (`{name}`) are not allowed in kernel code; only scalar \
+                         methods such as `a.min(b)` and `#[kernel_fn]` helper functions are"
+                    ),
+                );
+            }
             return self.helper_call(c, p, &args);
         }
         self.fail(at(&c), "kernel code calls only scalar methods and `#[kernel_fn]` helper functions, by name")
@@ -1052,7 +1065,7 @@ impl<'a> FnLowering<'a> {
         });
         let known = (helper.params.clone(), helper.result, helper.placeholder.clone());
         let (params, result, placeholder) = if known.1 == usize::MAX {
-            let result = self.cx.types.outside(at(&c), format!("the result of `{name}`"));
+            let result = self.cx.types.outside(at(&c), format!("`{name}(..)`"));
             let h = self.cx.helpers.get_mut(&name).expect("just added");
             h.params = types.clone();
             h.result = result;
@@ -1061,7 +1074,8 @@ impl<'a> FnLowering<'a> {
             known
         };
         if params.len() != types.len() {
-            return self.fail(at(&c), format!("`{name}` is called with {} and with {} arguments", params.len(), types.len()));
+            return self
+                .fail(at(&c), format!("`{name}` is called with {} and with {} arguments", params.len(), types.len()));
         }
         for (p, t) in params.iter().zip(&types) {
             self.unify(*p, *t, at(&c));

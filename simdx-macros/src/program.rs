@@ -213,15 +213,17 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<s
 /// The impl with what the macro fills in added, or `None` when nothing is to add:
 /// * `type Message = <its Value>;` after `type Value`, when it declares a `Value` but no `Message`
 ///   (Rust has no defaults for associated types);
+/// * `fn vertex_arrays` listing the fields that kernel code indexes (`self.x[v.id]`), when `arrays`
+///   (the kernel code lowered without errors);
 /// * `const SOURCE_IGNORES_SENT: bool = true;` when it does not declare that constant and its
 ///   `source_value` ignores `sent` ([`source_ignores_sent`]);
 /// * `#[inline]` on every method without an inline attribute: the engine calls them once per edge
 ///   or vertex from another crate, where a method not so marked is a call (SSSP's `bucket`, a
 ///   division, cost 6% of a grid run as a call).
-pub fn with_defaults(item: &ItemImpl, krate: &TokenStream) -> Option<ItemImpl> {
+pub fn with_defaults(item: &ItemImpl, krate: &TokenStream, arrays: bool) -> Option<ItemImpl> {
     let mut out = item.clone();
     let declares_fn = |name: &str| item.items.iter().any(|i| matches!(i, ImplItem::Fn(f) if f.sig.ident == name));
-    let arrays = indexed_fields(item);
+    let arrays = if arrays { indexed_fields(item) } else { Vec::new() };
     if !arrays.is_empty() && !declares_fn("vertex_arrays") {
         let views = arrays.iter().map(|a| {
             let name = a.to_string();

@@ -10,9 +10,9 @@ use simdx::Runner;
 use simdx_algos::{core_numbers, default_delta, undirected, verify, Bfs, KCore, PageRank, Ppr, Spmv, Sssp, Wcc};
 use simdx_algos::{Bp, Mlp, MultiSourceBfs, MultiSourceSssp};
 use simdx_core::acc::VertexData;
+use simdx_core::engine::RunStats;
 use simdx_core::io::vertex_values::{parse_vertex_set, read_vertex_values};
 use simdx_core::{Graph, VertexId};
-use simdx_core::engine::RunStats;
 
 use super::error::CliError;
 use super::run::{trials, Values};
@@ -152,7 +152,8 @@ impl Algorithm {
                 if let Some(sources) = sources(params, graph)? {
                     let program = MultiSourceSssp { sources: VertexData::set(graph.num_vertices(), &sources), delta };
                     let (run, times) = trials(runner, &program, count)?;
-                    let validation = check(validate, || verify::sssp_from(graph, &sources, &run.values).map(|()| detail()));
+                    let validation =
+                        check(validate, || verify::sssp_from(graph, &sources, &run.values).map(|()| detail()));
                     return Ok(outcome(Values::U32(run.values), times, run.stats, None, validation));
                 }
                 let source = pick_source(params.source, graph, seed)?;

@@ -15,9 +15,9 @@ use simdx_core::{Graph, VertexId};
 
 use super::algorithm::{Algorithm, AlgorithmArgs, Outcome};
 use super::backend::{runner, BackendArg};
-use simdx::Runner;
 use super::error::CliError;
 use super::graph_arg::GraphArg;
+use simdx::Runner;
 
 /// Arguments of `simdx run`.
 #[derive(Debug, Args)]

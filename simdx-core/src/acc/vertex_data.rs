@@ -59,6 +59,16 @@ impl VertexData<bool> {
     }
 }
 
+impl VertexData<f64> {
+    /// The uniform distribution over a set of vertices: `1 / |set|` for each id in `members` (an id
+    /// named twice counts once), 0 elsewhere, over `len` vertices; ids at or above `len` are left out.
+    pub fn uniform_over(len: usize, members: &[VertexId]) -> Self {
+        let flags = VertexData::set(len, members);
+        let share = 1.0 / flags.0.iter().filter(|&&f| f).count().max(1) as f64;
+        flags.0.iter().map(|&f| if f { share } else { 0.0 }).collect::<Vec<f64>>().into()
+    }
+}
+
 impl<T> From<Vec<T>> for VertexData<T> {
     fn from(values: Vec<T>) -> Self {
         VertexData(values.into())
@@ -146,5 +156,6 @@ mod tests {
         assert_eq!(a.bytes, &[1, 0, 0, 0, 4, 3, 2, 1]);
         let s = VertexData::set(4, &[1, 3, 9]);
         assert_eq!(s.as_vertex_array("s").bytes, &[0, 1, 0, 1]);
+        assert_eq!(VertexData::uniform_over(4, &[2, 0, 2]).as_slice(), &[0.5, 0.0, 0.5, 0.0]);
     }
 }

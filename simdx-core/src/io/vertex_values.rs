@@ -28,7 +28,11 @@ pub fn read_vertex_values(path: &Path, n: usize, default: f64) -> Result<Vec<f64
             (None, _, 1) => false,
             (Some(_), _, k) | (None, _, k) => {
                 let want = if pairs.is_some() { "two fields, `<id> <value>`" } else { "one value" };
-                return Err(GraphError::parse(path, line, format!("expected {want} as on the first line, found {k} fields")));
+                return Err(GraphError::parse(
+                    path,
+                    line,
+                    format!("expected {want} as on the first line, found {k} fields"),
+                ));
             }
         };
         if paired {
@@ -58,12 +62,16 @@ pub fn parse_vertex_set(spec: &str, n: usize, what: &str) -> Result<Vec<VertexId
     if spec.trim().is_empty() {
         return Err(GraphError::Build(format!("{what} names no vertex")));
     }
-    let inline = !spec.is_empty() && spec.split(',').all(|s| !s.trim().is_empty() && s.trim().bytes().all(|b| b.is_ascii_digit()));
+    let inline = !spec.is_empty()
+        && spec.split(',').all(|s| !s.trim().is_empty() && s.trim().bytes().all(|b| b.is_ascii_digit()));
     let ids = if inline {
         let mut ids = Vec::new();
         for s in spec.split(',') {
             let id = s.trim().parse::<u64>().ok().filter(|&id| id < n as u64).ok_or_else(|| {
-                GraphError::Build(format!("{what}: vertex {} does not exist: the graph has {n} vertices (ids 0..{n})", s.trim()))
+                GraphError::Build(format!(
+                    "{what}: vertex {} does not exist: the graph has {n} vertices (ids 0..{n})",
+                    s.trim()
+                ))
             })?;
             ids.push(id as VertexId);
         }
@@ -99,7 +107,11 @@ fn is_data(line: &str) -> bool {
 fn parse_id(path: &Path, line: u64, field: &str, n: usize) -> Result<VertexId> {
     match field.parse::<u64>() {
         Ok(id) if id < n as u64 => Ok(id as VertexId),
-        Ok(id) => Err(GraphError::parse(path, line, format!("vertex {id} does not exist: the graph has {n} vertices (ids 0..{n})"))),
+        Ok(id) => Err(GraphError::parse(
+            path,
+            line,
+            format!("vertex {id} does not exist: the graph has {n} vertices (ids 0..{n})"),
+        )),
         Err(_) => Err(GraphError::parse(path, line, format!("'{field}' is not a vertex id"))),
     }
 }
@@ -155,7 +167,10 @@ mod tests {
         let f = file("# seeds\n1 2,3\n");
         assert_eq!(parse_vertex_set(f.path().to_str().unwrap(), 8, "--sources").unwrap(), vec![1, 2, 3]);
         let f = file("# none\n");
-        assert!(parse_vertex_set(f.path().to_str().unwrap(), 8, "--sources").unwrap_err().to_string().contains("no vertex ids"));
+        assert!(parse_vertex_set(f.path().to_str().unwrap(), 8, "--sources")
+            .unwrap_err()
+            .to_string()
+            .contains("no vertex ids"));
         let f = file("1\n9\n");
         let err = parse_vertex_set(f.path().to_str().unwrap(), 8, "--sources").unwrap_err().to_string();
         assert!(err.contains(":2: vertex 9 does not exist"), "{err}");

@@ -1,4 +1,4 @@
-// A call to a function that is not kernel code.
+// A call to a function not marked `#[kernel_fn]`: rustc reports its missing kernel companion at the call.
 
 use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
 use simdx::graph_kernel;
