@@ -164,3 +164,111 @@ fn bench_runs_every_combination_and_writes_json() {
     let bad = simdx(&["bench", "--algorithms", "nope", "--graphs", "grid:4x4"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// A file in a fresh temporary folder holding `text`.
+fn text_file(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// `<id> <value>` lines as `--output` writes them, parsed.
+fn read_output(path: &str) -> Vec<f64> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let value = l.split_whitespace().nth(1).unwrap();
+            if value == "inf" {
+                f64::INFINITY
+            } else {
+                value.parse().unwrap()
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn users_data_reaches_spmv_ppr_bp_mlp_and_multi_source_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    // A directed 4-cycle with a chord, weights 1..5: y[v] = sum over in-arcs u -> v of w * x[u].
+    let graph = text_file(&dir, "g.wel", "0 1 1\n1 2 2\n2 3 3\n3 0 4\n0 2 5\n");
+    let x = text_file(&dir, "x.txt", "1\n10\n100\n1000\n");
+    let y = dir.path().join("y.txt").to_str().unwrap().to_string();
+    let o = simdx(&["run", "spmv", &graph, "--input", &x, "--validate", "--output", &y, "--backend", "cpu"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(read_output(&y), vec![4000.0, 1.0, 5.0 + 20.0, 300.0]);
+    // The same x as `<id> <value>` lines, in any order.
+    let pairs = text_file(&dir, "pairs.txt", "# x\n3 1000\n0 1\n2 100\n1 10\n");
+    let o = simdx(&["run", "spmv", &graph, "--input", &pairs, "--output", &y]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(read_output(&y), vec![4000.0, 1.0, 25.0, 300.0]);
+    for args in [
+        vec!["run", "ppr", "kron:8", "--sources", "3,7", "--validate"],
+        vec!["run", "bfs", "kron:8", "--sources", "3,7,9", "--validate"],
+        vec!["run", "sssp", "grid:16x16", "--sources", "0,255", "--validate"],
+        vec!["run", "bp", "kron:8:w", "--validate"],
+        vec!["run", "mlp", "mlp:8,4,2", "--bias", "-0.25", "--validate"],
+    ] {
+        let o = simdx(&args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).contains("validation: passed"), "{args:?}: {}", stdout(&o));
+    }
+    // Sources from a file; distances to the nearer of 0 and 3 on a path 0-1-2-3.
+    let path = text_file(&dir, "path.el", "0 1\n1 2\n2 3\n");
+    let sources = text_file(&dir, "s.txt", "0\n3\n");
+    let out = dir.path().join("levels.txt").to_str().unwrap().to_string();
+    let o = simdx(&["run", "bfs", &path, "--undirected", "--sources", &sources, "--validate", "--output", &out]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(read_output(&out), vec![0.0, 1.0, 1.0, 0.0]);
+    // Priors and per-neuron inputs and biases from files.
+    let priors = text_file(&dir, "p.txt", "1\n0\n2\n0.5\n");
+    let o = simdx(&["run", "bp", &graph, "--priors", &priors, "--validate"]);
+    assert!(o.status.success() && stdout(&o).contains("validation: passed"), "{}", stderr(&o));
+    let net = text_file(&dir, "net.wel", "0 2 1\n1 2 2\n");
+    let input = text_file(&dir, "in.txt", "0 -1\n1 0.5\n");
+    let bias = text_file(&dir, "b.txt", "0\n0\n0.25\n");
+    let out = dir.path().join("mlp.txt").to_str().unwrap().to_string();
+    let o = simdx(&["run", "mlp", &net, "--input", &input, "--bias", &bias, "--validate", "--output", &out]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let values = read_output(&out);
+    assert_eq!(values[..2], [-1.0, 0.5]);
+    assert!((values[2] - 1.0 / (1.0 + (-0.25f64).exp())).abs() < 1e-6, "{values:?}");
+}
+
+#[test]
+fn bad_user_data_exits_with_code_2_naming_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = text_file(&dir, "g.el", "0 1\n1 2\n2 3\n");
+    let short = text_file(&dir, "short.txt", "1\n2\n");
+    let word = text_file(&dir, "word.txt", "1\n2\nabc\n4\n");
+    let nan = text_file(&dir, "nan.txt", "1\nNaN\n3\n4\n");
+    let big = text_file(&dir, "big.txt", "1\n1e300\n3\n4\n");
+    let far = text_file(&dir, "far.txt", "0\n17\n");
+    let empty = text_file(&dir, "empty.txt", "# nothing\n");
+    let negative = text_file(&dir, "neg.txt", "1\n-1\n1\n1\n");
+    let cases: Vec<(Vec<&str>, String)> = vec![
+        (vec!["spmv", &graph, "--input", &short], format!("{short}: 2 values for 4 vertices")),
+        (vec!["spmv", &graph, "--input", &word], format!("{word}:3: 'abc' is not a number")),
+        (vec!["spmv", &graph, "--input", &nan], format!("{nan}:2: 'NaN' is not a finite number")),
+        (
+            vec!["spmv", &graph, "--input", &big],
+            format!("{big}: the value of vertex 1, 1e300, is out of range for f32"),
+        ),
+        (vec!["mlp", &graph, "--bias", &word], format!("{word}:3: 'abc' is not a number")),
+        (vec!["bp", &graph, "--priors", &negative], format!("{negative}: the prior of vertex 1 is negative (-1)")),
+        (vec!["bfs", &graph, "--sources", &far], format!("{far}:2: vertex 17 does not exist")),
+        (vec!["ppr", &graph, "--sources", &empty], format!("{empty}: no vertex ids in the file given for --sources")),
+        (vec!["sssp", &graph, "--sources", "1,4"], "--sources: vertex 4 does not exist".to_string()),
+        (vec!["ppr", &graph, "--sources", ""], "--sources names no vertex".to_string()),
+        (vec!["bfs", &graph, "--sources", "/no/such/file"], "/no/such/file".to_string()),
+    ];
+    for (args, want) in cases {
+        let mut full = vec!["run"];
+        full.extend(args.iter().copied());
+        let o = simdx(&full);
+        assert_eq!(o.status.code(), Some(2), "{full:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(&want), "{full:?}: expected `{want}` in: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"), "{full:?}");
+    }
+}

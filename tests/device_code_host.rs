@@ -674,7 +674,7 @@ int main(void) {
             unsigned char* data = (unsigned char*)malloc(n ? (size_t)n : 1);
             for (unsigned long long i = 0; i < n; i++) data[i] = (unsigned char)rd();
             if (at + sizeof data > sizeof(simdx_params)) { fprintf(stderr, "harness: bad array offset\n"); return 6; }
-            memcpy(sx_raw + at, &data, sizeof data);
+            for (size_t k = 0; k < sizeof data; k++) sx_raw[(at + k) % sizeof sx_raw] = ((unsigned char*)&data)[k];
             memcpy(&sx_p, sx_raw, sizeof sx_p);
             break;
         }
