@@ -78,15 +78,11 @@ impl<'g> Runner<'g> {
 
     /// As [`Runner::new`], with `options`.
     pub fn with_options(graph: &'g Graph, backend: Backend, options: RunOptions) -> Result<Self, RunError> {
-        let cpu = |fallback| Runner {
-            prepared: Prepared::Cpu(Engine::new(options.clone()), graph),
-            options: options.clone(),
-            fallback,
-        };
+        let cpu = |fallback| Runner { prepared: Prepared::Cpu(Engine::new(options), graph), options, fallback };
         match backend {
             Backend::Cpu => Ok(cpu(None)),
-            Backend::Auto | Backend::Cuda => match Self::cuda(graph, &options) {
-                Ok(prepared) => Ok(Runner { prepared, options: options.clone(), fallback: None }),
+            Backend::Auto | Backend::Cuda => match Self::cuda(graph, options) {
+                Ok(prepared) => Ok(Runner { prepared, options, fallback: None }),
                 Err(why) if backend == Backend::Auto => Ok(cpu(Some(why))),
                 Err(why) => Err(RunError::NoCuda(why)),
             },
@@ -94,14 +90,14 @@ impl<'g> Runner<'g> {
     }
 
     #[cfg(feature = "cuda")]
-    fn cuda(graph: &Graph, options: &RunOptions) -> Result<Prepared<'g>, String> {
+    fn cuda(graph: &Graph, options: RunOptions) -> Result<Prepared<'g>, String> {
         let gpu = simdx_cuda::available().map_err(|e| format!("no usable GPU: {e}"))?;
         let device = simdx_cuda::DeviceGraph::upload(&gpu, graph).map_err(|e| e.to_string())?;
-        Ok(Prepared::Cuda(simdx_cuda::CudaEngine::new(options.clone()), Box::new(device)))
+        Ok(Prepared::Cuda(simdx_cuda::CudaEngine::new(options), Box::new(device)))
     }
 
     #[cfg(not(feature = "cuda"))]
-    fn cuda(_: &Graph, _: &RunOptions) -> Result<Prepared<'g>, String> {
+    fn cuda(_: &Graph, _: RunOptions) -> Result<Prepared<'g>, String> {
         Err("this build has no CUDA backend (build simdx with `--features cuda`)".into())
     }
 
@@ -128,9 +124,9 @@ impl<'g> Runner<'g> {
     /// Replaces the options for later runs, keeping the prepared graph.
     pub fn set_options(&mut self, options: RunOptions) {
         match &mut self.prepared {
-            Prepared::Cpu(engine, _) => *engine = Engine::new(options.clone()),
+            Prepared::Cpu(engine, _) => *engine = Engine::new(options),
             #[cfg(feature = "cuda")]
-            Prepared::Cuda(engine, _) => *engine = simdx_cuda::CudaEngine::new(options.clone()),
+            Prepared::Cuda(engine, _) => *engine = simdx_cuda::CudaEngine::new(options),
         }
         self.options = options;
     }
@@ -153,7 +149,7 @@ impl<'g> Runner<'g> {
                 Prepared::Cuda(engine.clone(), Box::new(simdx_cuda::DeviceGraph::upload(device.gpu(), graph)?))
             }
         };
-        Ok(Runner { prepared, options: self.options.clone(), fallback: self.fallback.clone() })
+        Ok(Runner { prepared, options: self.options, fallback: self.fallback.clone() })
     }
 
     /// The device's measured copy bandwidth in GB/s (bytes read + written), on the CUDA backend.

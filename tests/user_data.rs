@@ -52,7 +52,7 @@ fn on_every_runner(mut check: impl FnMut(&str, &Graph, &Runner<'_>)) {
             let mut runner = Runner::new(&g, backend).unwrap();
             assert_eq!(runner.backend(), backend);
             for options in policies() {
-                runner.set_options(options.clone());
+                runner.set_options(options);
                 check(&format!("{name}, {backend:?}, {options:?}"), &g, &runner);
             }
         }

@@ -62,7 +62,7 @@ impl Engine {
     /// Runs `program` on `graph` to completion.
     pub fn run<P: Program>(&self, program: &P, graph: &Graph) -> Result<Run<P::Value>, EngineError> {
         validate(&self.options)?;
-        crate::acc::check_lengths(program, graph.num_vertices() as usize)?;
+        crate::acc::check_lengths(program, graph.num_vertices())?;
         match self.options.threads {
             // Run on a pool thread, so that small parallel loops run inline instead of waking workers.
             None => rayon::scope(|_| crate::cpu::run(program, graph, &self.options)),
