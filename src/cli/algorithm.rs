@@ -1,10 +1,10 @@
 //! The algorithms `simdx run` knows, their parameters on the command line, and how each is run,
 //! validated against its oracle and turned into printable values.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use std::path::PathBuf;
 
 use simdx::Runner;
 use simdx_algos::{core_numbers, default_delta, undirected, verify, Bfs, KCore, PageRank, Ppr, Spmv, Sssp, Wcc};
@@ -15,7 +15,7 @@ use simdx_core::io::vertex_values::{parse_vertex_set, read_vertex_values};
 use simdx_core::{Graph, VertexId};
 
 use super::error::CliError;
-use super::run::{trials, Values};
+use super::outcome::{trials, Outcome, Values};
 
 /// An algorithm name on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -87,20 +87,6 @@ pub struct AlgorithmArgs {
     /// kcore: the full core decomposition (every vertex's core number) instead of one k-core.
     #[arg(long)]
     all: bool,
-}
-
-/// A finished `simdx run`: the result, the timing of each trial and the last trial's statistics.
-pub struct Outcome {
-    /// The values of the last trial.
-    pub values: Values,
-    /// Each trial's run time.
-    pub times: Vec<Duration>,
-    /// The last trial's statistics.
-    pub stats: RunStats,
-    /// The source vertex, for bfs and sssp.
-    pub source: Option<VertexId>,
-    /// `Ok(detail)` when the oracle agrees (or was not asked), `Err(why)` otherwise.
-    pub validation: Result<String, String>,
 }
 
 impl Algorithm {

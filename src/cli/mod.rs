@@ -8,6 +8,7 @@ mod error;
 mod gen;
 mod graph_arg;
 mod info;
+mod outcome;
 mod progress;
 mod run;
 

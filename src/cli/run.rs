@@ -4,20 +4,18 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use serde::Serialize;
-use simdx_core::acc::{DeviceProgram, Value};
-
-use simdx_core::engine::{DegreeClasses, DirectionPolicy, FilterPolicy, FusionPolicy, Run, RunOptions, RunStats};
+use simdx_core::acc::Value;
+use simdx_core::engine::{DegreeClasses, DirectionPolicy, FilterPolicy, FusionPolicy, RunOptions, RunStats};
 use simdx_core::{Graph, VertexId};
 
-use super::algorithm::{Algorithm, AlgorithmArgs, Outcome};
+use super::algorithm::{Algorithm, AlgorithmArgs};
 use super::backend::{runner, BackendArg};
 use super::error::CliError;
 use super::graph_arg::GraphArg;
-use simdx::Runner;
+use super::outcome::{Outcome, Values};
 
 /// Arguments of `simdx run`.
 #[derive(Debug, Args)]
@@ -175,23 +173,6 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     report(&args, runner.backend().name(), &graph, outcome)
 }
 
-/// Runs `program` `count` times; returns the last run and every trial's time.
-pub fn trials<P: DeviceProgram>(
-    runner: &Runner<'_>,
-    program: &P,
-    count: u32,
-) -> Result<(Run<P::Value>, Vec<Duration>), CliError> {
-    let mut times = Vec::new();
-    let mut last = None;
-    for _ in 0..count {
-        let run = runner.run(program)?;
-        times.push(run.stats.time);
-        last = Some(run);
-    }
-    let run = last.ok_or_else(|| CliError::Usage("--trials must be at least 1".into()))?;
-    Ok((run, times))
-}
-
 fn report(args: &RunArgs, backend: &'static str, graph: &Graph, outcome: Outcome) -> Result<(), CliError> {
     let mut times = outcome.times.clone();
     times.sort();
@@ -276,16 +257,6 @@ fn report(args: &RunArgs, backend: &'static str, graph: &Graph, outcome: Outcome
         Err(e) if args.validate => Err(CliError::Validation(e)),
         _ => Ok(()),
     }
-}
-
-/// A result array as `--output` prints it.
-pub enum Values {
-    /// Integer values (`u32::MAX` prints as `inf`).
-    U32(Vec<u32>),
-    /// Real values (infinity prints as `inf`).
-    F32(Vec<f32>),
-    /// Real values in double precision (infinity prints as `inf`).
-    F64(Vec<f64>),
 }
 
 fn write_values(path: &std::path::Path, values: &Values) -> std::io::Result<()> {

@@ -1,0 +1,54 @@
+//! What `simdx run` gets from an algorithm: [`Outcome`] (the values, each trial's time, the
+//! statistics, the verdict of the oracle) and [`trials`], which runs a program N times on a runner.
+//! Shared by the algorithm table (`algorithm.rs`) and the report (`run.rs`), which do not import
+//! each other.
+
+use std::time::Duration;
+
+use simdx::Runner;
+use simdx_core::acc::DeviceProgram;
+use simdx_core::engine::{Run, RunStats};
+use simdx_core::VertexId;
+
+use super::error::CliError;
+
+/// A finished `simdx run`: the result, the timing of each trial and the last trial's statistics.
+pub struct Outcome {
+    /// The values of the last trial.
+    pub values: Values,
+    /// Each trial's run time.
+    pub times: Vec<Duration>,
+    /// The last trial's statistics.
+    pub stats: RunStats,
+    /// The source vertex, for bfs and sssp.
+    pub source: Option<VertexId>,
+    /// `Ok(detail)` when the oracle agrees (or was not asked), `Err(why)` otherwise.
+    pub validation: Result<String, String>,
+}
+
+/// A result array as `--output` prints it.
+pub enum Values {
+    /// Integer values (`u32::MAX` prints as `inf`).
+    U32(Vec<u32>),
+    /// Real values (infinity prints as `inf`).
+    F32(Vec<f32>),
+    /// Real values in double precision (infinity prints as `inf`).
+    F64(Vec<f64>),
+}
+
+/// Runs `program` `count` times; returns the last run and every trial's time.
+pub fn trials<P: DeviceProgram>(
+    runner: &Runner<'_>,
+    program: &P,
+    count: u32,
+) -> Result<(Run<P::Value>, Vec<Duration>), CliError> {
+    let mut times = Vec::new();
+    let mut last = None;
+    for _ in 0..count {
+        let run = runner.run(program)?;
+        times.push(run.stats.time);
+        last = Some(run);
+    }
+    let run = last.ok_or_else(|| CliError::Usage("--trials must be at least 1".into()))?;
+    Ok((run, times))
+}
