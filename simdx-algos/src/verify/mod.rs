@@ -1,6 +1,7 @@
 //! Independent serial oracles, written without the engine, and checks of a result against them:
-//! BFS Graph500-style plus exact levels, SSSP exactly against Dijkstra, PageRank within an L1
-//! tolerance of a serial power iteration in `f64`; WCC exactly against union-find, k-core and core
+//! BFS Graph500-style plus exact levels and SSSP exactly against Dijkstra (from one source or the
+//! nearest of several), PageRank and personalized PageRank within an L1 tolerance of a serial power
+//! iteration in `f64`; WCC exactly against union-find, k-core and core
 //! numbers exactly against a serial peeling, SpMV within a relative tolerance of a direct `f64` loop;
 //! belief propagation within a relative tolerance of a direct `f64` loop over in-edges, and the MLP
 //! forward pass within a relative tolerance of a dense matrix product per layer in `f64`.

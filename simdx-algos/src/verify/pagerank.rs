@@ -9,31 +9,8 @@ use crate::PageRank;
 /// dangling/n)`, until the L1 change is below `params.tolerance` or `params.max_iterations`.
 pub fn serial_pagerank(graph: &Graph, params: &PageRank) -> Vec<f64> {
     let n = graph.num_vertices();
-    if n == 0 {
-        return Vec::new();
-    }
-    let d = params.damping;
-    let mut rank = vec![1.0 / n as f64; n];
-    for _ in 0..params.max_iterations {
-        let dangling: f64 = (0..n).filter(|&v| graph.out_degree(v as u32) == 0).map(|v| rank[v]).sum();
-        let mut next = vec![0.0; n];
-        for (u, &r) in rank.iter().enumerate() {
-            let out = graph.out_neighbors(u as u32);
-            for &v in out {
-                next[v as usize] += r / out.len() as f64;
-            }
-        }
-        let mut change = 0.0;
-        for v in 0..n {
-            next[v] = (1.0 - d) / n as f64 + d * (next[v] + dangling / n as f64);
-            change += (next[v] - rank[v]).abs();
-        }
-        rank = next;
-        if change < params.tolerance {
-            break;
-        }
-    }
-    rank
+    let uniform = vec![1.0 / n as f64; n];
+    super::ppr::power_iteration(graph, params.damping, &uniform, params.tolerance, params.max_iterations)
 }
 
 /// Checks that `ranks` are within `max_l1` (sum of absolute differences) of [`serial_pagerank`] run

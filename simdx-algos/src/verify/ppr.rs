@@ -8,11 +8,16 @@ use crate::Ppr;
 /// Ranks by power iteration from `p`: `r' = (1-d) p + d (sum over in-arcs u -> v of r(u)/outdeg(u) +
 /// p * dangling)`, until the L1 change is below `params.tolerance` or `params.max_iterations`.
 pub fn serial_ppr(graph: &Graph, params: &Ppr) -> Vec<f64> {
-    let n = graph.num_vertices();
     let p = params.personalization.as_slice();
-    let d = params.damping;
+    power_iteration(graph, params.damping, p, params.tolerance, params.max_iterations)
+}
+
+/// The power iteration of PageRank with jumps (and dangling vertices' rank) spread by `p`, from `p`:
+/// personalized PageRank, or PageRank itself when `p` is uniform.
+pub(crate) fn power_iteration(graph: &Graph, d: f64, p: &[f64], tolerance: f64, max_iterations: u32) -> Vec<f64> {
+    let n = graph.num_vertices();
     let mut rank = p.to_vec();
-    for _ in 0..params.max_iterations {
+    for _ in 0..max_iterations {
         let dangling: f64 = (0..n).filter(|&v| graph.out_degree(v as u32) == 0).map(|v| rank[v]).sum();
         let mut next = vec![0.0; n];
         for (u, &r) in rank.iter().enumerate() {
@@ -27,7 +32,7 @@ pub fn serial_ppr(graph: &Graph, params: &Ppr) -> Vec<f64> {
             change += (next[v] - rank[v]).abs();
         }
         rank = next;
-        if change < params.tolerance {
+        if change < tolerance {
             break;
         }
     }
