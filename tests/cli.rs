@@ -272,3 +272,18 @@ fn bad_user_data_exits_with_code_2_naming_file_and_line() {
         assert!(!stderr(&o).contains("panicked"), "{full:?}");
     }
 }
+
+#[test]
+fn gteps_counts_only_the_edges_a_search_reached() {
+    let dir = tempfile::tempdir().unwrap();
+    let chain: String = (0..199).map(|v| format!("{v} {}\n", v + 1)).collect();
+    let graph = text_file(&dir, "chain.el", &chain);
+    // From the chain's end nothing is reached: 0 GTEPS, and a warning.
+    let o = simdx(&["run", "bfs", &graph, "--source", "199", "--backend", "cpu"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains(" 0.000 GTEPS"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("warning: the search reached 1 of 200 vertices (0 edges)"), "{}", stderr(&o));
+    // From its start every edge counts, and there is no warning.
+    let o = simdx(&["run", "sssp", &graph, "--source", "0", "--backend", "cpu"]);
+    assert!(o.status.success() && !stderr(&o).contains("warning"), "{}", stderr(&o));
+}
