@@ -200,9 +200,9 @@ impl CudaEngine {
         let in_place = P::APPLY == Apply::InPlace;
         let every = P::APPLY == Apply::Every;
         let tiles = n.div_ceil(TILE).max(1);
+        simdx_core::acc::check_lengths(program, n as usize)?;
         // The run's arrays live with the device graph and are reused by every run on it (each run
         // re-initialises what it reads); only the first run on a graph allocates.
-        simdx_core::acc::check_lengths(program, n as usize)?;
         let mut slot = graph.workspace.lock().map_err(|_| CudaError::Driver {
             what: "reusing the run's buffers",
             message: "an earlier run on this graph panicked".into(),

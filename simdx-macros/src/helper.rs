@@ -15,8 +15,7 @@ use crate::ty::Ty;
 /// The Rust that links a program's (or a helper's) helper calls: for each, a check of the call's types
 /// against the helper's signature, then the helper's code appended to `code` and its placeholder in
 /// `tail` replaced by its C name. Expects `code: &mut String` and `tail: String` in scope.
-pub fn link_calls(cx: &mut Lowering, krate: &TokenStream) -> TokenStream {
-    let _ = krate;
+pub fn link_calls(cx: &mut Lowering) -> TokenStream {
     let mut out = TokenStream::new();
     let names: Vec<String> = cx.helpers.keys().cloned().collect();
     for name in names {
@@ -103,16 +102,7 @@ pub fn expand(f: &ItemFn, krate: &TokenStream) -> Result<TokenStream, Vec<syn::E
         }
     }
     let stmts = lowering.body(&f.block);
-    for (span, what) in cx.types.finish() {
-        cx.error(
-            span,
-            format!(
-                "kernel code cannot tell the type of {what} from how it is used here; bind it with its type \
-                 first, e.g. `let x: u32 = {};`",
-                what.trim_matches('`')
-            ),
-        );
-    }
+    cx.finish_types();
     if !cx.errors.is_empty() {
         return Err(cx.errors);
     }
@@ -136,15 +126,8 @@ pub fn expand(f: &ItemFn, krate: &TokenStream) -> Result<TokenStream, Vec<syn::E
     if !errors.is_empty() {
         return Err(errors);
     }
-    let consts = cx.consts.values().map(|o| {
-        let t = rust_ty(cx.types.get(o.ty).unwrap_or(Ty::U32));
-        let (c, path) = (&o.c_name, &o.rust);
-        quote! {
-            code.push_str(&::std::format!("#define {} {}\n", #c, <#t as #krate::acc::DeviceScalar>::c_literal(#path)));
-        }
-    });
-    let consts: Vec<TokenStream> = consts.collect();
-    let calls = link_calls(&mut cx, krate);
+    let consts = cx.const_defines(krate);
+    let calls = link_calls(&mut cx);
     let hidden = format_ident!("__kernel_fn_{}", sig.ident);
     let vis = &f.vis;
     let marker = format!("/* kernel_fn {c_name} */\n");
@@ -164,7 +147,7 @@ pub fn expand(f: &ItemFn, krate: &TokenStream) -> Result<TokenStream, Vec<syn::E
                 code.push_str(#marker);
                 let mut tail = ::std::string::String::from(#body);
                 #calls
-                #(#consts)*
+                #consts
                 code.push_str(&tail.replace("@SIMDX_FILE@", ::core::file!()));
             }
             #c_name

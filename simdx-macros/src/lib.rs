@@ -46,18 +46,18 @@ pub fn graph_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut original = original;
     let generated = match syn::parse::<syn::ItemImpl>(item) {
         Ok(imp) => {
-            let expanded = program::expand(&imp, &facade_path());
             // Per-vertex arrays are listed only for a program whose kernel code is sound.
-            if let Some(with_defaults) = program::with_defaults(&imp, &facade_path(), expanded.is_ok()) {
-                original = quote!(#with_defaults);
-            }
-            match expanded {
-                Ok(tokens) => tokens,
+            let (generated, arrays) = match program::expand(&imp, &facade_path()) {
+                Ok(expanded) => expanded,
                 Err(mut e) => {
                     errors.append(&mut e);
-                    TokenStream2::new()
+                    (TokenStream2::new(), Vec::new())
                 }
+            };
+            if let Some(with_defaults) = program::with_defaults(&imp, &facade_path(), &arrays) {
+                original = quote!(#with_defaults);
             }
+            generated
         }
         Err(_) => {
             errors.push(syn::Error::new(

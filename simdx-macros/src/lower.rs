@@ -96,6 +96,36 @@ impl Lowering {
         self.errors.push(error_at(at.into(), message.into()));
     }
 
+    /// Settles the types left open (literals take their defaults) and reports each field, constant or
+    /// helper result whose type the code never pins down.
+    pub fn finish_types(&mut self) {
+        for (span, what) in self.types.finish() {
+            self.error(
+                span,
+                format!(
+                    "kernel code cannot tell the type of {what} from how it is used here; bind it with its type \
+                     first, e.g. `let x: u32 = {};`",
+                    what.trim_matches('`')
+                ),
+            );
+        }
+    }
+
+    /// The Rust that writes a `#define` for each outside constant the code reads, with the constant's
+    /// value (into `code: String` or `&mut String`).
+    pub fn const_defines(&mut self, krate: &proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+        let mut out = proc_macro2::TokenStream::new();
+        let consts: Vec<(String, TyVar, syn::Expr)> =
+            self.consts.values().map(|o| (o.c_name.clone(), o.ty, o.rust.clone())).collect();
+        for (c, ty, path) in consts {
+            let t = syn::Ident::new(self.types.get(ty).unwrap_or(Ty::U32).rust(), Span::call_site());
+            out.extend(quote::quote_spanned! {path.span()=>
+                code.push_str(&::std::format!("#define {} {}\n", #c, <#t as #krate::acc::DeviceScalar>::c_literal(#path)));
+            });
+        }
+        out
+    }
+
     /// A type written in kernel code: a scalar, `Self::Value`, `Self::Message`, `Self::Weight`, `Vertex`
     /// or `Edge<..>`.
     pub fn ty_of(&mut self, t: &Type) -> Option<Ty> {
@@ -610,9 +640,7 @@ impl<'a> FnLowering<'a> {
             return self.fail(at(&field), "tuple fields are not allowed in kernel code");
         };
         let name = name.to_string();
-        let is_id = matches!(&*ix.index, Expr::Field(i) if matches!(&i.member, syn::Member::Named(m) if m == "id"));
-        let (s, index, index_ty) = if is_id { self.expr(&ix.index) } else { (Vec::new(), None, self.cx.types.fresh()) };
-        if !is_id || self.cx.types.get(index_ty) != Some(Ty::U32) || !self.is_vertex_id(&ix.index) {
+        if !self.is_vertex_id(&ix.index) {
             return self.fail(
                 at(&ix.index),
                 format!(
@@ -621,6 +649,7 @@ impl<'a> FnLowering<'a> {
                 ),
             );
         }
+        let (s, index, _) = self.expr(&ix.index);
         let Some((base, ty)) = self.self_field(field, &name, true) else {
             return self.fail(
                 at(&ix),
@@ -631,16 +660,12 @@ impl<'a> FnLowering<'a> {
         (s, Some(CExpr::Index { base: Box::new(base), index }), ty)
     }
 
-    /// Whether `e` is `<a Vertex>.id`.
+    /// Whether `e` is `v.id` for a local `v` of type `Vertex`.
     fn is_vertex_id(&mut self, e: &Expr) -> bool {
         let Expr::Field(f) = e else { return false };
-        match &*f.base {
-            Expr::Path(p) => match p.path.get_ident().and_then(|i| self.lookup(&i.to_string())) {
-                Some(local) => self.cx.types.get(local.ty) == Some(Ty::Vertex),
-                None => false,
-            },
-            _ => false,
-        }
+        let (syn::Member::Named(member), Expr::Path(p)) = (&f.member, &*f.base) else { return false };
+        let local = p.path.get_ident().and_then(|i| self.lookup(&i.to_string()));
+        member == "id" && local.is_some_and(|l| self.cx.types.get(l.ty) == Some(Ty::Vertex))
     }
 
     fn binary(&mut self, b: &syn::ExprBinary) -> Lowered {

@@ -40,8 +40,9 @@ type LoweredFn = (usize, Vec<String>, Vec<CStmt>);
 /// Functions the program must define itself.
 const REQUIRED: &[&str] = &["init", "active", "compute"];
 
-/// The expansion: the `DeviceProgram` impl, or the errors that stop it.
-pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<syn::Error>> {
+/// The expansion: the `DeviceProgram` impl and the per-vertex arrays (the fields the kernel code
+/// indexes, by name: the order of their addresses in `device_params`), or the errors that stop it.
+pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<(TokenStream, Vec<String>), Vec<syn::Error>> {
     let mut errors = Vec::new();
     check_impl_shape(item, &mut errors);
     if !errors.is_empty() {
@@ -77,16 +78,7 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<s
         let lowered = find(name).map(|f| lower_fn(&mut cx, f, params, *ret));
         bodies.push((name, lowered.flatten()));
     }
-    for (span, what) in cx.types.finish() {
-        cx.error(
-            span,
-            format!(
-                "kernel code cannot tell the type of {what} from how it is used here; bind it with its type \
-                 first, e.g. `let x: u32 = {};`",
-                what.trim_matches('`')
-            ),
-        );
-    }
+    cx.finish_types();
     errors.append(&mut cx.errors);
     if !errors.is_empty() {
         return Err(errors);
@@ -132,7 +124,8 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<s
             (n.clone(), cx.types.get(o.ty).unwrap_or(Ty::U32), o.rust.clone(), o.c_name.clone(), slot)
         })
         .collect();
-    fields.sort_by_key(|f| std::cmp::Reverse(if f.4.is_some() { 8 } else { f.1.size() }));
+    let size = |f: &(String, Ty, syn::Expr, String, Option<usize>)| if f.4.is_some() { 8 } else { f.1.size() };
+    fields.sort_by_key(|f| std::cmp::Reverse(size(f)));
     let mut params_c = String::from("typedef struct {\n");
     for (_, t, _, c, slot) in &fields {
         match slot {
@@ -144,7 +137,7 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<s
         params_c.push_str("    simdx_u32 sx_unused;\n");
     }
     params_c.push_str("} simdx_params;\n");
-    let align = fields.iter().map(|f| if f.4.is_some() { 8 } else { f.1.size() }).max().unwrap_or(4);
+    let align = fields.iter().map(size).max().unwrap_or(4);
 
     let self_ty = &item.self_ty;
     let type_name = quote!(#self_ty).to_string().replace(' ', "");
@@ -160,14 +153,8 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<s
         "{params_c}typedef struct {{\n    simdx_msg src;\n    simdx_value dst;\n    simdx_weight weight;\n    \
          simdx_u32 src_out_degree;\n}} simdx_edge;\n{functions}"
     );
-    let helpers = crate::helper::link_calls(&mut cx, krate);
-    let consts = cx.consts.values().map(|o| {
-        let t = rust_ty(cx.types.get(o.ty).unwrap_or(Ty::U32));
-        let (c, path) = (&o.c_name, &o.rust);
-        quote_spanned! {path.span()=>
-            code.push_str(&::std::format!("#define {} {}\n", #c, <#t as #krate::acc::DeviceScalar>::c_literal(#path)));
-        }
-    });
+    let helpers = crate::helper::link_calls(&mut cx);
+    let consts = cx.const_defines(krate);
     let writes = fields.iter().map(|(_, t, rust, _, slot)| {
         let t = rust_ty(*t);
         match slot {
@@ -179,14 +166,14 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<s
         }
     });
     let empty = fields.is_empty();
-    Ok(quote! {
+    let tokens = quote! {
         impl #krate::acc::DeviceProgram for #self_ty {
             fn device_code() -> &'static str {
                 static CODE: ::std::sync::OnceLock<::std::string::String> = ::std::sync::OnceLock::new();
                 CODE.get_or_init(|| {
                     let mut code = ::std::string::String::from(#head);
                     code.push_str(&#krate::acc::device::program_defines::<Self>());
-                    #(#consts)*
+                    #consts
                     let mut tail = ::std::string::String::from(#tail);
                     {
                         let code: &mut ::std::string::String = &mut code;
@@ -207,27 +194,27 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<TokenStream, Vec<s
                 out
             }
         }
-    })
+    };
+    Ok((tokens, arrays))
 }
 
 /// The impl with what the macro fills in added, or `None` when nothing is to add:
 /// * `type Message = <its Value>;` after `type Value`, when it declares a `Value` but no `Message`
 ///   (Rust has no defaults for associated types);
-/// * `fn vertex_arrays` listing the fields that kernel code indexes (`self.x[v.id]`), when `arrays`
-///   (the kernel code lowered without errors);
+/// * `fn vertex_arrays` listing `arrays`, the fields that kernel code indexes (`self.x[v.id]`, from
+///   [`expand`]);
 /// * `const SOURCE_IGNORES_SENT: bool = true;` when it does not declare that constant and its
 ///   `source_value` ignores `sent` ([`source_ignores_sent`]);
 /// * `#[inline]` on every method without an inline attribute: the engine calls them once per edge
 ///   or vertex from another crate, where a method not so marked is a call (SSSP's `bucket`, a
 ///   division, cost 6% of a grid run as a call).
-pub fn with_defaults(item: &ItemImpl, krate: &TokenStream, arrays: bool) -> Option<ItemImpl> {
+pub fn with_defaults(item: &ItemImpl, krate: &TokenStream, arrays: &[String]) -> Option<ItemImpl> {
     let mut out = item.clone();
     let declares_fn = |name: &str| item.items.iter().any(|i| matches!(i, ImplItem::Fn(f) if f.sig.ident == name));
-    let arrays = if arrays { indexed_fields(item) } else { Vec::new() };
     if !arrays.is_empty() && !declares_fn("vertex_arrays") {
-        let views = arrays.iter().map(|a| {
-            let name = a.to_string();
-            quote!(self.#a.as_vertex_array(#name))
+        let views = arrays.iter().map(|name| {
+            let field = syn::Ident::new(name, Span::call_site());
+            quote!(self.#field.as_vertex_array(#name))
         });
         out.items.push(syn::parse_quote!(
             fn vertex_arrays(&self) -> ::std::vec::Vec<#krate::acc::VertexArray<'_>> {
@@ -261,36 +248,6 @@ pub fn with_defaults(item: &ItemImpl, krate: &TokenStream, arrays: bool) -> Opti
         }
     }
     (marked || out.items.len() != item.items.len()).then_some(out)
-}
-
-/// The fields that the impl's kernel functions index (`self.x[..]`), by name: its per-vertex arrays,
-/// in the order [`expand`] gives their addresses in `device_params`.
-fn indexed_fields(item: &ItemImpl) -> Vec<syn::Ident> {
-    fn scan(tokens: TokenStream, found: &mut std::collections::BTreeMap<String, syn::Ident>) {
-        let tokens: Vec<proc_macro2::TokenTree> = tokens.into_iter().collect();
-        for (i, t) in tokens.iter().enumerate() {
-            use proc_macro2::TokenTree as T;
-            if let (T::Ident(s), Some(T::Punct(dot)), Some(T::Ident(field)), Some(T::Group(g))) =
-                (t, tokens.get(i + 1), tokens.get(i + 2), tokens.get(i + 3))
-            {
-                if s == "self" && dot.as_char() == '.' && g.delimiter() == proc_macro2::Delimiter::Bracket {
-                    found.entry(field.to_string()).or_insert_with(|| field.clone());
-                }
-            }
-            if let T::Group(g) = t {
-                scan(g.stream(), found);
-            }
-        }
-    }
-    let mut found = std::collections::BTreeMap::new();
-    for i in &item.items {
-        if let ImplItem::Fn(f) = i {
-            if FUNCTIONS.iter().any(|(name, _, _)| f.sig.ident == name) {
-                scan(quote::ToTokens::to_token_stream(&f.block), &mut found);
-            }
-        }
-    }
-    found.into_values().collect()
 }
 
 /// Whether the impl's `source_value` ignores its `sent` parameter (the third): it has none (the

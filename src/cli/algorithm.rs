@@ -216,7 +216,7 @@ impl Algorithm {
             Algorithm::Spmv => {
                 let n = graph.num_vertices();
                 let program = match &params.input {
-                    Some(path) => Spmv { x: f32s(read_vertex_values(path, n, 0.0)?, path)? },
+                    Some(path) => Spmv { x: f32_file(path, n)? },
                     None => Spmv::default_input(n),
                 };
                 let (run, times) = trials(runner, &program, count)?;
@@ -257,13 +257,10 @@ impl Algorithm {
                 let bias = match params.bias.trim().parse::<f32>() {
                     Ok(b) if b.is_finite() => VertexData::filled(b, n),
                     Ok(_) => return Err(CliError::Usage(format!("--bias {} is not a finite number", params.bias))),
-                    Err(_) => {
-                        let path = PathBuf::from(&params.bias);
-                        f32s(read_vertex_values(&path, n, 0.0)?, &path)?
-                    }
+                    Err(_) => f32_file(&PathBuf::from(&params.bias), n)?,
                 };
                 let input = match &params.input {
-                    Some(path) => f32s(read_vertex_values(path, n, 0.0)?, path)?,
+                    Some(path) => f32_file(path, n)?,
                     None => Mlp::default_input(n, 0.0).input,
                 };
                 let program = Mlp { input, bias };
@@ -306,8 +303,9 @@ fn check_damping(damping: f64) -> Result<(), CliError> {
     }
 }
 
-/// Values read from `path` as `f32`, each of which must stay finite.
-fn f32s(values: Vec<f64>, path: &std::path::Path) -> Result<VertexData<f32>, CliError> {
+/// A vector file of `n` values as `f32`, each of which must stay finite (vertices not named get 0).
+fn f32_file(path: &std::path::Path, n: usize) -> Result<VertexData<f32>, CliError> {
+    let values = read_vertex_values(path, n, 0.0)?;
     match values.iter().position(|&x| !(x as f32).is_finite()) {
         Some(v) => {
             let message = format!("the value of vertex {v}, {:e}, is out of range for f32", values[v]);

@@ -47,7 +47,8 @@ impl<T: Copy> VertexData<T> {
 
 impl VertexData<bool> {
     /// A set of vertices as a per-vertex flag: `true` for each id in `members`, over `len` vertices.
-    /// Ids at or above `len` are left out (callers check them first; see `simdx::input`).
+    /// Ids at or above `len` are left out (callers check them first, as
+    /// [`parse_vertex_set`](crate::io::vertex_values::parse_vertex_set) does).
     pub fn set(len: usize, members: &[VertexId]) -> Self {
         let mut flags = vec![false; len];
         for &m in members {

@@ -6,7 +6,8 @@
 //! defines, with every identifier of the user's prefixed by `sx_` so that none can clash with CUDA:
 //! - `simdx_value` and `simdx_weight` (typedefs of `simdx_u32`, `simdx_f32`, ...), `simdx_params` (a
 //!   struct of the program's fields that its functions read, laid out as [`DeviceProgram::device_params`]
-//!   writes them; a per-vertex array is a `const T*` there, indexed by vertex id) and `simdx_edge` (`src`, `dst`, `weight`, `src_out_degree`, as [`Edge`](super::Edge));
+//!   writes them; a per-vertex array is a `const T*` there, indexed by vertex id) and `simdx_edge`
+//!   (`src`, `dst`, `weight`, `src_out_degree`, as [`Edge`](super::Edge));
 //! - `SIMDX_OP`, `SIMDX_KIND`, `SIMDX_APPLY` (the `SIMDX_OP_*`, `SIMDX_KIND_*`, `SIMDX_APPLY_*` numbers of
 //!   the prelude), `SIMDX_IDENTITY`, `SIMDX_UNSEEN`, `SIMDX_USES_GLOBAL`, `SIMDX_SILENT_PULLS` (see
 //!   [`silent_pulls`]) with `SIMDX_SILENT` (the silent message, a `simdx_msg` literal), `SIMDX_WEIGHTED` and
