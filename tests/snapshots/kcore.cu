@@ -21,6 +21,7 @@ typedef unsigned char simdx_weight;
 #define SIMDX_UNSEEN 4294967295u
 #define SIMDX_SILENT_PULLS 0
 #define SIMDX_SILENT 4294967295u
+#define SIMDX_LABELS 0
 typedef struct {
     simdx_u32 sx_k;
 } simdx_params;

@@ -21,6 +21,7 @@ typedef simdx_u32 simdx_weight;
 #define SIMDX_UNSEEN 4294967295u
 #define SIMDX_SILENT_PULLS 0
 #define SIMDX_SILENT 4294967295u
+#define SIMDX_LABELS 0
 #define sx_c_UNREACHED 4294967295u
 typedef struct {
     simdx_u32 sx_delta;

@@ -21,6 +21,7 @@ typedef unsigned char simdx_weight;
 #define SIMDX_UNSEEN 4294967295u
 #define SIMDX_SILENT_PULLS 0
 #define SIMDX_SILENT 4294967295u
+#define SIMDX_LABELS 1
 typedef struct {
     simdx_u32 sx_unused;
 } simdx_params;
@@ -30,19 +31,19 @@ typedef struct {
     simdx_weight weight;
     simdx_u32 src_out_degree;
 } simdx_edge;
-#line 30 "simdx-algos/src/wcc.rs"
+#line 34 "simdx-algos/src/wcc.rs"
 __device__ __forceinline__ simdx_value simdx_init(const simdx_params* sx_self, simdx_vertex sx_v) {
     (void)sx_self;
     (void)sx_v;
-#line 31 "simdx-algos/src/wcc.rs"
+#line 35 "simdx-algos/src/wcc.rs"
     return sx_v.id;
 }
-#line 35 "simdx-algos/src/wcc.rs"
+#line 39 "simdx-algos/src/wcc.rs"
 __device__ __forceinline__ bool simdx_active(const simdx_params* sx_self, simdx_value sx_now, simdx_value sx_seen) {
     (void)sx_self;
     (void)sx_now;
     (void)sx_seen;
-#line 36 "simdx-algos/src/wcc.rs"
+#line 40 "simdx-algos/src/wcc.rs"
     return (sx_now < sx_seen);
 }
 __device__ __forceinline__ simdx_msg simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {
@@ -51,11 +52,11 @@ __device__ __forceinline__ simdx_msg simdx_source_value(const simdx_params* sx_s
     (void)sent;
     return (simdx_msg)value;
 }
-#line 39 "simdx-algos/src/wcc.rs"
+#line 43 "simdx-algos/src/wcc.rs"
 __device__ __forceinline__ simdx_value simdx_compute(const simdx_params* sx_self, simdx_edge sx_e) {
     (void)sx_self;
     (void)sx_e;
-#line 40 "simdx-algos/src/wcc.rs"
+#line 44 "simdx-algos/src/wcc.rs"
     return sx_e.src;
 }
 __device__ __forceinline__ simdx_value simdx_combine(const simdx_params* sx_self, simdx_value a, simdx_value b) {

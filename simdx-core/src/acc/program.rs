@@ -1,7 +1,7 @@
 //! The [`Program`] trait: an algorithm as Active, Compute and Combine functions over per-vertex
 //! values, plus how values start, how a combined update becomes the new value, and when to stop.
 
-use super::value::{convert, Value};
+use super::value::{convert, Value, Wide};
 use super::vertex_data::VertexArray;
 use super::weight::EdgeWeight;
 use crate::VertexId;
@@ -263,6 +263,17 @@ pub trait Program: Sync {
     /// hand-written impl may set it under the same condition.
     const SOURCE_IGNORES_SENT: bool = false;
 
+    /// Whether each value names a vertex (a *label*, an integer vertex id) whose own value is at least
+    /// as good under [`Program::OP`] (`Min` or `Max`), so that a vertex may take the combine of its value
+    /// and the value of the vertex it names at any time without changing the result. Connected
+    /// components by smallest label are the example: a vertex's label is a vertex of its component
+    /// whose label is no larger. The engines then follow each reached vertex's chain of labels to its
+    /// end before the next step (pointer jumping), so that a label crosses many hops per step: on a
+    /// 1024 x 1024 grid WCC needs a few tens of steps instead of 2,047. Values that are not vertex
+    /// ids (negative or too large, e.g. an "unreached" maximum) are left as they are. Ignored unless
+    /// the combine is `Min` or `Max` of an integer value, applied [`Apply::InPlace`].
+    const VALUES_ARE_LABELS: bool = false;
+
     /// An active vertex's share of a sum handed to [`Program::apply`]: summed each iteration over the
     /// vertices processed in it (the active ones; every vertex while all are active), from the value
     /// each holds and the value it held when last processed (`sent`, as in
@@ -301,4 +312,24 @@ pub trait Program: Sync {
         let _ = (iterations, change);
         false
     }
+}
+
+/// Whether the engines shortcut `P`'s labels (see [`Program::VALUES_ARE_LABELS`]): it says so, its
+/// combine is `Min` or `Max`, its values are integers, and it applies updates in place.
+pub(crate) fn shortcuts_labels<P: Program>() -> bool {
+    P::VALUES_ARE_LABELS
+        && matches!(P::OP, CombineOp::Min | CombineOp::Max)
+        && P::APPLY == Apply::InPlace
+        && !matches!(P::IDENTITY.widen(), Wide::Float(_))
+}
+
+/// The vertex a label names, if it is a vertex id of a graph of `n` vertices.
+#[inline]
+pub(crate) fn labelled_vertex<V: Value>(label: V, n: usize) -> Option<usize> {
+    let id = match label.widen() {
+        Wide::Unsigned(x) => usize::try_from(x).ok()?,
+        Wide::Signed(x) => usize::try_from(x).ok()?,
+        Wide::Float(_) => return None,
+    };
+    (id < n).then_some(id)
 }

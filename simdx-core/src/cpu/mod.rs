@@ -12,7 +12,8 @@
 //! every vertex is active, and as long as the active vertices' out-edges keep the direction at pull.
 //! In-place min and max programs (SSSP, WCC) run bucket-fused rounds instead (module `fused`) unless
 //! the options turn fusion off: a round relaxes, files and picks the next frontier in one parallel
-//! region.
+//! region. Programs whose values are labels have each reached vertex follow its chain of labels
+//! after every step (module `shortcut`).
 
 mod bitmap;
 mod dense;
@@ -22,6 +23,7 @@ mod prefetch;
 mod pull;
 mod push;
 mod record;
+mod shortcut;
 mod state;
 
 use std::time::Instant;
@@ -33,6 +35,7 @@ use self::dense::Dense;
 use self::frontier::{Active, Frontier};
 use self::record::BinPolicy;
 use self::state::VertexState;
+use crate::acc::program::shortcuts_labels;
 use crate::acc::{weights_of, Apply, AtomicCell, CombineKind, Program, Value, WeightView};
 use crate::engine::{
     Direction, DirectionPolicy, EngineError, FilterPolicy, FilterUsed, FusionPolicy, IterationStats, Run, RunOptions,
@@ -73,10 +76,18 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
     let n = state.len();
     let mut next_active = Some(engine.frontier.select_all(program, &state));
     let mut iterations = 0u32;
+    let shortcuts = shortcuts_labels::<P>();
     while let Some(current) = next_active.take().filter(|a| !a.is_empty(n) && iterations < options.max_iterations) {
         // An iteration's time includes selecting the next frontier.
         let began = Instant::now();
         let (record, change, next) = engine.step(current);
+        if shortcuts {
+            match &next {
+                Next::Reached(reached, _) => shortcut::follow(&state, reached),
+                Next::Near(near) => shortcut::follow_lists(&state, near),
+                Next::All | Next::Senders(..) | Next::Filed(_) => {}
+            }
+        }
         iterations += 1;
         if !program.done(iterations, change) {
             next_active = Some(match next {

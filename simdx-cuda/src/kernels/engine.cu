@@ -956,6 +956,26 @@ __device__ __forceinline__ simdx_u32 sx_block_len(const unsigned long long* len)
     return value;
 }
 
+#if SIMDX_LABELS
+/* A program whose values are labels (vertex ids; Program::VALUES_ARE_LABELS): v, holding `label`, follows
+ * its chain of labels (label = combine(label, now[label])) while it improves, and keeps the end. Runs in
+ * select, when no update is in flight; other followers store with the same atomic combine, so a label
+ * only improves, and a concurrent read sees an old or a new label, both valid. */
+__device__ __forceinline__ simdx_value sx_follow_labels(const sx_state* s, const simdx_params* p, simdx_u32 v, simdx_value label) {
+    simdx_value start = label;
+    for (;;) {
+        /* Negative labels wrap to large ones: only vertex ids are followed. */
+        unsigned long long named = (unsigned long long)label;
+        if (named >= (unsigned long long)s->n) break;
+        simdx_value better = simdx_combine(p, label, *(volatile simdx_value*)&s->now[named]);
+        if (better == label) break;
+        label = better;
+    }
+    if (label != start) label = simdx_combine(p, label, sx_atomic(&s->now[v], label, p));
+    return label;
+}
+#endif
+
 /* Picks the next frontier from the reached vertices: the active ones in buckets up to `bucket`; the
  * others wait (pending flag, appended to far[fcur]). Clears the reached vertices' touched flags on the
  * way. With `prepare`, also prepares the new frontier for the next iteration (sx_prepare with `stamp`
@@ -975,6 +995,9 @@ __device__ __forceinline__ void ph_select(const sx_state* s, unsigned long long*
             v = list[i];
             s->touched[v] = 0u; /* the reached flag is spent: clear it for the next iteration */
             simdx_value now = s->now[v];
+#if SIMDX_LABELS
+            now = sx_follow_labels(s, &p, v, now);
+#endif
             if (simdx_active(&p, now, s->seen[v])) {
                 if (simdx_bucket(&p, now) <= bucket) {
                     take = true;

@@ -1,0 +1,205 @@
+//! Label shortcuts ([`Program::VALUES_ARE_LABELS`]): programs whose values name vertices have each
+//! reached vertex follow its chain of labels between steps. Checked on both backends (the GPU where
+//! the build and the machine have one) under every fusion, direction and filter policy: results
+//! equal to union-find (smallest label, largest label with signed values, the smallest source of a
+//! component with "unreached" labels that name no vertex), and far fewer steps than plain label
+//! propagation on a high-diameter grid.
+
+use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex, VertexData};
+use simdx::engine::{DirectionPolicy, FilterPolicy, FusionPolicy, RunOptions};
+use simdx::{graph_kernel, Backend, Graph, GraphBuilder, Runner, VertexId};
+use simdx_algos::{undirected, verify, Wcc};
+
+mod common;
+use common::{edges, generated};
+
+/// WCC without the declaration: one step per hop.
+struct PlainWcc;
+
+#[graph_kernel]
+impl Program for PlainWcc {
+    type Value = u32;
+    type Weight = ();
+    const OP: CombineOp = CombineOp::Min;
+    const KIND: CombineKind = CombineKind::Aggregate;
+    const APPLY: Apply = Apply::InPlace;
+    const IDENTITY: u32 = u32::MAX;
+    const UNSEEN: u32 = u32::MAX;
+    fn init(&self, v: Vertex) -> u32 {
+        v.id
+    }
+    fn active(&self, now: u32, seen: u32) -> bool {
+        now < seen
+    }
+    fn compute(&self, e: Edge<u32, ()>) -> u32 {
+        e.src
+    }
+}
+
+/// The largest vertex id of each component, as signed labels (negative: never sent).
+struct LargestLabel;
+
+#[graph_kernel]
+impl Program for LargestLabel {
+    type Value = i64;
+    type Weight = ();
+    const OP: CombineOp = CombineOp::Max;
+    const KIND: CombineKind = CombineKind::Aggregate;
+    const APPLY: Apply = Apply::InPlace;
+    const IDENTITY: i64 = i64::MIN;
+    const UNSEEN: i64 = -1;
+    const VALUES_ARE_LABELS: bool = true;
+    fn init(&self, v: Vertex) -> i64 {
+        v.id as i64
+    }
+    fn active(&self, now: i64, seen: i64) -> bool {
+        now > seen
+    }
+    fn compute(&self, e: Edge<i64, ()>) -> i64 {
+        e.src
+    }
+}
+
+/// The smallest source in each vertex's component; `u32::MAX` (a label naming no vertex) where there
+/// is none.
+struct SmallestSource {
+    is_source: VertexData<bool>,
+}
+
+#[graph_kernel]
+impl Program for SmallestSource {
+    type Value = u32;
+    type Weight = ();
+    const OP: CombineOp = CombineOp::Min;
+    const KIND: CombineKind = CombineKind::Aggregate;
+    const APPLY: Apply = Apply::InPlace;
+    const IDENTITY: u32 = u32::MAX;
+    const UNSEEN: u32 = u32::MAX;
+    const VALUES_ARE_LABELS: bool = true;
+    fn init(&self, v: Vertex) -> u32 {
+        if self.is_source[v.id] {
+            v.id
+        } else {
+            u32::MAX
+        }
+    }
+    fn active(&self, now: u32, seen: u32) -> bool {
+        now < seen
+    }
+    fn compute(&self, e: Edge<u32, ()>) -> u32 {
+        e.src
+    }
+}
+
+/// Each vertex's component as the list of its members, by union-find over the edges.
+fn components(g: &Graph) -> Vec<Vec<VertexId>> {
+    let n = g.num_vertices();
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    for (u, v, _) in g.edges() {
+        let (a, b) = (root(&mut parent, u as usize), root(&mut parent, v as usize));
+        parent[a.max(b)] = a.min(b);
+    }
+    let mut members = vec![Vec::new(); n];
+    for v in 0..n {
+        let r = root(&mut parent, v);
+        members[r].push(v as VertexId);
+    }
+    let mut of = vec![Vec::new(); n];
+    for list in members.into_iter().filter(|l| !l.is_empty()) {
+        for &v in &list {
+            of[v as usize] = list.clone();
+        }
+    }
+    of
+}
+
+fn graphs() -> Vec<(String, Graph)> {
+    let mut all: Vec<(String, Graph)> = ["kron:10", "urand:10:2", "grid:40x30"]
+        .iter()
+        .map(|s| (s.to_string(), undirected(&generated(s)).into_owned()))
+        .collect();
+    // A path whose ids fall along it, so that every chain of labels is long; isolated vertices.
+    let path: Vec<(u32, u32)> = (1..40).map(|i| (i, i - 1)).chain([(45, 41)]).collect();
+    all.push((
+        "falling path".into(),
+        undirected(&GraphBuilder::new().build(edges(50, &path, None)).unwrap()).into_owned(),
+    ));
+    all.push(("one vertex".into(), GraphBuilder::new().build(edges(1, &[], None)).unwrap()));
+    all
+}
+
+fn policies() -> Vec<RunOptions> {
+    let mut all = Vec::new();
+    for fusion in [FusionPolicy::None, FusionPolicy::PushPull, FusionPolicy::All] {
+        for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
+            for filter in [FilterPolicy::Online, FilterPolicy::Ballot, FilterPolicy::Jit] {
+                all.push(RunOptions { direction, filter, fusion, bin_capacity: 4, ..RunOptions::default() });
+            }
+        }
+    }
+    all
+}
+
+/// The backends to test here: the CPU, and the GPU where the build and the machine have one.
+fn backends() -> Vec<Backend> {
+    #[cfg(feature = "cuda")]
+    if common::gpu().is_some() {
+        return vec![Backend::Cpu, Backend::Cuda];
+    }
+    vec![Backend::Cpu]
+}
+
+#[test]
+fn label_programs_match_union_find_on_every_backend_and_policy() {
+    for (name, g) in graphs() {
+        let members = components(&g);
+        let n = g.num_vertices();
+        let largest: Vec<i64> = members.iter().map(|m| *m.iter().max().unwrap() as i64).collect();
+        let is_source = VertexData::set(n, &[3, 17, (n as u32).saturating_sub(1)]);
+        let smallest_source: Vec<u32> =
+            members.iter().map(|m| m.iter().copied().filter(|&v| is_source[v]).min().unwrap_or(u32::MAX)).collect();
+        let sources = SmallestSource { is_source: is_source.clone() };
+        for backend in backends() {
+            let mut runner = Runner::new(&g, backend).unwrap();
+            for options in policies() {
+                runner.set_options(options);
+                let at = format!("{name}, {backend:?}, {options:?}");
+                let wcc = runner.run(&Wcc).unwrap();
+                verify::wcc(&g, &wcc.values).unwrap_or_else(|e| panic!("{at}: {e}"));
+                assert_eq!(runner.run(&LargestLabel).unwrap().values, largest, "{at}");
+                assert_eq!(runner.run(&sources).unwrap().values, smallest_source, "{at}");
+            }
+        }
+    }
+}
+
+#[test]
+fn shortcuts_cut_the_steps_on_a_grid() {
+    // 64 x 64: pulling, plain propagation needs one step per hop of the diameter (126), and each
+    // vertex's label names the vertex above it (or to its left), whose label came from further up:
+    // chains that shortcuts follow. (Pushes in id order carry the smallest label across the whole
+    // grid in a step or two by themselves.)
+    let g = undirected(&generated("grid:64x64")).into_owned();
+    for backend in backends() {
+        let mut runner = Runner::new(&g, backend).unwrap();
+        for options in policies() {
+            runner.set_options(options);
+            let at = format!("{backend:?}, {options:?}");
+            let plain = runner.run(&PlainWcc).unwrap();
+            let labels = runner.run(&Wcc).unwrap();
+            assert_eq!(plain.values, labels.values, "{at}");
+            let (steps, plain_steps) = (labels.stats.iterations.len(), plain.stats.iterations.len());
+            assert!(steps <= plain_steps, "{at}: {steps} steps with shortcuts, {plain_steps} without");
+            if options.direction == DirectionPolicy::Pull {
+                assert!(steps * 10 <= plain_steps, "{at}: {steps} steps with shortcuts, {plain_steps} without");
+            }
+        }
+    }
+}
