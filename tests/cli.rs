@@ -287,3 +287,41 @@ fn gteps_counts_only_the_edges_a_search_reached() {
     let o = simdx(&["run", "sssp", &graph, "--source", "0", "--backend", "cpu"]);
     assert!(o.status.success() && !stderr(&o).contains("warning"), "{}", stderr(&o));
 }
+
+#[test]
+fn outputs_are_replaced_whole_or_not_at_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let listing = || {
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    // A successful write leaves the file and nothing else.
+    let out = dir.path().join("levels.txt").display().to_string();
+    let json = dir.path().join("run.json").display().to_string();
+    let el = dir.path().join("g.el").display().to_string();
+    let o = simdx(&["run", "bfs", "grid:6x5", "--source", "0", "--output", &out, "--json", &json, "--backend", "cpu"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(simdx(&["convert", "grid:6x5", &el]).status.success());
+    assert_eq!(listing(), ["g.el", "levels.txt", "run.json"]);
+    // A write that fails (the destination is a folder) exits 2, keeps what was there, and leaves no
+    // temporary file behind.
+    let folder = dir.path().join("taken");
+    std::fs::create_dir(&folder).unwrap();
+    let folder = folder.display().to_string();
+    for args in [
+        vec!["run", "bfs", "grid:6x5", "--source", "0", "--output", &folder, "--backend", "cpu"],
+        vec!["run", "bfs", "grid:6x5", "--source", "0", "--json", &folder, "--backend", "cpu"],
+        vec!["convert", "grid:6x5", &folder, "--to", "el"],
+        vec!["convert", "grid:6x5", &folder, "--to", "sxg"],
+    ] {
+        let o = simdx(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("taken"), "{args:?}: the message names the file: {}", stderr(&o));
+    }
+    assert_eq!(listing(), ["g.el", "levels.txt", "run.json", "taken"]);
+    assert!(read_output(&out).len() == 30);
+}

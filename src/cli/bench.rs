@@ -207,7 +207,8 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     }
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&rows).map_err(|e| CliError::Output(e.into()))?;
-        std::fs::write(path, text + "\n").map_err(|e| simdx_core::GraphError::io(path, e))?;
+        simdx_core::io::atomic_file::write_atomically(path, |f| std::io::Write::write_all(f, (text + "\n").as_bytes()))
+            .map_err(|e| simdx_core::GraphError::io(path, e))?;
     }
     Ok(())
 }

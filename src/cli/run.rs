@@ -9,6 +9,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 use simdx_core::acc::Value;
 use simdx_core::engine::{DegreeClasses, DirectionPolicy, FilterPolicy, FusionPolicy, RunOptions, RunStats};
+use simdx_core::io::atomic_file::write_atomically;
 use simdx_core::{Graph, VertexId};
 
 use super::algorithm::{Algorithm, AlgorithmArgs};
@@ -252,7 +253,8 @@ fn report(args: &RunArgs, backend: &'static str, graph: &Graph, outcome: Outcome
                 .collect(),
         };
         let text = serde_json::to_string_pretty(&report).map_err(|e| CliError::Output(e.into()))?;
-        std::fs::write(path, text + "\n").map_err(|e| simdx_core::GraphError::io(path, e))?;
+        write_atomically(path, |f| f.write_all((text + "\n").as_bytes()))
+            .map_err(|e| simdx_core::GraphError::io(path, e))?;
     }
     match outcome.validation {
         Err(e) if args.validate => Err(CliError::Validation(e)),
@@ -281,13 +283,15 @@ fn counted_edges(algorithm: Algorithm, graph: &Graph, values: &Values) -> u64 {
 }
 
 fn write_values(path: &std::path::Path, values: &Values) -> std::io::Result<()> {
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
-    match values {
-        Values::U32(v) => write_lines(&mut out, v, |out, x| write!(out, "{x}"))?,
-        Values::F32(v) => write_lines(&mut out, v, |out, x| write!(out, "{x:e}"))?,
-        Values::F64(v) => write_lines(&mut out, v, |out, x| write!(out, "{x:e}"))?,
-    }
-    out.flush()
+    write_atomically(path, |file| {
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+        match values {
+            Values::U32(v) => write_lines(&mut out, v, |out, x| write!(out, "{x}"))?,
+            Values::F32(v) => write_lines(&mut out, v, |out, x| write!(out, "{x:e}"))?,
+            Values::F64(v) => write_lines(&mut out, v, |out, x| write!(out, "{x:e}"))?,
+        }
+        out.flush()
+    })
 }
 
 /// Writes `<id> <value>` per vertex, `inf` for the type's largest value (unreachable).

@@ -43,16 +43,16 @@
 //! Memory-mapped data is only as stable as the file: do not modify or truncate a `.sxg` file while a
 //! graph read from it is alive.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufWriter, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::path::Path;
 use std::sync::Arc;
 
 use memmap2::Mmap;
 use rayon::prelude::*;
 use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
+use super::atomic_file::write_atomically;
 use crate::error::{GraphError, Result};
 use crate::graph::array::{Array, Element};
 use crate::graph::csr::Csr;
@@ -277,60 +277,25 @@ fn pad8<W: Write>(w: &mut HashingWriter<W>) -> std::io::Result<()> {
 }
 
 /// A temporary file beside the destination, removed on drop unless it was renamed into place.
-struct TempFile {
-    path: PathBuf,
-    keep: bool,
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        if !self.keep {
-            let _ = std::fs::remove_file(&self.path);
-        }
-    }
-}
-
 /// Writes `graph` to `path` in the binary format. The data goes to a temporary file in the same
 /// directory, is synced to disk, and is then renamed over `path`, so that a crash or an error never
 /// leaves a partial file under the final name.
 pub fn write(graph: &Graph, path: &Path) -> Result<()> {
     refuse_big_endian(path)?;
-    let io_err = |e: std::io::Error| GraphError::io(path, e);
-    let file_name = path
-        .file_name()
-        .ok_or_else(|| GraphError::file(path, "the output path names no file"))?
-        .to_string_lossy()
-        .into_owned();
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let unique = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let mut temp =
-        TempFile { path: dir.join(format!(".{file_name}.{}.{unique}.tmp", std::process::id())), keep: false };
-    let file = OpenOptions::new().write(true).create_new(true).open(&temp.path).map_err(io_err)?;
-
     let mut header = plan_layout(graph).ok_or_else(|| GraphError::file(path, "the graph is too large to write"))?;
-    let mut out = BufWriter::with_capacity(8 << 20, file);
-    out.write_all(&[0u8; HEADER_LEN]).map_err(io_err)?;
-    let mut w = HashingWriter::new(out);
-    write_payload(graph, &mut w).map_err(io_err)?;
-    debug_assert_eq!(HEADER_LEN as u64 + w.written, header.file_size);
-    let (checksum, out) = w.finish();
-    header.payload_checksum = checksum;
-    let mut file = out.into_inner().map_err(|e| io_err(e.into_error()))?;
-    file.seek(SeekFrom::Start(0)).map_err(io_err)?;
-    file.write_all(&header.encode()).map_err(io_err)?;
-    file.sync_all().map_err(io_err)?;
-    drop(file);
-    std::fs::rename(&temp.path, path).map_err(io_err)?;
-    temp.keep = true;
-    // Make the rename itself durable where the platform allows syncing a directory.
-    if let Ok(d) = File::open(&dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
+    write_atomically(path, |file| {
+        let mut out = BufWriter::with_capacity(8 << 20, &mut *file);
+        out.write_all(&[0u8; HEADER_LEN])?;
+        let mut w = HashingWriter::new(out);
+        write_payload(graph, &mut w)?;
+        debug_assert_eq!(HEADER_LEN as u64 + w.written, header.file_size);
+        let (checksum, out) = w.finish();
+        header.payload_checksum = checksum;
+        out.into_inner().map_err(|e| e.into_error())?;
+        file.seek(SeekFrom::Start(0))?;
+        file.write_all(&header.encode())
+    })
+    .map_err(|e| GraphError::io(path, e))
 }
 
 /// The header of `graph`'s file, sections placed in table order after the header (checksum unset).

@@ -9,8 +9,10 @@
 //! | `.sxg` | simdx binary (memory-mapped, checksummed; see [`binary`]) | as stored |
 //!
 //! Text is parsed in parallel; every error names the file and the line (or byte offset).
-//! [`vertex_values`] reads per-vertex inputs (vectors, vertex sets) for programs.
+//! [`vertex_values`] reads per-vertex inputs (vectors, vertex sets) for programs. Every writer goes
+//! through [`atomic_file`], so a failed or killed write never leaves a partial file.
 
+pub mod atomic_file;
 pub mod binary;
 pub mod dimacs;
 pub mod edgelist;

@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use memmap2::Mmap;
 use rayon::prelude::*;
 
+use super::atomic_file::write_atomically;
 use crate::error::{GraphError, Result};
 use crate::graph::weights::{EdgeWeights, WeightKind, Weights};
 use crate::{Graph, VertexId, MAX_VERTICES};
@@ -654,21 +655,24 @@ pub(crate) fn write_edges<F>(graph: &Graph, path: &Path, header: &str, line: F) 
 where
     F: Fn(&mut Vec<u8>, VertexId, VertexId, Option<Weight>) + Sync,
 {
-    let file = File::create(path).map_err(|e| GraphError::io(path, e))?;
-    let mut out = BufWriter::with_capacity(1 << 20, file);
-    out.write_all(header.as_bytes()).map_err(|e| GraphError::io(path, e))?;
-    let arcs = graph.num_arcs();
-    let blocks: Vec<Range<u64>> = (0..arcs.div_ceil(WRITE_BLOCK_ARCS))
-        .map(|b| b * WRITE_BLOCK_ARCS..((b + 1) * WRITE_BLOCK_ARCS).min(arcs))
-        .collect();
-    let group = rayon::current_num_threads() * 2;
-    for blocks in blocks.chunks(group) {
-        let buffers: Vec<Vec<u8>> = blocks.par_iter().map(|range| format_block(graph, range.clone(), &line)).collect();
-        for buffer in buffers {
-            out.write_all(&buffer).map_err(|e| GraphError::io(path, e))?;
+    write_atomically(path, |file| {
+        let mut out = BufWriter::with_capacity(1 << 20, file);
+        out.write_all(header.as_bytes())?;
+        let arcs = graph.num_arcs();
+        let blocks: Vec<Range<u64>> = (0..arcs.div_ceil(WRITE_BLOCK_ARCS))
+            .map(|b| b * WRITE_BLOCK_ARCS..((b + 1) * WRITE_BLOCK_ARCS).min(arcs))
+            .collect();
+        let group = rayon::current_num_threads() * 2;
+        for blocks in blocks.chunks(group) {
+            let buffers: Vec<Vec<u8>> =
+                blocks.par_iter().map(|range| format_block(graph, range.clone(), &line)).collect();
+            for buffer in buffers {
+                out.write_all(&buffer)?;
+            }
         }
-    }
-    out.flush().map_err(|e| GraphError::io(path, e))
+        out.flush()
+    })
+    .map_err(|e| GraphError::io(path, e))
 }
 
 /// Formats the edges among the out-arcs `range` of `graph`.
