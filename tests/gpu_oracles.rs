@@ -31,7 +31,7 @@ fn graphs() -> Vec<(String, Graph)> {
 
 fn policies() -> Vec<RunOptions> {
     let mut all = Vec::new();
-    for fusion in [FusionPolicy::None, FusionPolicy::PushPull, FusionPolicy::All] {
+    for fusion in [FusionPolicy::None, FusionPolicy::PushPull, FusionPolicy::All, FusionPolicy::Auto] {
         for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
             for filter in [FilterPolicy::Online, FilterPolicy::Ballot, FilterPolicy::Jit] {
                 all.push(RunOptions { direction, filter, fusion, bin_capacity: 4, ..RunOptions::default() });
@@ -150,7 +150,7 @@ fn fusion_modes_agree_on_a_high_diameter_graph() {
     let g = generated("grid:300x200");
     let dg = DeviceGraph::upload(&gpu, &g).unwrap();
     let source = 0;
-    for fusion in [FusionPolicy::None, FusionPolicy::PushPull, FusionPolicy::All] {
+    for fusion in [FusionPolicy::None, FusionPolicy::PushPull, FusionPolicy::All, FusionPolicy::Auto] {
         let options = RunOptions { fusion, ..RunOptions::default() };
         let bfs = CudaEngine::new(options).run(&Bfs { source }, &dg).unwrap();
         verify::bfs(&g, source, &bfs.values).unwrap_or_else(|e| panic!("{fusion:?}: {e}"));
@@ -168,7 +168,7 @@ fn pagerank_on_the_gpu_pulls_while_most_ranks_move_and_pushes_the_tail() {
     let params = PageRank { tolerance: 1e-9, max_iterations: 200, ..PageRank::default() };
     let grid = generated("grid:32x32");
     let n = grid.num_vertices() as u64;
-    for fusion in [FusionPolicy::All, FusionPolicy::PushPull, FusionPolicy::None] {
+    for fusion in [FusionPolicy::All, FusionPolicy::PushPull, FusionPolicy::None, FusionPolicy::Auto] {
         let dg = DeviceGraph::upload(&gpu, &grid).unwrap();
         let run = CudaEngine::new(RunOptions { fusion, ..RunOptions::default() }).run(&params, &dg).unwrap();
         let it = &run.stats.iterations;
@@ -193,7 +193,35 @@ fn runs_of_different_programs_share_one_device_graph() {
         let sssp = engine.run(&Sssp { source: 5, delta: default_delta(&g) }, &dg).unwrap();
         verify::sssp(&g, 5, &sssp.values).unwrap();
     }
-    let (name, grid) = engine.last_fused_kernel().expect("fusion `all` is the default");
+    let (name, grid) = engine.last_fused_kernel().expect("selective fusion, the default, runs small steps fused");
     assert_eq!(name, "sx_fused_all");
     assert!(grid.registers > 0 && grid.blocks >= gpu.sm_count, "{grid:?}");
+}
+
+#[test]
+fn selective_fusion_hands_steps_back_and_forth() {
+    let Some(gpu) = gpu() else { return };
+    let params = PageRank { tolerance: 1e-9, max_iterations: 200, ..PageRank::default() };
+    for spec in ["kron:11:w", "grid:60x40"] {
+        let g = generated(spec);
+        let dg = DeviceGraph::upload(&gpu, &g).unwrap();
+        let options = RunOptions { fusion: FusionPolicy::Auto, ..RunOptions::default() };
+        let cpu_bfs = Engine::default().run(&Bfs { source: 5 }, &g).unwrap();
+        // 0: every step on the host; small thresholds: steps move between the host and the
+        // persistent kernel as frontiers grow and shrink; the largest: every step fused.
+        for threshold in [0, 8, 64, 512, 4096, u64::MAX] {
+            let engine = CudaEngine::new(options).with_fusion_threshold(threshold);
+            let at = format!("{spec}, threshold {threshold}");
+            let bfs = engine.run(&Bfs { source: 5 }, &dg).unwrap();
+            verify::bfs(&g, 5, &bfs.values).unwrap_or_else(|e| panic!("{at}: {e}"));
+            assert_eq!(bfs.stats.iterations.len(), cpu_bfs.stats.iterations.len(), "{at}");
+            assert_eq!(engine.last_fused_kernel().is_some(), threshold > 0, "{at}");
+            let sssp = engine.run(&Sssp { source: 5, delta: default_delta(&g) }, &dg).unwrap();
+            verify::sssp(&g, 5, &sssp.values).unwrap_or_else(|e| panic!("{at}: {e}"));
+            let pr = engine.run(&params, &dg).unwrap();
+            verify::pagerank(&g, &params, &pr.values, 1e-6).unwrap_or_else(|e| panic!("{at}: {e}"));
+            let wcc = engine.run(&simdx_algos::Wcc, &dg).unwrap();
+            verify::wcc(&g, &wcc.values).unwrap_or_else(|e| panic!("{at}: {e}"));
+        }
+    }
 }

@@ -137,7 +137,7 @@ fn graphs() -> Vec<(String, Graph)> {
 
 fn policies() -> Vec<RunOptions> {
     let mut all = Vec::new();
-    for fusion in [FusionPolicy::None, FusionPolicy::PushPull, FusionPolicy::All] {
+    for fusion in [FusionPolicy::None, FusionPolicy::PushPull, FusionPolicy::All, FusionPolicy::Auto] {
         for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
             for filter in [FilterPolicy::Online, FilterPolicy::Ballot, FilterPolicy::Jit] {
                 all.push(RunOptions { direction, filter, fusion, bin_capacity: 4, ..RunOptions::default() });

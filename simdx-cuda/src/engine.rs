@@ -16,7 +16,7 @@ use simdx_core::engine::{
 
 use crate::compile;
 use crate::error::{driver, CudaError};
-use crate::fused::FusedRun;
+use crate::fused::{FusedRun, Handback, LoopState};
 use crate::graph::{DeviceGraph, WeightKind};
 
 /// The kernel templates, compiled after the prelude and the program's device code.
@@ -54,6 +54,8 @@ type ProgramWeights<'g> = (Option<&'g CudaSlice<u32>>, Option<&'g CudaSlice<u32>
 pub struct CudaEngine {
     options: RunOptions,
     blocks_override: Option<u32>,
+    /// Selective fusion's hand-back threshold on a frontier's out-edges, instead of the default.
+    fusion_threshold: Option<u64>,
     last_grid: std::sync::Arc<std::sync::Mutex<Option<(String, crate::FusedGrid)>>>,
 }
 
@@ -156,13 +158,21 @@ pub fn kernel_source<P: DeviceProgram>() -> String {
 impl CudaEngine {
     /// An engine with `options`.
     pub fn new(options: RunOptions) -> Self {
-        CudaEngine { options, blocks_override: None, last_grid: Default::default() }
+        CudaEngine { options, blocks_override: None, fusion_threshold: None, last_grid: Default::default() }
     }
 
     /// Launches fused kernels with `blocks` blocks instead of the largest co-resident grid. A grid that
     /// cannot be co-resident is refused by the driver (an error, never a hang); for tests.
     pub fn with_fused_blocks(mut self, blocks: u32) -> Self {
         self.blocks_override = Some(blocks);
+        self
+    }
+
+    /// Under selective fusion ([`FusionPolicy::Auto`]), runs a step in the persistent kernel when its
+    /// frontier has at most `edges` out-edges, instead of a few per thread of the kernel's grid; for
+    /// tests (a small threshold makes small graphs hand steps back and forth) and measurements.
+    pub fn with_fusion_threshold(mut self, edges: u64) -> Self {
+        self.fusion_threshold = Some(edges);
         self
     }
 
@@ -177,7 +187,7 @@ impl CudaEngine {
         let (module, _) = compile::module(&graph.gpu, &kernel_source::<P>())?;
         let kernels = Kernels { module };
         let name = match self.options.fusion {
-            FusionPolicy::All | FusionPolicy::None => "sx_fused_all",
+            FusionPolicy::All | FusionPolicy::None | FusionPolicy::Auto => "sx_fused_all",
             FusionPolicy::PushPull => "sx_fused_push",
         };
         crate::fused::grid_for(&graph.gpu, &kernels.get(name)?)
@@ -431,28 +441,36 @@ impl CudaEngine {
         let set_up = start.elapsed();
         pending_maybe = true;
         let mut iterations = 0u32;
-        if opts.fusion == FusionPolicy::None {
-            if let Ok(mut last) = self.last_grid.lock() {
-                *last = None;
+        let fused_run = FusedRun {
+            kernels: &k,
+            lists: [&*frontier, &*next],
+            push_classes,
+            pull_classes,
+            pull_lens,
+            pull_chunks: (&plan.chunks, plan.chunk_count),
+            tile_counts,
+            blocks_override: self.blocks_override,
+            silent_pulls,
+        };
+        // Selective fusion hands a step to the persistent kernel while its frontier's out-edges stay
+        // under `host_above`, and the kernel hands it back when they grow past it.
+        let host_above = match opts.fusion {
+            FusionPolicy::Auto if self.fusion_threshold.is_some() => self.fusion_threshold.unwrap_or_default(),
+            FusionPolicy::Auto => {
+                let grid = crate::fused::grid_for(gpu, &k.get("sx_fused_all")?)?;
+                u64::from(self.blocks_override.unwrap_or(grid.blocks)) * u64::from(BLOCK) * SELECTIVE_EDGES_PER_THREAD
             }
-        } else {
-            let fused = FusedRun {
-                kernels: &k,
-                state: &state,
-                lists: [&*frontier, &*next],
-                push_classes,
-                pull_classes,
-                pull_lens,
-                pull_chunks: (&plan.chunks, plan.chunk_count),
-                tile_counts,
-                len,
-                fcur,
-                blocks_override: self.blocks_override,
-                silent_pulls,
-            };
-            let (_, kernel) = fused.run(gpu, opts, graph.num_arcs, &mut stats)?;
+            _ => 0,
+        };
+        let mut session = match opts.fusion {
+            FusionPolicy::None => None,
+            _ => Some(fused_run.session(gpu, opts, graph.num_arcs, host_above)?),
+        };
+        if let (Some(session), FusionPolicy::All | FusionPolicy::PushPull) = (&mut session, opts.fusion) {
+            let from = LoopState { len, bucket: 0, iterations: 0, pending_maybe: true, fcur };
+            session.run(&state, from, &mut stats)?;
             if let Ok(mut last) = self.last_grid.lock() {
-                *last = Some(kernel);
+                *last = session.last.take();
             }
             // The run ends with the result on the device (as SIMD-X and Gunrock time it); the copy to
             // the host is not part of it.
@@ -490,6 +508,18 @@ impl CudaEngine {
             let tag = iterations + 1;
             launch!(f_snapshot, per_thread(len), &state, &*frontier, &len, &tag, &stamp);
             let c = read(&mut *counters)?;
+            if let Some(session) = session.as_mut().filter(|_| c[OUT_EDGES] <= host_above && !all_active) {
+                // Selective fusion: a small step; the persistent kernel takes over (it prepares the
+                // frontier again, to the same result) until a step is big or the run ends.
+                let from = LoopState { len, bucket, iterations, pending_maybe, fcur };
+                match session.run(&state, from, &mut stats)? {
+                    Handback::Done => break,
+                    Handback::Host(back) => {
+                        LoopState { len, bucket, iterations, pending_maybe, fcur } = back;
+                        continue;
+                    }
+                }
+            }
             let global = f64::from_bits(c[GLOBAL]);
             // When the frontier holds every vertex with out-edges, every in-arc's source is active.
             let stamp = if c[OUT_EDGES] == graph.num_arcs { 0 } else { stamp };
@@ -620,6 +650,9 @@ impl CudaEngine {
                 pending_maybe |= c[PENDING] > 0;
             }
         }
+        if let Ok(mut last) = self.last_grid.lock() {
+            *last = session.and_then(|s| s.last);
+        }
         stream.synchronize().map_err(driver("finishing the run"))?;
         stats.time = start.elapsed();
         profile(entered, start, set_up, stats.time);
@@ -666,6 +699,11 @@ impl CudaEngine {
         }
     }
 }
+
+/// Selective fusion ([`FusionPolicy::Auto`]): a step runs in the persistent kernel while its frontier's
+/// out-edges are at most this many per thread of the kernel's grid; a bigger step fills the GPU, and
+/// one launch per phase (more blocks, fewer registers) then runs it faster.
+const SELECTIVE_EDGES_PER_THREAD: u64 = 8;
 
 /// The least share of all arcs the frontier's out-edges must exceed before an in-place or
 /// received-apply aggregation program (SSSP, WCC, k-core) pulls: its pull reads every in-arc, with no

@@ -20,6 +20,7 @@ const MIN_BUCKET: usize = 3;
 /// Byte offsets in `sx_fused` of the loop state the kernel writes back.
 const LOOP_STATE: usize = 148;
 const STATUS_SWITCH: u32 = 2;
+const STATUS_HOST: u32 = 3;
 /// Iterations whose statistics a fused run records (later ones still run, unrecorded).
 const LOG_CAPACITY: u32 = 1 << 16;
 
@@ -37,7 +38,6 @@ pub struct FusedGrid {
 /// What a fused run needs from the engine's set-up.
 pub(crate) struct FusedRun<'a> {
     pub kernels: &'a Kernels,
-    pub state: &'a CudaSlice<u8>,
     pub lists: [&'a CudaSlice<u32>; 2],
     pub push_classes: &'a [CudaSlice<u32>],
     pub pull_classes: &'a [CudaSlice<u32>],
@@ -45,9 +45,6 @@ pub(crate) struct FusedRun<'a> {
     /// The pull's chunks of the CTA and grid classes, and how many.
     pub pull_chunks: (&'a CudaSlice<u64>, u32),
     pub tile_counts: &'a CudaSlice<u32>,
-    pub len: u32,
-    /// Which list of waiting vertices is current.
-    pub fcur: u32,
     /// Blocks to launch instead of the occupancy-derived grid (tests of the co-residency guard).
     pub blocks_override: Option<u32>,
     /// Whether pulls read every send slot without a stamp (`SX_SILENT_PULLS` in engine.cu). A field
@@ -65,26 +62,71 @@ pub(crate) fn grid_for(gpu: &Gpu, kernel: &cudarc::driver::CudaFunction) -> Resu
     Ok(FusedGrid { blocks_per_sm, blocks: blocks_per_sm * gpu.sm_count, registers })
 }
 
+/// Where a run stands between launches, handed to a persistent kernel and back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LoopState {
+    /// The current frontier's length (in `lists[0]`).
+    pub len: u32,
+    /// The current bucket.
+    pub bucket: u32,
+    /// Iterations run so far.
+    pub iterations: u32,
+    /// Whether vertices may wait in later buckets.
+    pub pending_maybe: bool,
+    /// Which list of waiting vertices is current.
+    pub fcur: u32,
+}
+
+/// How a persistent kernel handed a run back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Handback {
+    /// The run is over.
+    Done,
+    /// Selective fusion: the next step is big; the host runs it from this state.
+    Host(LoopState),
+}
+
+/// The device buffers of a run's fused launches, made once per run; it borrows none of the run's
+/// buffers, whose addresses it keeps, so that the host's steps can use them in between.
+pub(crate) struct FusedSession<'g> {
+    gpu: &'g Gpu,
+    blocks_override: Option<u32>,
+    opts: RunOptions,
+    kernels: Vec<cudarc::driver::CudaFunction>,
+    grids: Vec<FusedGrid>,
+    ring_init: Vec<u64>,
+    ring: CudaSlice<u64>,
+    log: CudaSlice<u64>,
+    log_capacity: u32,
+    /// `sx_fused` as bytes, with the loop state to fill in per launch at [`LOOP_STATE`].
+    bytes: Vec<u8>,
+    /// The last kernel launched and its grid.
+    pub last: Option<(String, FusedGrid)>,
+    _barrier: CudaSlice<u32>,
+}
+
+/// The kernels' names, by `which`.
+const NAMES: [&str; 3] = ["sx_fused_push", "sx_fused_pull", "sx_fused_all"];
+
 impl FusedRun<'_> {
-    /// Runs the iterations in persistent kernels; appends their statistics; returns the iterations run
-    /// and the last kernel launched with its grid.
-    pub(crate) fn run(
+    /// Allocates what the fused launches of one run share; `host_above` (0: never) is selective
+    /// fusion's hand-back threshold on a frontier's out-edges.
+    pub(crate) fn session<'g>(
         &self,
-        gpu: &Gpu,
+        gpu: &'g Gpu,
         opts: &RunOptions,
         num_arcs: u64,
-        stats: &mut RunStats,
-    ) -> Result<(u32, (String, FusedGrid)), CudaError> {
+        host_above: u64,
+    ) -> Result<FusedSession<'g>, CudaError> {
         let stream = &gpu.stream;
-        let names = ["sx_fused_push", "sx_fused_pull", "sx_fused_all"];
-        let kernels: Vec<_> = names.iter().map(|n| self.kernels.get(n)).collect::<Result<_, _>>()?;
+        let kernels: Vec<_> = NAMES.iter().map(|n| self.kernels.get(n)).collect::<Result<_, _>>()?;
         let grids: Vec<FusedGrid> = kernels.iter().map(|k| grid_for(gpu, k)).collect::<Result<_, _>>()?;
         let log_capacity = opts.max_iterations.min(LOG_CAPACITY);
         let mut ring_init = vec![0u64; RING * COUNTERS];
         for set in ring_init.chunks_mut(COUNTERS) {
             set[MIN_BUCKET] = u64::MAX;
         }
-        let mut ring = stream.clone_htod(&ring_init).map_err(driver("allocating counters"))?;
+        let ring = stream.clone_htod(&ring_init).map_err(driver("allocating counters"))?;
         let barrier = stream
             .alloc_zeros::<u32>(crate::engine::GRID_BARRIER_WORDS)
             .map_err(driver("allocating the grid barrier"))?;
@@ -95,7 +137,7 @@ impl FusedRun<'_> {
             DirectionPolicy::Pull => (1, 0.0),
             DirectionPolicy::Auto { threshold } => (2, threshold * num_arcs as f64),
         };
-        let mut bytes = Vec::with_capacity(192);
+        let mut bytes = Vec::with_capacity(200);
         let mut ptr = |p: u64| bytes.extend_from_slice(&p.to_le_bytes());
         for l in self.lists {
             ptr(l.device_ptr(stream).0);
@@ -118,41 +160,73 @@ impl FusedRun<'_> {
             bytes.extend_from_slice(&x.to_le_bytes());
         }
         bytes.extend_from_slice(&threshold.to_le_bytes());
-        // max_iterations, then the loop state: len, bucket, iterations, cur, pending_maybe, status, fcur.
-        for x in [opts.max_iterations, self.len, 0, 0, 0, 1, 0, self.fcur] {
+        // max_iterations, then the loop state (filled in per launch): len, bucket, iterations, cur,
+        // pending_maybe, status, fcur.
+        for x in [opts.max_iterations, 0, 0, 0, 0, 0, 0, 0] {
             bytes.extend_from_slice(&x.to_le_bytes());
         }
         debug_assert_eq!(bytes.len(), 176);
         bytes.extend_from_slice(&self.pull_chunks.0.device_ptr(stream).0.to_le_bytes());
         bytes.extend_from_slice(&self.pull_chunks.1.to_le_bytes());
         bytes.extend_from_slice(&u32::from(self.silent_pulls).to_le_bytes());
-        while bytes.len() % 8 != 0 {
-            bytes.push(0);
-        }
         debug_assert_eq!(bytes.len(), 192);
+        bytes.extend_from_slice(&host_above.to_le_bytes());
+        debug_assert_eq!(bytes.len(), 200);
+        Ok(FusedSession {
+            gpu,
+            blocks_override: self.blocks_override,
+            opts: *opts,
+            kernels,
+            grids,
+            ring_init,
+            ring,
+            log,
+            log_capacity,
+            bytes,
+            last: None,
+            _barrier: barrier,
+        })
+    }
+}
+
+impl FusedSession<'_> {
+    /// Runs iterations from `from` in persistent kernels until the run ends or, under selective
+    /// fusion, a step is big; appends their statistics.
+    pub(crate) fn run(
+        &mut self,
+        state: &CudaSlice<u8>,
+        from: LoopState,
+        stats: &mut RunStats,
+    ) -> Result<Handback, CudaError> {
+        let (stream, opts) = (&self.gpu.stream, &self.opts);
+        let mut bytes = self.bytes.clone();
+        let words = [from.len, from.bucket, from.iterations, 0, u32::from(from.pending_maybe), 0, from.fcur];
+        for (i, x) in words.iter().enumerate() {
+            bytes[LOOP_STATE + 4 * i..LOOP_STATE + 4 * i + 4].copy_from_slice(&x.to_le_bytes());
+        }
         let mut control = stream.clone_htod(&bytes).map_err(driver("uploading the fused-kernel state"))?;
 
         // Push-pull starts with the direction the first iteration will take; a switch relaunches.
         let mut which = match opts.fusion {
-            FusionPolicy::All => 2,
+            FusionPolicy::All | FusionPolicy::Auto => 2,
             _ if matches!(opts.direction, DirectionPolicy::Pull) => 1,
             _ => 0,
         };
         let mut launches = 0u32;
-        let iterations = loop {
-            let grid = grids[which];
+        let (back, status) = loop {
+            let grid = self.grids[which];
             if grid.blocks == 0 {
                 return Err(CudaError::Driver {
                     what: "sizing a fused kernel",
-                    message: format!("{} cannot have one block of {BLOCK} threads resident per SM", names[which]),
+                    message: format!("{} cannot have one block of {BLOCK} threads resident per SM", NAMES[which]),
                 });
             }
             let blocks = self.blocks_override.unwrap_or(grid.blocks);
             // Each launch starts its counter rotation at set 0: the sets must be clean again.
-            stream.memcpy_htod(&ring_init, &mut ring).map_err(driver("resetting counters"))?;
+            stream.memcpy_htod(&self.ring_init, &mut self.ring).map_err(driver("resetting counters"))?;
             let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (BLOCK, 1, 1), shared_mem_bytes: 0 };
-            let mut b = stream.launch_builder(&kernels[which]);
-            b.arg(self.state).arg(&mut control);
+            let mut b = stream.launch_builder(&self.kernels[which]);
+            b.arg(state).arg(&mut control);
             // SAFETY: the arguments are the kernel's (`sx_state*`, `sx_fused*`); every buffer the two
             // structs point to outlives the launch, which is synchronised below.
             unsafe { b.launch_cooperative(cfg) }.map_err(driver("launching a fused kernel cooperatively"))?;
@@ -161,38 +235,56 @@ impl FusedRun<'_> {
             let word = |i: usize| {
                 u32::from_le_bytes(back[LOOP_STATE + 4 * i..LOOP_STATE + 4 * i + 4].try_into().expect("4 bytes"))
             };
-            let (iterations, status) = (word(2), word(5));
+            let status = word(5);
             if status != STATUS_SWITCH {
-                break iterations;
+                break (back, status);
             }
             which = 1 - which;
-            if launches > 2 * iterations + 4 {
+            if launches > 2 * (word(2) - from.iterations) + 4 {
                 return Err(CudaError::Driver {
                     what: "running fused kernels",
                     message: "direction switches do not settle".into(),
                 });
             }
         };
-        let logged = (iterations.min(log_capacity)) as usize;
-        let rows = stream.clone_dtoh(&log.slice(0..(logged + 1) * 5)).map_err(driver("reading the iteration log"))?;
-        for i in 0..logged {
-            let row = &rows[i * 5..i * 5 + 5];
-            let end = rows[(i + 1) * 5 + 4];
-            stats.iterations.push(IterationStats {
-                direction: if row[0] & 0xff == 0 { Direction::Push } else { Direction::Pull },
-                filter: match row[0] >> 8 {
-                    0 => FilterUsed::Online,
-                    1 => FilterUsed::Ballot,
-                    _ => FilterUsed::Every,
-                },
-                frontier: row[1],
-                edges: row[2],
-                bucket: row[3] as u32,
-                time: Duration::from_nanos(end.saturating_sub(row[4])),
-            });
+        let word = |i: usize| {
+            u32::from_le_bytes(back[LOOP_STATE + 4 * i..LOOP_STATE + 4 * i + 4].try_into().expect("4 bytes"))
+        };
+        let iterations = word(2);
+        let logged = from.iterations.min(self.log_capacity) as usize..iterations.min(self.log_capacity) as usize;
+        if !logged.is_empty() {
+            let rows = stream
+                .clone_dtoh(&self.log.slice(logged.start * 5..(logged.end + 1) * 5))
+                .map_err(driver("reading the iteration log"))?;
+            for k in 0..logged.len() {
+                let row = &rows[k * 5..k * 5 + 5];
+                let end = rows[(k + 1) * 5 + 4];
+                stats.iterations.push(IterationStats {
+                    direction: if row[0] & 0xff == 0 { Direction::Push } else { Direction::Pull },
+                    filter: match row[0] >> 8 {
+                        0 => FilterUsed::Online,
+                        1 => FilterUsed::Ballot,
+                        _ => FilterUsed::Every,
+                    },
+                    frontier: row[1],
+                    edges: row[2],
+                    bucket: row[3] as u32,
+                    time: Duration::from_nanos(end.saturating_sub(row[4])),
+                });
+            }
         }
-        let mut grid = grids[which];
+        let mut grid = self.grids[which];
         grid.blocks = self.blocks_override.unwrap_or(grid.blocks);
-        Ok((iterations, (names[which].to_string(), grid)))
+        self.last = Some((NAMES[which].to_string(), grid));
+        Ok(match status {
+            STATUS_HOST => Handback::Host(LoopState {
+                len: word(0),
+                bucket: word(1),
+                iterations,
+                pending_maybe: word(4) != 0,
+                fcur: word(6),
+            }),
+            _ => Handback::Done,
+        })
     }
 }

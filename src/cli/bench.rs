@@ -34,9 +34,9 @@ pub struct BenchArgs {
     /// Filter policies (online, ballot, jit), comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "jit")]
     filters: Vec<String>,
-    /// Fusion modes (none, push-pull, all), comma-separated: GPU kernel fusion; on the CPU, none runs
-    /// one step at a time and the others fuse delta-stepping rounds (see `simdx run --fusion`).
-    #[arg(long, value_delimiter = ',', default_value = "all")]
+    /// Fusion modes (auto, none, push-pull, all), comma-separated: GPU kernel fusion; on the CPU, none
+    /// runs one step at a time and the others fuse delta-stepping rounds (see `simdx run --fusion`).
+    #[arg(long, value_delimiter = ',', default_value = "auto")]
     fusions: Vec<String>,
     /// Trials per row; the table shows their median.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
@@ -109,6 +109,7 @@ enum FusionName {
     None,
     PushPull,
     All,
+    Auto,
 }
 
 /// Bytes `algorithm` must move at least: one pass over the offsets, the targets, the weights it reads
@@ -229,6 +230,7 @@ fn options(direction: DirectionName, filter: FilterName, fusion: FusionName) -> 
             FusionName::None => FusionPolicy::None,
             FusionName::PushPull => FusionPolicy::PushPull,
             FusionName::All => FusionPolicy::All,
+            FusionName::Auto => FusionPolicy::Auto,
         },
         ..RunOptions::default()
     }

@@ -72,10 +72,11 @@ pub struct EngineArgs {
     /// Worker threads (default: one per core).
     #[arg(long)]
     threads: Option<usize>,
-    /// Fusion: on a GPU, none (a launch per step), push-pull (a persistent kernel per direction) or
-    /// all; on the CPU, none runs one step at a time, push-pull and all run each delta-stepping round
-    /// of an in-place min or max program (SSSP, WCC; BFS when it only pushes) in one parallel region.
-    #[arg(long, value_enum, default_value_t = FusionArg::All)]
+    /// Fusion: on a GPU, auto (selective: a persistent kernel for small steps, a launch per phase for
+    /// big ones), none (a launch per step), push-pull (a persistent kernel per direction) or all; on
+    /// the CPU, none runs one step at a time, the others run each delta-stepping round of an in-place
+    /// min or max program (SSSP, WCC; BFS when it only pushes) in one parallel region.
+    #[arg(long, value_enum, default_value_t = FusionArg::Auto)]
     fusion: FusionArg,
 }
 
@@ -84,6 +85,7 @@ enum FusionArg {
     None,
     PushPull,
     All,
+    Auto,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -127,6 +129,7 @@ impl EngineArgs {
                 FusionArg::None => FusionPolicy::None,
                 FusionArg::PushPull => FusionPolicy::PushPull,
                 FusionArg::All => FusionPolicy::All,
+                FusionArg::Auto => FusionPolicy::Auto,
             },
             ..RunOptions::default()
         }

@@ -94,9 +94,15 @@ pub enum FusionPolicy {
     /// A persistent kernel runs consecutive push iterations, another consecutive pull iterations;
     /// control returns to the host only to switch direction or finish.
     PushPull,
-    /// One persistent kernel runs the whole algorithm, switching direction on the device (the default).
-    #[default]
+    /// One persistent kernel runs the whole algorithm, switching direction on the device.
     All,
+    /// Selective fusion (the default): the persistent kernel runs the iterations whose frontier is
+    /// small, where launches and host round trips would dominate (long tails, high-diameter graphs,
+    /// delta-stepping buckets), and hands a big step back to the host, which runs it with one launch
+    /// per phase, where a full-size grid does more. The threshold is a few out-edges per thread of the
+    /// persistent grid.
+    #[default]
+    Auto,
 }
 
 impl Default for RunOptions {

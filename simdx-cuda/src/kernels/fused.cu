@@ -3,11 +3,14 @@
  * step kernels. The grid never exceeds what can be co-resident (blocks per SM from the occupancy API x
  * SMs) and is launched cooperatively, so the driver refuses rather than hangs a grid that could deadlock.
  * `sx_fused_push` stops when an iteration would pull and `sx_fused_pull` when it would push (mode
- * push-pull: the host relaunches the other); `sx_fused_all` switches direction on the device. */
+ * push-pull: the host relaunches the other); `sx_fused_all` switches direction on the device. Under
+ * selective fusion (mode auto) a kernel also stops when a frontier's out-edges exceed `host_above`, and
+ * the host runs that step with one launch per phase. */
 
 #define SX_RING 16 /* counter sets in rotation: each phase takes a fresh, zeroed set */
 #define SX_STATUS_DONE 1u
 #define SX_STATUS_SWITCH 2u
+#define SX_STATUS_HOST 3u /* selective fusion: the frontier grew past host_above; the host runs it */
 
 /* What the host and a fused kernel hand each other. */
 typedef struct {
@@ -28,6 +31,8 @@ typedef struct {
     const simdx_u64* pull_chunks; /* the pull's chunks of in-degree >= class_cta (ph_pull_chunks) */
     simdx_u32 pull_chunk_count;
     simdx_u32 silent_pulls;       /* SX_SILENT_PULLS, as a value read at run time (see fused.rs) */
+    unsigned long long host_above; /* selective fusion: hand back to the host when a frontier's out-edges
+                                      exceed this (0: never) */
 } sx_fused;
 
 /* A counter written by other blocks before the last grid barrier, read once per block (thread 0) and
@@ -136,6 +141,11 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
         int want = f->direction_policy == 0u ? 0
                  : f->direction_policy == 1u ? 1
                  : ((double)cp[SX_OUT_EDGES] > f->threshold_arcs ? 1 : 0);
+        if (f->host_above && cp[SX_OUT_EDGES] > f->host_above) {
+            /* A step big enough to fill the GPU: one launch per step costs less than the persistent grid. */
+            status = SX_STATUS_HOST;
+            break;
+        }
         if (dir != 2 && want != dir) {
             /* The other kernel takes over; it prepares the frontier again (to the same result). */
             status = SX_STATUS_SWITCH;
