@@ -44,7 +44,6 @@ impl Program for Bp {
     const APPLY: Apply = Apply::Every;
     const IDENTITY: f64 = 0.0;
     const UNSEEN: f64 = 0.0;
-    const USES_GLOBAL: bool = true;
 
     fn init(&self, v: Vertex) -> f64 {
         self.priors[v.id]

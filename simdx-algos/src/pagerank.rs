@@ -41,8 +41,6 @@ impl Program for PageRank {
     const APPLY: Apply = Apply::Every;
     const IDENTITY: f64 = 0.0;
     const UNSEEN: f64 = 0.0;
-    const USES_GLOBAL: bool = true;
-    const SILENT: Option<f32> = Some(0.0);
     const IDENTITY_KEEPS_VALUE: bool = true;
 
     fn init(&self, v: Vertex) -> f64 {

@@ -39,7 +39,6 @@ impl Program for Ppr {
     const APPLY: Apply = Apply::Every;
     const IDENTITY: f64 = 0.0;
     const UNSEEN: f64 = 0.0;
-    const USES_GLOBAL: bool = true;
 
     fn init(&self, v: Vertex) -> f64 {
         self.personalization[v.id]

@@ -397,6 +397,32 @@ impl CudaEngine {
         let plan = pull_plan.as_ref().expect("just made");
         let pull_lens = plan.lens;
 
+        let fused_run = FusedRun {
+            kernels: &k,
+            lists: [&*frontier, &*next],
+            push_classes,
+            pull_classes,
+            pull_lens,
+            pull_chunks: (&plan.chunks, plan.chunk_count),
+            tile_counts,
+            blocks_override: self.blocks_override,
+            silent_pulls,
+        };
+        // Selective fusion hands a step to the persistent kernel while its frontier's out-edges stay
+        // under `host_above`, and the kernel hands it back when they grow past it.
+        let host_above = match opts.fusion {
+            FusionPolicy::Auto if self.fusion_threshold.is_some() => self.fusion_threshold.unwrap_or_default(),
+            FusionPolicy::Auto => {
+                let grid = crate::fused::grid_for(gpu, &k.get("sx_fused_all")?)?;
+                u64::from(self.blocks_override.unwrap_or(grid.blocks)) * u64::from(BLOCK) * SELECTIVE_EDGES_PER_THREAD
+            }
+            _ => 0,
+        };
+        // Made before the clock starts, as the run's other buffers are.
+        let mut session = match opts.fusion {
+            FusionPolicy::None => None,
+            _ => Some(fused_run.session(gpu, opts, graph.num_arcs, host_above)?),
+        };
         let start = Instant::now();
         let mut stats = RunStats { graph_edges: graph.num_edges, ..RunStats::default() };
         launch!(f_init, per_thread(n), &state);
@@ -441,31 +467,6 @@ impl CudaEngine {
         let set_up = start.elapsed();
         pending_maybe = true;
         let mut iterations = 0u32;
-        let fused_run = FusedRun {
-            kernels: &k,
-            lists: [&*frontier, &*next],
-            push_classes,
-            pull_classes,
-            pull_lens,
-            pull_chunks: (&plan.chunks, plan.chunk_count),
-            tile_counts,
-            blocks_override: self.blocks_override,
-            silent_pulls,
-        };
-        // Selective fusion hands a step to the persistent kernel while its frontier's out-edges stay
-        // under `host_above`, and the kernel hands it back when they grow past it.
-        let host_above = match opts.fusion {
-            FusionPolicy::Auto if self.fusion_threshold.is_some() => self.fusion_threshold.unwrap_or_default(),
-            FusionPolicy::Auto => {
-                let grid = crate::fused::grid_for(gpu, &k.get("sx_fused_all")?)?;
-                u64::from(self.blocks_override.unwrap_or(grid.blocks)) * u64::from(BLOCK) * SELECTIVE_EDGES_PER_THREAD
-            }
-            _ => 0,
-        };
-        let mut session = match opts.fusion {
-            FusionPolicy::None => None,
-            _ => Some(fused_run.session(gpu, opts, graph.num_arcs, host_above)?),
-        };
         if let (Some(session), FusionPolicy::All | FusionPolicy::PushPull) = (&mut session, opts.fusion) {
             let from = LoopState { len, bucket: 0, iterations: 0, pending_maybe: true, fcur };
             session.run(&state, from, &mut stats)?;
@@ -508,7 +509,9 @@ impl CudaEngine {
             let tag = iterations + 1;
             launch!(f_snapshot, per_thread(len), &state, &*frontier, &len, &tag, &stamp);
             let c = read(&mut *counters)?;
-            if let Some(session) = session.as_mut().filter(|_| c[OUT_EDGES] <= host_above && !all_active) {
+            // A step of an `Every` program also applies and tests every vertex.
+            let work = c[OUT_EDGES] + if every { u64::from(n) } else { 0 };
+            if let Some(session) = session.as_mut().filter(|_| host_above > 0 && work <= host_above) {
                 // Selective fusion: a small step; the persistent kernel takes over (it prepares the
                 // frontier again, to the same result) until a step is big or the run ends.
                 let from = LoopState { len, bucket, iterations, pending_maybe, fcur };
@@ -701,9 +704,10 @@ impl CudaEngine {
 }
 
 /// Selective fusion ([`FusionPolicy::Auto`]): a step runs in the persistent kernel while its frontier's
-/// out-edges are at most this many per thread of the kernel's grid; a bigger step fills the GPU, and
-/// one launch per phase (more blocks, fewer registers) then runs it faster.
-const SELECTIVE_EDGES_PER_THREAD: u64 = 8;
+/// out-edges (plus every vertex, for programs that apply every vertex) are at most this many per thread
+/// of the kernel's grid; a bigger step fills the GPU, and one launch per phase (more blocks, fewer
+/// registers) then runs it faster.
+const SELECTIVE_EDGES_PER_THREAD: u64 = 32;
 
 /// The least share of all arcs the frontier's out-edges must exceed before an in-place or
 /// received-apply aggregation program (SSSP, WCC, k-core) pulls: its pull reads every in-arc, with no

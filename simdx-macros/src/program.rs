@@ -205,6 +205,10 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<(TokenStream, Vec<
 ///   [`expand`]);
 /// * `const SOURCE_IGNORES_SENT: bool = true;` when it does not declare that constant and its
 ///   `source_value` ignores `sent` ([`source_ignores_sent`]);
+/// * `const USES_GLOBAL: bool = true;` when it does not declare it, defines `global`, and its
+///   `apply` reads the sum ([`uses_global`]);
+/// * `const SILENT = Some(0)` when it does not declare it and a 0 message provably adds nothing
+///   ([`zero_is_silent`]);
 /// * `#[inline]` on every method without an inline attribute: the engine calls them once per edge
 ///   or vertex from another crate, where a method not so marked is a call (SSSP's `bucket`, a
 ///   division, cost 6% of a grid run as a call).
@@ -231,10 +235,21 @@ pub fn with_defaults(item: &ItemImpl, krate: &TokenStream, arrays: &[String]) ->
             out.items.insert(at + 1, ImplItem::Type(message));
         }
     }
-    let declares_const = item.items.iter().any(|i| matches!(i, ImplItem::Const(c) if c.ident == "SOURCE_IGNORES_SENT"));
-    if !declares_const && source_ignores_sent(item) {
+    let declares_const = |name: &str| item.items.iter().any(|i| matches!(i, ImplItem::Const(c) if c.ident == name));
+    if !declares_const("SOURCE_IGNORES_SENT") && source_ignores_sent(item) {
         out.items.push(syn::parse_quote!(
             const SOURCE_IGNORES_SENT: bool = true;
+        ));
+    }
+    if !declares_const("USES_GLOBAL") && uses_global(item) {
+        out.items.push(syn::parse_quote!(
+            const USES_GLOBAL: bool = true;
+        ));
+    }
+    if !declares_const("SILENT") && zero_is_silent(item) {
+        out.items.push(syn::parse_quote!(
+            const SILENT: ::core::option::Option<<Self as #krate::acc::Program>::Message> =
+                ::core::option::Option::Some(0 as <Self as #krate::acc::Program>::Message);
         ));
     }
     let mut marked = false;
@@ -267,6 +282,64 @@ fn source_ignores_sent(item: &ItemImpl) -> bool {
         },
         _ => false,
     }
+}
+
+/// The impl's method `name`, if it has one.
+fn method<'a>(item: &'a ItemImpl, name: &str) -> Option<&'a ImplItemFn> {
+    item.items.iter().find_map(|i| match i {
+        ImplItem::Fn(f) if f.sig.ident == name => Some(f),
+        _ => None,
+    })
+}
+
+/// Whether the `index`-th parameter of `f` (0 is `&self`) is named and its name appears in the body.
+fn reads_param(f: &ImplItemFn, index: usize) -> bool {
+    match f.sig.inputs.iter().nth(index) {
+        Some(FnArg::Typed(arg)) => match &*arg.pat {
+            Pat::Ident(id) => mentions(quote::ToTokens::to_token_stream(&f.block), &id.ident),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Whether the sum of `global` matters: the impl defines `global` (the default is 0 everywhere) and
+/// its `apply` reads the `global` parameter (the fourth).
+fn uses_global(item: &ItemImpl) -> bool {
+    method(item, "global").is_some() && method(item, "apply").is_some_and(|apply| reads_param(apply, 4))
+}
+
+/// Whether the message 0 provably contributes nothing: the combine is `Sum` with identity 0, and
+/// `compute` returns the message itself (`e.src`, or `e.src as T`), so a 0 message yields 0 on every
+/// edge whatever its weight and destination.
+fn zero_is_silent(item: &ItemImpl) -> bool {
+    let const_expr = |name: &str| {
+        item.items.iter().find_map(|i| match i {
+            ImplItem::Const(c) if c.ident == name => Some(&c.expr),
+            _ => None,
+        })
+    };
+    let is_sum = matches!(const_expr("OP"), Some(syn::Expr::Path(p)) if p.path.segments.last().is_some_and(|s| s.ident == "Sum"));
+    let zero_identity = matches!(const_expr("IDENTITY"), Some(syn::Expr::Lit(l)) if match &l.lit {
+        syn::Lit::Int(i) => i.base10_digits() == "0",
+        syn::Lit::Float(f) => f.base10_parse::<f64>().is_ok_and(|x| x == 0.0),
+        _ => false,
+    });
+    let Some(compute) = method(item, "compute") else { return false };
+    let Some(FnArg::Typed(arg)) = compute.sig.inputs.iter().nth(1) else { return false };
+    let Pat::Ident(edge) = &*arg.pat else { return false };
+    let [syn::Stmt::Expr(body, None)] = compute.block.stmts.as_slice() else { return false };
+    let mut body = body;
+    while let syn::Expr::Cast(c) = body {
+        body = &c.expr;
+    }
+    while let syn::Expr::Paren(p) = body {
+        body = &p.expr;
+    }
+    let returns_src = matches!(body, syn::Expr::Field(f)
+        if matches!(&f.member, syn::Member::Named(m) if m == "src")
+            && matches!(&*f.base, syn::Expr::Path(p) if p.path.is_ident(&edge.ident)));
+    is_sum && zero_identity && returns_src
 }
 
 /// Whether `tokens` contain the identifier `name`, at any depth.

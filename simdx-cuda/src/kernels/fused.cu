@@ -31,8 +31,9 @@ typedef struct {
     const simdx_u64* pull_chunks; /* the pull's chunks of in-degree >= class_cta (ph_pull_chunks) */
     simdx_u32 pull_chunk_count;
     simdx_u32 silent_pulls;       /* SX_SILENT_PULLS, as a value read at run time (see fused.rs) */
-    unsigned long long host_above; /* selective fusion: hand back to the host when a frontier's out-edges
-                                      exceed this (0: never) */
+    unsigned long long host_above; /* selective fusion: hand back to the host when a step's work (the
+                                      frontier's out-edges, plus n for `Every` programs) exceeds this
+                                      (0: never) */
 } sx_fused;
 
 /* A counter written by other blocks before the last grid barrier, read once per block (thread 0) and
@@ -141,8 +142,9 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
         int want = f->direction_policy == 0u ? 0
                  : f->direction_policy == 1u ? 1
                  : ((double)cp[SX_OUT_EDGES] > f->threshold_arcs ? 1 : 0);
-        if (f->host_above && cp[SX_OUT_EDGES] > f->host_above) {
-            /* A step big enough to fill the GPU: one launch per step costs less than the persistent grid. */
+        if (f->host_above && cp[SX_OUT_EDGES] + (every ? (unsigned long long)s->n : 0ull) > f->host_above) {
+            /* A step big enough to fill the GPU (an `Every` program also applies and tests every vertex):
+             * one launch per phase costs less than the persistent grid. */
             status = SX_STATUS_HOST;
             break;
         }

@@ -1,0 +1,120 @@
+//! `#[graph_kernel]` sets `Program::USES_GLOBAL` when the impl defines `global` and its `apply` reads
+//! the sum, and `Program::SILENT = Some(0)` when the combine is `Sum` with identity 0 and `compute`
+//! returns the message itself (so a 0 message adds nothing); neither when the code does not show it,
+//! and never over a value the impl declares itself.
+
+use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
+use simdx::graph_kernel;
+
+/// A sum program with `$consts`, `$compute`, `$global_and_apply` spliced in.
+macro_rules! summing {
+    ($name:ident, { $($consts:tt)* }, { $($compute:tt)* }, { $($global_and_apply:tt)* }) => {
+        struct $name;
+
+        #[graph_kernel]
+        impl Program for $name {
+            type Value = f64;
+            type Message = f32;
+            type Weight = ();
+            const OP: CombineOp = CombineOp::Sum;
+            const KIND: CombineKind = CombineKind::Aggregate;
+            const APPLY: Apply = Apply::Every;
+            const IDENTITY: f64 = 0.0;
+            const UNSEEN: f64 = 0.0;
+            $($consts)*
+
+            fn init(&self, v: Vertex) -> f64 {
+                v.id as f64
+            }
+
+            fn active(&self, now: f64, seen: f64) -> bool {
+                now != seen
+            }
+
+            $($compute)*
+            $($global_and_apply)*
+        }
+    };
+}
+
+
+summing!(Pagerankish, {}, {
+    fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
+        e.src as f64
+    }
+}, {
+    fn global(&self, v: Vertex, value: f64, _sent: f64) -> f64 {
+        if v.out_degree == 0 { value } else { 0.0 }
+    }
+    fn apply(&self, _v: Vertex, old: f64, incoming: f64, pool: f64) -> f64 {
+        old + incoming + pool
+    }
+});
+summing!(Scaled, {}, {
+    fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
+        e.src as f64 * 2.0
+    }
+}, {
+    fn apply(&self, _v: Vertex, old: f64, incoming: f64, _pool: f64) -> f64 {
+        old + incoming
+    }
+});
+summing!(GlobalUnread, {}, {
+    fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
+        e.dst + e.src as f64
+    }
+}, {
+    fn global(&self, _v: Vertex, value: f64, _sent: f64) -> f64 {
+        value
+    }
+    fn apply(&self, _v: Vertex, old: f64, incoming: f64, _pool: f64) -> f64 {
+        old + incoming
+    }
+});
+summing!(Declared, { const USES_GLOBAL: bool = false; const SILENT: Option<f32> = None; }, {
+    fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
+        e.src as f64
+    }
+}, {
+    fn global(&self, _v: Vertex, value: f64, _sent: f64) -> f64 {
+        value
+    }
+    fn apply(&self, _v: Vertex, old: f64, incoming: f64, pool: f64) -> f64 {
+        old + incoming + pool
+    }
+});
+
+/// A `Min` program whose compute returns the message: 0 is not silent there.
+struct MinOfSources;
+
+#[graph_kernel]
+impl Program for MinOfSources {
+    type Value = u32;
+    type Weight = ();
+    const OP: CombineOp = CombineOp::Min;
+    const KIND: CombineKind = CombineKind::Aggregate;
+    const APPLY: Apply = Apply::InPlace;
+    const IDENTITY: u32 = u32::MAX;
+    const UNSEEN: u32 = u32::MAX;
+    fn init(&self, v: Vertex) -> u32 {
+        v.id
+    }
+    fn active(&self, now: u32, seen: u32) -> bool {
+        now < seen
+    }
+    fn compute(&self, e: Edge<u32, ()>) -> u32 {
+        e.src
+    }
+}
+
+fn main() {
+    assert!(<Pagerankish as Program>::USES_GLOBAL);
+    assert_eq!(<Pagerankish as Program>::SILENT, Some(0.0));
+    assert!(!<Scaled as Program>::USES_GLOBAL, "no global defined");
+    assert_eq!(<Scaled as Program>::SILENT, None, "compute is not the message itself");
+    assert!(!<GlobalUnread as Program>::USES_GLOBAL, "apply never reads the sum");
+    assert_eq!(<GlobalUnread as Program>::SILENT, None, "compute reads the destination");
+    assert!(!<Declared as Program>::USES_GLOBAL);
+    assert_eq!(<Declared as Program>::SILENT, None);
+    assert_eq!(<MinOfSources as Program>::SILENT, None);
+}
