@@ -10,6 +10,9 @@ use super::state::VertexState;
 use crate::acc::{Apply, AtomicCell, CombineKind, Edge, Program, WeightView};
 use crate::{Csr, VertexId};
 
+/// Vertices one task of a pull step takes.
+const PULL_BLOCK: VertexId = 2048;
+
 /// Runs one pull step; `in_frontier` marks the active sources (`None`: every vertex is active);
 /// `hubs` are the vertices whose in-degree reaches `split` (see [`hubs`]).
 pub(crate) fn pull_step<P: Program>(
@@ -23,14 +26,20 @@ pub(crate) fn pull_step<P: Program>(
 ) -> Bin {
     let csr = state.graph.in_csr();
     let n = state.len() as VertexId;
-    let small = (0..n)
+    // Blocks of consecutive vertices, each a plain loop with its own bin: most vertices of a late
+    // step cannot change and cost a load or two, so the loop around them must cost nothing either.
+    let small = (0..n.div_ceil(PULL_BLOCK))
         .into_par_iter()
-        .with_min_len(512)
-        .fold(Bin::default, |mut bin, v| {
-            if csr.degree(v) < split {
-                let (combined, edges) = pull_range(program, state, weights, in_frontier, v, csr.range(v));
-                bin.edges += edges;
-                finish(program, state, v, combined, bins, &mut bin);
+        .map(|block| {
+            let mut bin = Bin::default();
+            let offsets = csr.offsets();
+            for v in block * PULL_BLOCK..((block + 1) * PULL_BLOCK).min(n) {
+                let range = offsets[v as usize] as usize..offsets[v as usize + 1] as usize;
+                if (range.len() as u64) < split {
+                    let (combined, edges) = pull_range(program, state, weights, in_frontier, v, range);
+                    bin.edges += edges;
+                    finish(program, state, v, combined, bins, &mut bin);
+                }
             }
             bin
         })
