@@ -325,3 +325,46 @@ fn outputs_are_replaced_whole_or_not_at_all() {
     assert_eq!(listing(), ["g.el", "levels.txt", "run.json", "taken"]);
     assert!(read_output(&out).len() == 30);
 }
+
+#[test]
+fn relabel_numbers_any_ids_and_output_names_them_back() {
+    let dir = tempfile::tempdir().unwrap();
+    // Ids near 2^64 and names: refused as numbers, with the way out; read with --relabel.
+    let names =
+        text_file(&dir, "names.el", "18446744073709551615 alice\nalice bob\nbob 18446744073709551615\ncarol dave\n");
+    let o = simdx(&["info", &names]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("names.el:1") && stderr(&o).contains("--relabel"), "{}", stderr(&o));
+    let o = simdx(&["info", &names, "--relabel", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let info: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(info["vertices"], 5);
+    assert_eq!(info["relabelled_from"][0], "18446744073709551615");
+    assert_eq!(info["relabelled_from"][4], "dave");
+    let out = dir.path().join("levels.txt").display().to_string();
+    let o = simdx(&["run", "bfs", &names, "--relabel", "--source", "0", "--output", &out, "--backend", "cpu"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(text, "18446744073709551615 0\nalice 1\nbob 2\ncarol inf\ndave inf\n");
+    // Ids far sparser than the edges: refused at once, naming the file, the id and --relabel.
+    for id in ["4294967294", "400000000"] {
+        let sparse = text_file(&dir, "sparse.el", &format!("0 1\n1 {id}\n"));
+        let started = std::time::Instant::now();
+        let o = simdx(&["info", &sparse]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(started.elapsed().as_secs() < 5);
+        let e = stderr(&o);
+        assert!(e.contains("sparse.el") && e.contains(id) && e.contains("--relabel"), "{e}");
+        let o = simdx(&["info", &sparse, "--relabel", "--json"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let info: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(info["vertices"], 3);
+    }
+    // Only edge lists are relabelled.
+    let mtx = text_file(&dir, "g.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n");
+    let o = simdx(&["info", &mtx, "--relabel"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--relabel applies to .el and .wel"), "{}", stderr(&o));
+    let o = simdx(&["info", "kron:8", "--relabel"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -18,6 +18,7 @@ pub mod error;
 pub mod gen;
 pub mod graph;
 pub mod io;
+pub mod memory;
 pub(crate) mod parallel;
 
 pub use error::{GraphError, Result};

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 use simdx_core::gen::{GeneratorSpec, DEFAULT_SEED};
-use simdx_core::io::{read_graph, Format, ReadOptions};
+use simdx_core::io::{read_labelled_graph, Format, ReadOptions, VertexLabels};
 use simdx_core::{Duplicates, Graph, SelfLoops};
 
 use super::error::CliError;
@@ -34,6 +34,10 @@ pub struct GraphArg {
     /// Keep duplicate edges instead of keeping only the lightest copy (files only).
     #[arg(long)]
     pub keep_duplicates: bool,
+    /// Number the vertex ids of an .el or .wel file densely, whatever they are (64-bit numbers, names),
+    /// in the order they first appear; `--output` writes the original ids back.
+    #[arg(long)]
+    pub relabel: bool,
 }
 
 /// Parses a format name as clap's value parser.
@@ -53,22 +57,34 @@ impl GraphArg {
 
     /// Loads or generates the graph, showing a spinner on a terminal; returns it with the time taken.
     pub fn load(&self) -> Result<(Graph, Duration), CliError> {
+        self.load_labelled().map(|(graph, _, took)| (graph, took))
+    }
+
+    /// As [`GraphArg::load`], with each vertex's original id when `--relabel` numbered them.
+    pub fn load_labelled(&self) -> Result<(Graph, Option<VertexLabels>, Duration), CliError> {
         if simdx_core::gen::is_spec(&self.graph) {
             let spec = GeneratorSpec::parse(&self.graph)?;
             if self.format.is_some() {
                 return Err(CliError::Usage(format!("--format applies to files, not to the generator spec '{spec}'")));
             }
+            if self.relabel {
+                return Err(CliError::Usage(format!(
+                    "--relabel applies to edge list files, not to the generator spec '{spec}'"
+                )));
+            }
             let (graph, took) = with_spinner(format!("generating {spec}"), || spec.generate(self.seed));
-            return Ok((graph?, took));
+            return Ok((graph?, None, took));
         }
         let options = ReadOptions {
             format: self.format,
             undirected: self.undirected,
             self_loops: if self.keep_self_loops { SelfLoops::Keep } else { SelfLoops::Remove },
             duplicates: if self.keep_duplicates { Duplicates::Keep } else { Duplicates::Remove },
+            relabel: self.relabel,
         };
         let path = PathBuf::from(&self.graph);
-        let (graph, took) = with_spinner(format!("loading {}", path.display()), || read_graph(&path, &options));
-        Ok((graph?, took))
+        let (read, took) = with_spinner(format!("loading {}", path.display()), || read_labelled_graph(&path, &options));
+        let (graph, labels) = read?;
+        Ok((graph, labels, took))
     }
 }

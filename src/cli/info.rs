@@ -39,6 +39,9 @@ struct GraphInfo {
     degree_histogram: Vec<u64>,
     memory_bytes: usize,
     load_seconds: f64,
+    /// With `--relabel`: the file's ids of the first vertices (at most 5), in vertex order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    relabelled_from: Option<Vec<String>>,
 }
 
 impl GraphInfo {
@@ -58,14 +61,17 @@ impl GraphInfo {
             degree_histogram: graph.degree_histogram(),
             memory_bytes: graph.data_bytes(),
             load_seconds,
+            relabelled_from: None,
         }
     }
 }
 
 /// Runs `simdx info`.
 pub fn run(args: InfoArgs) -> Result<(), CliError> {
-    let (graph, took) = args.graph.load()?;
-    let info = GraphInfo::of(&graph, args.graph.describe(), took.as_secs_f64());
+    let (graph, labels, took) = args.graph.load_labelled()?;
+    let mut info = GraphInfo::of(&graph, args.graph.describe(), took.as_secs_f64());
+    info.relabelled_from =
+        labels.map(|l| (0..l.len().min(5) as u32).filter_map(|v| l.get(v)).map(String::from).collect());
     let mut out = std::io::stdout().lock();
     if args.json {
         let text = serde_json::to_string(&info).map_err(|e| CliError::Output(e.into()))?;
@@ -79,6 +85,10 @@ pub fn run(args: InfoArgs) -> Result<(), CliError> {
 fn print_text(out: &mut impl Write, info: &GraphInfo) -> std::io::Result<()> {
     writeln!(out, "graph       {}", info.graph)?;
     writeln!(out, "vertices    {}", info.vertices)?;
+    if let Some(ids) = &info.relabelled_from {
+        let more = if info.vertices > ids.len() { ", ..." } else { "" };
+        writeln!(out, "relabelled  0, 1, ... were the file's ids {}{more}", ids.join(", "))?;
+    }
     let kind = if info.directed { "directed arcs" } else { "undirected edges" };
     writeln!(out, "edges       {} {kind} ({} stored arcs)", info.edges, info.arcs)?;
     writeln!(out, "weights     {}", info.weight_type.as_deref().unwrap_or("none"))?;

@@ -10,6 +10,7 @@ use serde::Serialize;
 use simdx_core::acc::Value;
 use simdx_core::engine::{DegreeClasses, DirectionPolicy, FilterPolicy, FusionPolicy, RunOptions, RunStats};
 use simdx_core::io::atomic_file::write_atomically;
+use simdx_core::io::VertexLabels;
 use simdx_core::{Graph, VertexId};
 
 use super::algorithm::{Algorithm, AlgorithmArgs};
@@ -166,7 +167,7 @@ struct TraceRow {
 
 /// Runs `simdx run`.
 pub fn run(args: RunArgs) -> Result<(), CliError> {
-    let (graph, _) = args.graph.load()?;
+    let (graph, labels, _) = args.graph.load_labelled()?;
     let runner = runner(args.backend, args.engine.options(), &graph)?;
     let outcome = args.algorithm.run(&args.params, &graph, args.graph.seed, &runner, args.trials, args.validate)?;
     if args.trace {
@@ -174,10 +175,16 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
             println!("{line}");
         }
     }
-    report(&args, runner.backend().name(), &graph, outcome)
+    report(&args, runner.backend().name(), &graph, labels.as_ref(), outcome)
 }
 
-fn report(args: &RunArgs, backend: &'static str, graph: &Graph, outcome: Outcome) -> Result<(), CliError> {
+fn report(
+    args: &RunArgs,
+    backend: &'static str,
+    graph: &Graph,
+    labels: Option<&VertexLabels>,
+    outcome: Outcome,
+) -> Result<(), CliError> {
     let mut times = outcome.times.clone();
     times.sort();
     let median = times[times.len() / 2];
@@ -226,7 +233,7 @@ fn report(args: &RunArgs, backend: &'static str, graph: &Graph, outcome: Outcome
         }
     }
     if let Some(path) = &args.output {
-        write_values(path, &outcome.values).map_err(|e| simdx_core::GraphError::io(path, e))?;
+        write_values(path, &outcome.values, labels).map_err(|e| simdx_core::GraphError::io(path, e))?;
     }
     if let Some(path) = &args.json {
         let report = RunReport {
@@ -285,26 +292,33 @@ fn counted_edges(algorithm: Algorithm, graph: &Graph, values: &Values) -> u64 {
     edges
 }
 
-fn write_values(path: &std::path::Path, values: &Values) -> std::io::Result<()> {
+/// Writes `values` to `path`, one `<id> <value>` line per vertex, the id as the file named it when
+/// `labels` are given (`--relabel`).
+fn write_values(path: &std::path::Path, values: &Values, labels: Option<&VertexLabels>) -> std::io::Result<()> {
     write_atomically(path, |file| {
         let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
         match values {
-            Values::U32(v) => write_lines(&mut out, v, |out, x| write!(out, "{x}"))?,
-            Values::F32(v) => write_lines(&mut out, v, |out, x| write!(out, "{x:e}"))?,
-            Values::F64(v) => write_lines(&mut out, v, |out, x| write!(out, "{x:e}"))?,
+            Values::U32(v) => write_lines(&mut out, v, labels, |out, x| write!(out, "{x}"))?,
+            Values::F32(v) => write_lines(&mut out, v, labels, |out, x| write!(out, "{x:e}"))?,
+            Values::F64(v) => write_lines(&mut out, v, labels, |out, x| write!(out, "{x:e}"))?,
         }
         out.flush()
     })
 }
 
-/// Writes `<id> <value>` per vertex, `inf` for the type's largest value (unreachable).
+/// Writes `<id> <value>` per vertex (the original id where `labels` has one), `inf` for the type's
+/// largest value (unreachable).
 fn write_lines<W: Write, V: Value>(
     out: &mut W,
     values: &[V],
+    labels: Option<&VertexLabels>,
     write_value: impl Fn(&mut W, V) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     for (i, &x) in values.iter().enumerate() {
-        write!(out, "{i} ")?;
+        match labels.and_then(|l| l.get(i as VertexId)) {
+            Some(label) => write!(out, "{label} ")?,
+            None => write!(out, "{i} ")?,
+        }
         if x.is_max() {
             write!(out, "inf")?;
         } else {

@@ -17,6 +17,7 @@ pub mod binary;
 pub mod dimacs;
 pub mod edgelist;
 pub mod mtx;
+pub mod relabel;
 pub(crate) mod text;
 pub mod vertex_values;
 
@@ -25,6 +26,7 @@ use std::path::Path;
 use crate::error::{GraphError, Result};
 use crate::graph::builder::{Duplicates, EdgeList, GraphBuilder, SelfLoops};
 use crate::Graph;
+pub use relabel::VertexLabels;
 
 /// A graph file format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -86,9 +88,14 @@ pub struct ReadOptions {
     pub self_loops: SelfLoops,
     /// What to do with duplicate edges.
     pub duplicates: Duplicates,
+    /// Number the vertex ids of an `.el` or `.wel` file densely, whatever they are (64-bit numbers,
+    /// names), in the order they first appear ([`relabel`]); [`read_labelled_graph`] keeps the
+    /// original ids.
+    pub relabel: bool,
 }
 
 /// The edges of a text file and whether the file itself says the graph is directed.
+#[derive(Debug)]
 pub(crate) struct ParsedEdges {
     pub(crate) edges: EdgeList,
     pub(crate) directed: bool,
@@ -105,26 +112,57 @@ fn resolve_format(path: &Path, format: Option<Format>) -> Result<Format> {
 
 /// Reads a graph file. Binary files keep the direction they were written with (`undirected` still
 /// symmetrises a directed one); text files are parsed in parallel and built with the given options.
+/// With [`ReadOptions::relabel`] the original ids are dropped: [`read_labelled_graph`] keeps them.
 pub fn read_graph(path: &Path, options: &ReadOptions) -> Result<Graph> {
+    read_labelled_graph(path, options).map(|(graph, _)| graph)
+}
+
+/// As [`read_graph`], with each vertex's original id when [`ReadOptions::relabel`] numbered them
+/// (only `.el` and `.wel` files can be relabelled). Before building, refuses an edge list whose ids
+/// are far sparser than its edges (unless relabelled) and a graph that would not fit in the memory
+/// available, each with one sentence naming the file.
+pub fn read_labelled_graph(path: &Path, options: &ReadOptions) -> Result<(Graph, Option<VertexLabels>)> {
     let format = resolve_format(path, options.format)?;
+    if options.relabel && !matches!(format, Format::EdgeList | Format::WeightedEdgeList) {
+        return Err(GraphError::file(
+            path,
+            format!("--relabel applies to .el and .wel edge lists, not to .{format} files"),
+        ));
+    }
     if format == Format::Binary {
         let graph = binary::read(path)?;
-        return if options.undirected && graph.is_directed() { symmetrise(&graph, options) } else { Ok(graph) };
+        let graph = if options.undirected && graph.is_directed() { symmetrise(&graph, options)? } else { graph };
+        return Ok((graph, None));
     }
     let bytes = text::TextFile::open(path)?;
-    let parsed = match format {
-        Format::MatrixMarket => mtx::parse(path, &bytes)?,
-        Format::EdgeList => edgelist::parse(path, &bytes, false)?,
-        Format::WeightedEdgeList => edgelist::parse(path, &bytes, true)?,
-        Format::Dimacs => dimacs::parse(path, &bytes)?,
+    let (parsed, labels) = match format {
+        Format::EdgeList | Format::WeightedEdgeList if options.relabel => {
+            let (parsed, labels) = relabel::parse(path, &bytes, format == Format::WeightedEdgeList)?;
+            (parsed, Some(labels))
+        }
+        Format::MatrixMarket => (mtx::parse(path, &bytes)?, None),
+        Format::EdgeList => (edgelist::parse(path, &bytes, false)?, None),
+        Format::WeightedEdgeList => (edgelist::parse(path, &bytes, true)?, None),
+        Format::Dimacs => (dimacs::parse(path, &bytes)?, None),
         Format::Binary => unreachable!("handled above"),
     };
-    GraphBuilder::new()
-        .directed(parsed.directed && !options.undirected)
+    let (n, m) = (parsed.edges.num_vertices, parsed.edges.src.len());
+    if matches!(format, Format::EdgeList | Format::WeightedEdgeList) && !options.relabel {
+        relabel::check_dense(path, n, m)?;
+    }
+    let directed = parsed.directed && !options.undirected;
+    crate::memory::check(
+        crate::memory::graph_bytes(n as u64, m as u64, directed),
+        &format!("a graph of {n} vertices and {m} edges"),
+    )
+    .map_err(|e| GraphError::file(path, e))?;
+    let graph = GraphBuilder::new()
+        .directed(directed)
         .self_loops(options.self_loops)
         .duplicates(options.duplicates)
         .build(parsed.edges)
-        .map_err(|e| GraphError::file(path, e.to_string()))
+        .map_err(|e| GraphError::file(path, e.to_string()))?;
+    Ok((graph, labels))
 }
 
 /// Writes `graph` to `path` in `format` (or the one its extension implies). Undirected graphs are

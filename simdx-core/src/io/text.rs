@@ -182,11 +182,14 @@ pub(crate) fn parse_vertex(tok: &[u8]) -> Result<VertexId, String> {
     match parse_u64(tok) {
         Ok(v) if v < MAX_VERTICES as u64 => Ok(v as VertexId),
         Ok(_) | Err(NumError::Overflow) => Err(format!(
-            "vertex id {} overflows the u32 vertex ids (the largest allowed is {})",
+            "vertex id {} overflows the u32 vertex ids (the largest allowed is {}); pass --relabel to number \
+             any ids densely",
             show(tok),
             MAX_VERTICES - 1
         )),
-        Err(NumError::Invalid) => Err(format!("expected a vertex id, found '{}'", show(tok))),
+        Err(NumError::Invalid) => {
+            Err(format!("expected a vertex id, found '{}' (pass --relabel for ids that are not numbers)", show(tok)))
+        }
     }
 }
 
