@@ -368,3 +368,50 @@ fn relabel_numbers_any_ids_and_output_names_them_back() {
     let o = simdx(&["info", "kron:8", "--relabel"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn plots_of_a_run_and_of_a_bench_are_svg_with_their_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let run_svg = dir.path().join("t.svg").display().to_string();
+    let json = dir.path().join("t.json").display().to_string();
+    let o = simdx(&["run", "bfs", "kron:12", "--plot", &run_svg, "--json", &json, "--backend", "cpu"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let svg = std::fs::read_to_string(&run_svg).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    for text in
+        ["bfs from vertex", "kron:12", "frontier (vertices)", "edges inspected", "time per iteration", "iteration"]
+    {
+        assert!(svg.contains(text), "the run's chart names {text}");
+    }
+    // One marker per iteration and series (circles push, triangles pull), plus four in the legend.
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let iterations = report["trace"].as_array().unwrap().len();
+    let markers = svg.matches("<circle").count() + svg.matches("<polygon").count();
+    assert_eq!(markers, 2 * iterations + 4, "{iterations} iterations");
+
+    let bench_svg = dir.path().join("b.svg").display().to_string();
+    let o = simdx(&[
+        "bench",
+        "--algorithms",
+        "bfs,wcc",
+        "--graphs",
+        "kron:10,grid:16x16",
+        "--backends",
+        "cpu",
+        "--fusions",
+        "auto,none",
+        "--trials",
+        "1",
+        "--plot",
+        &bench_svg,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let svg = std::fs::read_to_string(&bench_svg).unwrap();
+    for text in
+        ["bfs kron:10", "wcc kron:10", "bfs grid:16x16", "wcc grid:16x16", "cpu auto/jit/auto", "cpu auto/jit/none"]
+    {
+        assert!(svg.contains(text), "the bench chart names {text}");
+    }
+    // A bar per row, a legend swatch per series, the background, the legend's fill and its border.
+    assert_eq!(svg.matches("<rect").count(), 8 + 2 + 3, "{svg}");
+}

@@ -15,6 +15,7 @@ use super::algorithm::{Algorithm, AlgorithmArgs};
 use super::backend::{runner, BackendArg};
 use super::error::CliError;
 use super::graph_arg::GraphArg;
+use super::plot::{bench_chart, Bar};
 
 /// Arguments of `simdx bench`.
 #[derive(Debug, Args)]
@@ -55,6 +56,9 @@ pub struct BenchArgs {
     /// Write the rows to this file as JSON.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// Draw the table as a grouped bar chart (median ms on a log axis) in an SVG to this file.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
 }
 
 /// One measured row.
@@ -205,6 +209,17 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
                 }
             }
         }
+    }
+    if let Some(path) = &args.plot {
+        let bars: Vec<Bar> = rows
+            .iter()
+            .map(|r| Bar {
+                group: format!("{} {}", r.algorithm, r.graph),
+                series: format!("{} {}/{}/{}", r.backend, r.direction, r.filter, r.fusion),
+                ms: r.median_ms,
+            })
+            .collect();
+        bench_chart(path, &format!("simdx bench, median of {} trials", args.trials), &bars)?;
     }
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&rows).map_err(|e| CliError::Output(e.into()))?;

@@ -9,6 +9,7 @@ mod gen;
 mod graph_arg;
 mod info;
 mod outcome;
+mod plot;
 mod progress;
 mod run;
 

@@ -49,6 +49,10 @@ pub struct RunArgs {
     /// Print the per-iteration table (direction, filter, frontier, edges, time).
     #[arg(long)]
     trace: bool,
+    /// Draw the per-iteration trace (frontier and edges on a log axis, direction and filter marked,
+    /// time per iteration) as an SVG to this file.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
 }
 
 /// Engine options on the command line.
@@ -231,6 +235,10 @@ fn report(
             Ok(detail) => writeln!(out, "validation: passed{detail}")?,
             Err(e) => writeln!(out, "validation: FAILED: {e}")?,
         }
+    }
+    if let Some(path) = &args.plot {
+        let title = format!("{}{source} on {}, {backend}", args.algorithm.name(), args.graph.describe());
+        super::plot::run_chart(path, &title, &stats.iterations)?;
     }
     if let Some(path) = &args.output {
         write_values(path, &outcome.values, labels).map_err(|e| simdx_core::GraphError::io(path, e))?;
