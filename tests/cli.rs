@@ -415,3 +415,16 @@ fn plots_of_a_run_and_of_a_bench_are_svg_with_their_content() {
     // A bar per row, a legend swatch per series, the background, the legend's fill and its border.
     assert_eq!(svg.matches("<rect").count(), 8 + 2 + 3, "{svg}");
 }
+
+#[test]
+fn a_graph_too_large_for_memory_is_refused_before_it_is_generated() {
+    // Scale 31 degree 64: about 4 TB to build, more than any machine this runs on has.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.sxg").display().to_string();
+    let started = std::time::Instant::now();
+    let o = simdx(&["gen", "kron:31:64", "-o", &out]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(started.elapsed().as_secs() < 5);
+    let e = stderr(&o);
+    assert!(e.contains("kron:31:64") && e.contains("of memory but") && e.contains("smaller scale"), "{e}");
+}

@@ -349,7 +349,17 @@ impl GeneratorSpec {
     /// Generates the graph for `seed`: undirected (directed for `mlp`), self-loops and duplicate
     /// edges removed (a duplicate keeps its smallest weight). The same spec and seed give the same
     /// graph on any number of threads.
+    /// Refuses, before anything is allocated, a graph that would not fit in the available memory.
     pub fn generate(&self, seed: u64) -> Result<Graph> {
+        let (n, m) = (self.num_vertices() as u64, self.num_generated_edges());
+        crate::memory::check(
+            crate::memory::graph_bytes(n, m, self.is_directed()),
+            &format!("generating {n} vertices and {m} edges"),
+        )
+        .map_err(|message| GraphError::Spec {
+            spec: self.to_string(),
+            message: format!("{message}; choose a smaller scale"),
+        })?;
         GraphBuilder::new().directed(self.is_directed()).build(self.edge_list(seed)?)
     }
 }
