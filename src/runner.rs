@@ -161,6 +161,16 @@ impl<'g> Runner<'g> {
         }
     }
 
+    /// A reader of the GPU's energy counter (through NVML), to measure what runs on it: `Ok(None)` on
+    /// the CPU backend, an error when the driver cannot say.
+    pub fn energy_meter(&self) -> Result<Option<EnergyMeter>, RunError> {
+        match &self.prepared {
+            Prepared::Cpu(..) => Ok(None),
+            #[cfg(feature = "cuda")]
+            Prepared::Cuda(_, graph) => Ok(Some(EnergyMeter(simdx_cuda::EnergyMeter::for_gpu(graph.gpu())?))),
+        }
+    }
+
     /// The persistent kernel of the last run, its grid and registers (CUDA runs with fusion), as a
     /// line of text.
     pub fn kernel_report(&self) -> Option<String> {
@@ -174,5 +184,18 @@ impl<'g> Runner<'g> {
                 )
             }),
         }
+    }
+}
+
+/// The GPU's energy counter ([`Runner::energy_meter`]).
+pub struct EnergyMeter(#[cfg(feature = "cuda")] simdx_cuda::EnergyMeter);
+
+impl EnergyMeter {
+    /// The device's energy since the driver loaded, in millijoules.
+    pub fn millijoules(&self) -> Result<u64, RunError> {
+        #[cfg(feature = "cuda")]
+        return Ok(self.0.millijoules()?);
+        #[cfg(not(feature = "cuda"))]
+        unreachable!("an energy meter exists only on the CUDA backend")
     }
 }

@@ -428,3 +428,44 @@ fn a_graph_too_large_for_memory_is_refused_before_it_is_generated() {
     let e = stderr(&o);
     assert!(e.contains("kron:31:64") && e.contains("of memory but") && e.contains("smaller scale"), "{e}");
 }
+
+#[test]
+fn energy_is_reported_on_the_gpu_and_explained_away_on_the_cpu() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("e.json").display().to_string();
+    let o = simdx(&["run", "bfs", "kron:10", "--energy", "--backend", "cpu", "--json", &json]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("the CPU backend has none"), "{}", stderr(&o));
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(report.get("energy_j").is_none());
+    #[cfg(feature = "cuda")]
+    {
+        if let Err(e) = simdx_cuda::available() {
+            assert!(std::env::var("SIMDX_REQUIRE_GPU").map_or(true, |v| v != "1"), "SIMDX_REQUIRE_GPU=1 but {e}");
+            eprintln!("skipped the GPU half: {e}");
+            return;
+        }
+        // About a second of PageRank: NVML's counter moves in steps of milliseconds.
+        let o = simdx(&[
+            "run",
+            "pr",
+            "kron:16",
+            "--iterations",
+            "20",
+            "--tolerance",
+            "0",
+            "--trials",
+            "100",
+            "--energy",
+            "--backend",
+            "cuda",
+            "--json",
+            &json,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stdout(&o).contains("J per trial"), "{}", stdout(&o));
+        let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        let joules = report["energy_j"].as_f64().expect("energy_j in the report");
+        assert!(joules > 0.0 && joules < 1000.0, "{joules} J per trial");
+    }
+}

@@ -9,6 +9,10 @@ pub enum CudaError {
     /// NVRTC could not be loaded.
     #[error("no NVRTC: libnvrtc.so was not found (install the CUDA toolkit's runtime compiler)")]
     NoNvrtc,
+    /// NVML, the driver's management library, could not be loaded or could not read the energy
+    /// counter of the device.
+    #[error("no energy reading: {0}")]
+    Energy(String),
     /// The driver has no device with this ordinal.
     #[error("no CUDA device {ordinal}: {message}")]
     NoDevice {

@@ -7,6 +7,7 @@
 //! says clearly when there is no usable GPU.
 
 mod compile;
+mod energy;
 mod engine;
 mod error;
 mod fused;
@@ -14,6 +15,7 @@ mod gpu;
 mod graph;
 
 pub use compile::{cache_dir, CacheHit};
+pub use energy::EnergyMeter;
 pub use engine::{kernel_source, CudaEngine, GRID_BARRIER, GRID_BARRIER_WORDS};
 pub use error::CudaError;
 pub use fused::FusedGrid;

@@ -53,6 +53,10 @@ pub struct RunArgs {
     /// time per iteration) as an SVG to this file.
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
+    /// On the GPU, report the energy the board drew per trial (NVML's counter, read before and after the
+    /// trials; each trial's preparation included), in joules; printed and in `--json`.
+    #[arg(long)]
+    energy: bool,
 }
 
 /// Engine options on the command line.
@@ -156,6 +160,9 @@ struct RunReport {
     gteps: f64,
     edges_touched: u64,
     validated: Option<bool>,
+    /// `--energy` on the GPU: joules per trial.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    energy_j: Option<f64>,
     trace: Vec<TraceRow>,
 }
 
@@ -173,13 +180,36 @@ struct TraceRow {
 pub fn run(args: RunArgs) -> Result<(), CliError> {
     let (graph, labels, _) = args.graph.load_labelled()?;
     let runner = runner(args.backend, args.engine.options(), &graph)?;
+    let meter = if args.energy { energy_meter(&runner) } else { None };
+    let before = meter.as_ref().and_then(|m| m.millijoules().ok());
     let outcome = args.algorithm.run(&args.params, &graph, args.graph.seed, &runner, args.trials, args.validate)?;
+    let energy_j = match (&meter, before) {
+        (Some(m), Some(before)) => {
+            m.millijoules().ok().map(|after| after.saturating_sub(before) as f64 / 1e3 / outcome.times.len() as f64)
+        }
+        _ => None,
+    };
     if args.trace {
         if let Some(line) = runner.kernel_report() {
             println!("{line}");
         }
     }
-    report(&args, runner.backend().name(), &graph, labels.as_ref(), outcome)
+    report(&args, runner.backend().name(), &graph, labels.as_ref(), energy_j, outcome)
+}
+
+/// The GPU's energy counter for `--energy`, or `None` after saying on stderr why there is none.
+fn energy_meter(runner: &simdx::Runner<'_>) -> Option<simdx::EnergyMeter> {
+    match runner.energy_meter() {
+        Ok(Some(meter)) => Some(meter),
+        Ok(None) => {
+            eprintln!("simdx: --energy reads the GPU's counter; the CPU backend has none, so no energy is reported");
+            None
+        }
+        Err(e) => {
+            eprintln!("simdx: {e}; no energy is reported");
+            None
+        }
+    }
 }
 
 fn report(
@@ -187,6 +217,7 @@ fn report(
     backend: &'static str,
     graph: &Graph,
     labels: Option<&VertexLabels>,
+    energy_j: Option<f64>,
     outcome: Outcome,
 ) -> Result<(), CliError> {
     let mut times = outcome.times.clone();
@@ -211,6 +242,9 @@ fn report(
         stats.iterations.len(),
         gteps
     )?;
+    if let Some(j) = energy_j {
+        writeln!(out, "energy {j:.3} J per trial (the whole board, NVML)")?;
+    }
     if args.trace {
         writeln!(
             out,
@@ -257,6 +291,7 @@ fn report(
             gteps,
             edges_touched: stats.edges_touched(),
             validated,
+            energy_j,
             trace: stats
                 .iterations
                 .iter()
