@@ -30,19 +30,19 @@ pub fn check(needed: u64, what: &str) -> Result<(), String> {
     }
 }
 
-/// Bytes in the largest unit that keeps a number of at least 1 (`34.4 GB`).
+/// Bytes in the largest binary unit that keeps a number of at least 1 (`32.0 GiB`).
 pub fn show_bytes(bytes: u64) -> String {
-    let units = ["bytes", "kB", "MB", "GB", "TB", "PB", "EB"];
+    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
     let mut value = bytes as f64;
     let mut unit = 0;
-    while value >= 1000.0 && unit + 1 < units.len() {
-        value /= 1000.0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
         unit += 1;
     }
     if unit == 0 {
-        format!("{bytes} bytes")
+        format!("{bytes} B")
     } else {
-        format!("{value:.1} {}", units[unit])
+        format!("{value:.1} {}", UNITS[unit])
     }
 }
 
@@ -52,8 +52,8 @@ mod tests {
 
     #[test]
     fn estimates_and_units() {
-        assert_eq!(show_bytes(999), "999 bytes");
-        assert_eq!(show_bytes(34_359_738_360), "34.4 GB");
+        assert_eq!(show_bytes(999), "999 B");
+        assert_eq!(show_bytes(34_359_738_360), "32.0 GiB");
         assert!(graph_bytes(u32::MAX as u64, 2, false) > 34_000_000_000);
         assert!(check(u64::MAX, "a test").is_err() || available_bytes().is_none());
         assert!(check(1, "a test").is_ok());

@@ -94,7 +94,7 @@ fn print_text(out: &mut impl Write, info: &GraphInfo) -> std::io::Result<()> {
     writeln!(out, "weights     {}", info.weight_type.as_deref().unwrap_or("none"))?;
     let side = if info.directed { "out-degree" } else { "degree" };
     writeln!(out, "{side:<11} min {}  mean {:.2}  max {}", info.min_degree, info.mean_degree, info.max_degree)?;
-    writeln!(out, "memory      {}", human_bytes(info.memory_bytes))?;
+    writeln!(out, "memory      {}", simdx_core::memory::show_bytes(info.memory_bytes as u64))?;
     writeln!(out, "load time   {:.3} s", info.load_seconds)?;
     writeln!(out, "{side} histogram")?;
     let widest = info.degree_histogram.iter().copied().max().unwrap_or(0).max(1);
@@ -108,20 +108,4 @@ fn print_text(out: &mut impl Write, info: &GraphInfo) -> std::io::Result<()> {
         writeln!(out, "  {range:>21} {count:>12} {bar}")?;
     }
     Ok(())
-}
-
-/// Formats a byte count with a binary unit.
-fn human_bytes(bytes: usize) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
-    }
 }
