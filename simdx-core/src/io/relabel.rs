@@ -3,7 +3,7 @@
 //! are numbered densely, 0, 1, ... in the order they first appear, and [`VertexLabels`] keeps each
 //! vertex's original id so that outputs can name it. Without it, an edge list's ids are the vertex
 //! numbers themselves, and ids far above the number of edges are refused before anything large is
-//! allocated (see [`check_dense`]).
+//! allocated.
 
 use std::collections::HashMap;
 use std::path::Path;
