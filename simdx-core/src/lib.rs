@@ -20,6 +20,7 @@ pub mod graph;
 pub mod io;
 pub mod memory;
 pub(crate) mod parallel;
+mod run;
 
 pub use error::{GraphError, Result};
 pub use graph::array::Array;

@@ -8,11 +8,10 @@ use std::ffi::{c_char, CStr, CString};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use cudarc::driver::CudaModule;
+use cudarc::driver::{CudaContext, CudaModule};
 use cudarc::nvrtc::{result as nvrtc, sys as nvrtc_sys, Ptx};
 
 use crate::error::{driver, CudaError};
-use crate::gpu::Gpu;
 
 /// Options every kernel is compiled with: no fused multiply-add, so that device arithmetic rounds as
 /// the CPU's does, and IEEE division and square root.
@@ -53,9 +52,9 @@ pub fn cache_dir() -> Option<PathBuf> {
     std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("simdx"))
 }
 
-/// The module for `source` on `gpu`, from the memory cache, the disk cache or NVRTC.
-pub fn module(gpu: &Gpu, source: &str) -> Result<(Arc<CudaModule>, CacheHit), CudaError> {
-    let arch = gpu.arch();
+/// The module for `source`, loaded in `ctx` (a device of architecture `arch`, e.g. `sm_90`), from the
+/// memory cache, the disk cache or NVRTC.
+pub fn module(ctx: &Arc<CudaContext>, arch: &str, source: &str) -> Result<(Arc<CudaModule>, CacheHit), CudaError> {
     let version = nvrtc_version();
     let key = xxhash_rust::xxh3::xxh3_64(format!("{arch}\0{version:?}\0{NVRTC_OPTIONS:?}\0{source}").as_bytes());
     if let Some(m) = memory_cache().lock().expect("cache lock").get(&key) {
@@ -65,14 +64,14 @@ pub fn module(gpu: &Gpu, source: &str) -> Result<(Arc<CudaModule>, CacheHit), Cu
     let (cubin, hit) = match path.as_ref().and_then(|p| std::fs::read(p).ok()) {
         Some(bytes) if !bytes.is_empty() => (bytes, CacheHit::Disk),
         _ => {
-            let bytes = compile_cubin(source, &arch)?;
+            let bytes = compile_cubin(source, arch)?;
             if let Some(p) = &path {
                 store(p, &bytes);
             }
             (bytes, CacheHit::Compiled)
         }
     };
-    let module = gpu.ctx.load_module(Ptx::from_binary(cubin)).map_err(driver("loading the compiled kernels"))?;
+    let module = ctx.load_module(Ptx::from_binary(cubin)).map_err(driver("loading the compiled kernels"))?;
     memory_cache().lock().expect("cache lock").insert(key, module.clone());
     Ok((module, hit))
 }

@@ -6,30 +6,23 @@
 use std::any::TypeId;
 use std::time::Instant;
 
-use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
 use simdx_core::acc::device::{device_unit, silent_pulls, DeviceProgram};
 use simdx_core::acc::{Apply, CombineKind, Program};
 use simdx_core::engine::{
-    DegreeClasses, Direction, DirectionPolicy, FilterPolicy, FilterUsed, FusionPolicy, IterationStats, Run, RunOptions,
-    RunStats,
+    Direction, DirectionPolicy, FilterPolicy, FilterUsed, FusionPolicy, IterationStats, Run, RunOptions, RunStats,
 };
 
-use crate::compile;
 use crate::error::{driver, CudaError};
 use crate::fused::{FusedRun, Handback, LoopState};
 use crate::graph::{DeviceGraph, WeightKind};
+use crate::launch::{Kernels, BLOCK, GRID_BARRIER, TILE};
+use crate::workspace::{PullPlan, Workspace, PULL_CHUNK};
 
 /// The kernel templates, compiled after the prelude and the program's device code.
 const KERNELS: &str = include_str!("kernels/engine.cu");
-/// The software grid barrier of the fused kernels (CUDA C, self-contained): `sx_grid_sync(bar)` over a
-/// zeroed buffer of [`GRID_BARRIER_WORDS`] `u32`s, in a grid launched cooperatively.
-pub const GRID_BARRIER: &str = include_str!("kernels/barrier.cu");
-/// The `u32` words of a grid barrier's buffer.
-pub const GRID_BARRIER_WORDS: usize = 64;
 /// The fused (persistent) kernels, compiled after [`KERNELS`] and [`GRID_BARRIER`].
 const FUSED_KERNELS: &str = include_str!("kernels/fused.cu");
-pub(crate) const BLOCK: u32 = 256;
-const TILE: u32 = BLOCK * 16;
 /// Counter slots, as in kernels/engine.cu.
 const NEXT_LEN: usize = 0;
 const OVERFLOW: usize = 1;
@@ -40,7 +33,6 @@ const OUT_EDGES: usize = 5;
 const GLOBAL: usize = 6;
 const CHANGE: usize = 7;
 const CLASS_LEN: usize = 8;
-const COUNTERS: usize = 12;
 /// Blocks that share one vertex of the grid class.
 const GRID_SPLIT: u32 = 64;
 /// Byte offset of `online_capacity` in `sx_state` (19 pointers, then `n`).
@@ -57,89 +49,6 @@ pub struct CudaEngine {
     /// Selective fusion's hand-back threshold on a frontier's out-edges, instead of the default.
     fusion_threshold: Option<u64>,
     last_grid: std::sync::Arc<std::sync::Mutex<Option<(String, crate::FusedGrid)>>>,
-}
-
-/// The kernels of one program.
-pub(crate) struct Kernels {
-    module: std::sync::Arc<CudaModule>,
-}
-
-impl Kernels {
-    pub(crate) fn get(&self, name: &str) -> Result<CudaFunction, CudaError> {
-        self.module.load_function(name).map_err(driver("finding a kernel"))
-    }
-}
-
-/// The arrays a run works in, allocated once per device graph (values at 8 bytes, the widest type).
-pub(crate) struct Workspace {
-    now: CudaSlice<u8>,
-    seen: CudaSlice<u8>,
-    acc: CudaSlice<u8>,
-    send: CudaSlice<u8>,
-    touched: CudaSlice<u32>,
-    in_frontier: CudaSlice<u32>,
-    pending: CudaSlice<u32>,
-    /// The two lists of waiting (pending) vertices and their lengths.
-    far: [CudaSlice<u32>; 2],
-    far_len: CudaSlice<u64>,
-    /// The seen value each snapshot replaced, and the tag (iteration + 1) of that snapshot.
-    sent: CudaSlice<u8>,
-    prepared: CudaSlice<u32>,
-    frontier: CudaSlice<u32>,
-    next: CudaSlice<u32>,
-    push_classes: Vec<CudaSlice<u32>>,
-    pull_classes: Vec<CudaSlice<u32>>,
-    /// The pull step's plan for the graph, made by the first run with its degree classes.
-    pull_plan: Option<PullPlan>,
-    tile_counts: CudaSlice<u32>,
-    counters: CudaSlice<u64>,
-}
-
-impl Workspace {
-    /// Allocates the arrays for `n` vertices after checking that they fit in free memory.
-    fn new(gpu: &crate::gpu::Gpu, n: u32) -> Result<Workspace, CudaError> {
-        let nz = n.max(1) as usize;
-        let tiles = n.div_ceil(TILE).max(1) as usize;
-        let needed = nz as u64 * (5 * 8 + 16 * 4) + tiles as u64 * 4;
-        gpu.check_free("the run's vertex arrays and worklists", needed)?;
-        let s = &gpu.stream;
-        let u32s = |len: usize| s.alloc_zeros::<u32>(len).map_err(driver("allocating worklists"));
-        let values = || s.alloc_zeros::<u8>(nz * 8).map_err(driver("allocating vertex values"));
-        Ok(Workspace {
-            now: values()?,
-            seen: values()?,
-            acc: values()?,
-            send: values()?,
-            touched: u32s(nz)?,
-            in_frontier: u32s(nz)?,
-            pending: u32s(nz)?,
-            far: [u32s(nz)?, u32s(nz)?],
-            far_len: s.alloc_zeros::<u64>(2).map_err(driver("allocating counters"))?,
-            sent: values()?,
-            prepared: u32s(nz)?,
-            frontier: u32s(nz)?,
-            next: u32s(nz)?,
-            push_classes: (0..4).map(|_| u32s(nz)).collect::<Result<_, _>>()?,
-            pull_classes: (0..4).map(|_| u32s(nz)).collect::<Result<_, _>>()?,
-            pull_plan: None,
-            tile_counts: u32s(tiles)?,
-            counters: s.alloc_zeros::<u64>(COUNTERS).map_err(driver("allocating counters"))?,
-        })
-    }
-}
-
-/// In-arcs per chunk of the pull's CTA and grid classes, as `SX_CHUNK` in kernels/engine.cu.
-const PULL_CHUNK: u64 = 1024;
-
-/// How pull steps cover the vertices, fixed for a graph and its degree classes (so made once, outside
-/// the timed run, like the in-CSR itself): the in-degree classes as lists (`pull_classes`), and the
-/// vertices of the CTA and grid classes cut into chunks of [`PULL_CHUNK`] in-arcs.
-pub(crate) struct PullPlan {
-    classes: DegreeClasses,
-    lens: [u32; 4],
-    /// `vertex | chunk << 32` per chunk.
-    chunks: CudaSlice<u64>,
-    chunk_count: u32,
 }
 
 /// The full source compiled for program `P`: prelude, program, kernel templates (with `#line`
@@ -184,7 +93,7 @@ impl CudaEngine {
 
     /// The grid a fused kernel of program `P` gets on `graph`'s GPU: occupancy, blocks, registers.
     pub fn fused_grid<P: DeviceProgram>(&self, graph: &DeviceGraph) -> Result<crate::FusedGrid, CudaError> {
-        let (module, _) = compile::module(&graph.gpu, &kernel_source::<P>())?;
+        let (module, _) = graph.gpu.compile(&kernel_source::<P>())?;
         let kernels = Kernels { module };
         let name = match self.options.fusion {
             FusionPolicy::All | FusionPolicy::None | FusionPolicy::Auto => "sx_fused_all",
@@ -204,7 +113,7 @@ impl CudaEngine {
         let gpu = &graph.gpu;
         let stream = gpu.stream.clone();
         let entered = Instant::now();
-        let (module, _) = compile::module(gpu, &kernel_source::<P>())?;
+        let (module, _) = gpu.compile(&kernel_source::<P>())?;
         let k = Kernels { module };
         let n = graph.num_vertices;
         let in_place = P::APPLY == Apply::InPlace;

@@ -9,9 +9,9 @@ use std::time::Duration;
 use cudarc::driver::{CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
 use simdx_core::engine::{Direction, DirectionPolicy, FilterUsed, FusionPolicy, IterationStats, RunOptions, RunStats};
 
-use crate::engine::{Kernels, BLOCK};
 use crate::error::{driver, CudaError};
 use crate::gpu::Gpu;
+use crate::launch::{Kernels, BLOCK, GRID_BARRIER_WORDS};
 
 /// Counter sets in rotation and counters per set, as in kernels/fused.cu.
 const RING: usize = 16;
@@ -127,9 +127,7 @@ impl FusedRun<'_> {
             set[MIN_BUCKET] = u64::MAX;
         }
         let ring = stream.clone_htod(&ring_init).map_err(driver("allocating counters"))?;
-        let barrier = stream
-            .alloc_zeros::<u32>(crate::engine::GRID_BARRIER_WORDS)
-            .map_err(driver("allocating the grid barrier"))?;
+        let barrier = stream.alloc_zeros::<u32>(GRID_BARRIER_WORDS).map_err(driver("allocating the grid barrier"))?;
         let log = stream.alloc_zeros::<u64>(log_capacity as usize * 5 + 5).map_err(driver("allocating the log"))?;
 
         let (policy, threshold) = match opts.direction {

@@ -46,7 +46,7 @@ impl Gpu {
     /// (memory, then disk, then NVRTC), says where it came from, and loads it. A compile failure
     /// carries NVRTC's log and the path of a file holding the source.
     pub fn compile(&self, source: &str) -> Result<(Arc<CudaModule>, crate::CacheHit), CudaError> {
-        crate::compile::module(self, source)
+        crate::compile::module(&self.ctx, &self.arch(), source)
     }
 
     /// The stream every simdx launch and copy on this device goes through (for custom kernels).

@@ -25,7 +25,7 @@ pub struct DeviceGraph {
     /// Integer weights converted to f32 for programs that read f32 weights, made on first use.
     pub(crate) weights_as_f32: OnceLock<(CudaSlice<u32>, Option<CudaSlice<u32>>)>,
     /// The arrays runs work in, made by the first run and reused by later ones.
-    pub(crate) workspace: std::sync::Mutex<Option<crate::engine::Workspace>>,
+    pub(crate) workspace: std::sync::Mutex<Option<crate::workspace::Workspace>>,
 }
 
 /// The type of a graph's stored weights.

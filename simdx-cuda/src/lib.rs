@@ -13,11 +13,14 @@ mod error;
 mod fused;
 mod gpu;
 mod graph;
+mod launch;
+mod workspace;
 
 pub use compile::{cache_dir, CacheHit};
 pub use energy::EnergyMeter;
-pub use engine::{kernel_source, CudaEngine, GRID_BARRIER, GRID_BARRIER_WORDS};
+pub use engine::{kernel_source, CudaEngine};
 pub use error::CudaError;
 pub use fused::FusedGrid;
 pub use gpu::{available, Gpu};
 pub use graph::DeviceGraph;
+pub use launch::{GRID_BARRIER, GRID_BARRIER_WORDS};

@@ -9,7 +9,8 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::{FnArg, ItemFn, Pat, ReturnType};
 
 use crate::ir::Render;
-use crate::lower::{at, error_at, FnLowering, Lowering};
+use crate::lower::{FnLowering, Lowering};
+use crate::span::{at, error_at};
 use crate::ty::Ty;
 
 /// The Rust that links a program's (or a helper's) helper calls: for each, a check of the call's types

@@ -2,7 +2,7 @@
 //! that hold type variables, rendered to CUDA C once inference is done, so that every operator and
 //! helper is chosen for its operands' final type (`simdx_add_i32`, `fminf`, typed literals).
 
-use crate::lower::{error_at, At};
+use crate::span::{error_at, At};
 
 use crate::lit;
 use crate::ty::{Ty, TyVar, Types};

@@ -17,6 +17,7 @@ mod ir;
 mod lit;
 mod lower;
 mod program;
+mod span;
 mod ty;
 
 /// Makes an `impl Program for T` block run on every simdx backend: the functions stay as they are for

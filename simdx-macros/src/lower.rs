@@ -9,6 +9,7 @@ use syn::spanned::Spanned;
 use syn::{BinOp, Block, Expr, Lit, Pat, RangeLimits, Stmt, Type, UnOp};
 
 use crate::ir::{self, Arith, CExpr, CStmt};
+use crate::span::{at, error_at, At};
 use crate::ty::{Ty, TyVar, Types};
 
 /// A local variable in scope.
@@ -1142,34 +1143,4 @@ impl<'a> FnLowering<'a> {
         });
         (s, None, unit)
     }
-}
-
-/// Where an error points: the first and last token of the offending construct, so that the compiler
-/// underlines all of it.
-#[derive(Debug, Clone, Copy)]
-pub struct At(pub Span, pub Span);
-
-impl From<Span> for At {
-    fn from(span: Span) -> At {
-        At(span, span)
-    }
-}
-
-/// The extent of a syntax node.
-pub fn at(node: &impl quote::ToTokens) -> At {
-    let tokens = node.to_token_stream();
-    let mut iter = tokens.into_iter();
-    let first = iter.next().map_or_else(Span::call_site, |t| t.span());
-    let last = iter.last().map_or(first, |t| t.span());
-    At(first, last)
-}
-
-/// An error at `at` carrying `message`.
-pub fn error_at(at: At, message: impl std::fmt::Display) -> syn::Error {
-    let mut ends = proc_macro2::TokenStream::new();
-    ends.extend([
-        proc_macro2::TokenTree::Ident(proc_macro2::Ident::new("start", at.0)),
-        proc_macro2::TokenTree::Ident(proc_macro2::Ident::new("end", at.1)),
-    ]);
-    syn::Error::new_spanned(ends, message)
 }

@@ -9,7 +9,8 @@ use syn::{FnArg, ImplItem, ImplItemFn, ItemImpl, Pat};
 
 use crate::commutative;
 use crate::ir::{CStmt, Render};
-use crate::lower::{at, error_at, FnLowering, Lowering};
+use crate::lower::{FnLowering, Lowering};
+use crate::span::{at, error_at};
 use crate::ty::Ty;
 
 /// A parameter or result type of a trait function.

@@ -2,7 +2,7 @@
 //! variables unified the way rustc types scalar code (both operands of `+`, `<`, `min` ... agree;
 //! unsuffixed literals default to `i32` / `f64`).
 
-use crate::lower::At;
+use crate::span::At;
 
 /// A type in kernel code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,8 +4,8 @@
 use std::fmt::{Debug, Display};
 use std::sync::atomic::{AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering};
 
+use super::combine::CombineOp;
 use super::device::DeviceScalar;
-use super::program::CombineOp;
 
 /// A per-vertex value: a plain scalar with an atomic cell.
 pub trait Value: Copy + Send + Sync + PartialEq + PartialOrd + Debug + Display + DeviceScalar + 'static {

@@ -37,10 +37,9 @@ use self::record::BinPolicy;
 use self::state::VertexState;
 use crate::acc::program::shortcuts_labels;
 use crate::acc::{weights_of, Apply, AtomicCell, CombineKind, Program, Value, WeightView};
-use crate::engine::{
-    Direction, DirectionPolicy, EngineError, FilterPolicy, FilterUsed, FusionPolicy, IterationStats, Run, RunOptions,
-    RunStats,
-};
+use crate::run::options::{DirectionPolicy, FilterPolicy, FusionPolicy, RunOptions};
+use crate::run::stats::{Direction, FilterUsed, IterationStats, RunStats};
+use crate::run::{EngineError, Run};
 use crate::{Graph, VertexId};
 
 /// The least share of all arcs that the frontier's out-edges must exceed before an aggregation

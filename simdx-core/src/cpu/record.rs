@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::engine::FilterPolicy;
+use crate::run::options::FilterPolicy;
 use crate::VertexId;
 
 /// The bin limits of one step, shared by its tasks.

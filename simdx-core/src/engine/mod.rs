@@ -2,45 +2,12 @@
 //! per-vertex result with [`RunStats`]. The CPU backend (module `cpu`) is built in; the CUDA backend
 //! lives in simdx-cuda and runs the same programs.
 
-pub mod options;
-pub mod stats;
-
-pub use options::{DegreeClasses, DirectionPolicy, FilterPolicy, FusionPolicy, RunOptions};
-pub use stats::{Direction, FilterUsed, IterationStats, RunStats};
+pub use crate::run::options::{DegreeClasses, DirectionPolicy, FilterPolicy, FusionPolicy, RunOptions};
+pub use crate::run::stats::{Direction, FilterUsed, IterationStats, RunStats};
+pub use crate::run::{options, stats, EngineError, Run};
 
 use crate::acc::Program;
 use crate::Graph;
-
-/// Why a run could not start.
-#[derive(Debug, thiserror::Error)]
-pub enum EngineError {
-    /// The graph's weights cannot serve as the program's weight type.
-    #[error("{0}")]
-    Weights(String),
-    /// An option value that cannot work.
-    #[error("invalid option: {0}")]
-    Options(String),
-    /// A per-vertex array of the program does not match the graph.
-    #[error(transparent)]
-    VertexData(#[from] crate::acc::LengthMismatch),
-    /// The thread pool could not be created.
-    #[error("cannot start {threads} worker threads: {message}")]
-    Threads {
-        /// Threads asked for.
-        threads: usize,
-        /// What rayon said.
-        message: String,
-    },
-}
-
-/// A finished run: one value per vertex and the statistics.
-#[derive(Debug, Clone)]
-pub struct Run<V> {
-    /// The value of every vertex, indexed by vertex id.
-    pub values: Vec<V>,
-    /// What the run did.
-    pub stats: RunStats,
-}
 
 /// Runs programs with fixed options on the CPU backend.
 #[derive(Debug, Clone, Default)]

@@ -1,0 +1,31 @@
+//! What the engine, the fused kernels' host side and the device graph share, so that none of them
+//! imports another for it: the compiled kernels of a program ([`Kernels`]), the block size, the
+//! counters' layout and the grid barrier.
+
+use cudarc::driver::{CudaFunction, CudaModule};
+
+use crate::error::{driver, CudaError};
+
+/// The software grid barrier of the fused kernels (CUDA C, self-contained): `sx_grid_sync(bar)` over a
+/// zeroed buffer of [`GRID_BARRIER_WORDS`] `u32`s, in a grid launched cooperatively.
+pub const GRID_BARRIER: &str = include_str!("kernels/barrier.cu");
+/// The `u32` words of a grid barrier's buffer.
+pub const GRID_BARRIER_WORDS: usize = 64;
+/// Threads per block of every kernel (`SX_BLOCK` in kernels/engine.cu).
+pub(crate) const BLOCK: u32 = 256;
+/// Vertices per tile of the ballot filter and the edge-balanced steps (`SX_TILE`).
+pub(crate) const TILE: u32 = BLOCK * 16;
+/// Counter slots per set (`SX_COUNTERS`).
+pub(crate) const COUNTERS: usize = 12;
+
+/// The kernels of one program.
+pub(crate) struct Kernels {
+    pub(crate) module: std::sync::Arc<CudaModule>,
+}
+
+impl Kernels {
+    /// The kernel `name`.
+    pub(crate) fn get(&self, name: &str) -> Result<CudaFunction, CudaError> {
+        self.module.load_function(name).map_err(driver("finding a kernel"))
+    }
+}
