@@ -147,8 +147,10 @@ pub fn read_labelled_graph(path: &Path, options: &ReadOptions) -> Result<(Graph,
         Format::Binary => unreachable!("handled above"),
     };
     let (n, m) = (parsed.edges.num_vertices, parsed.edges.src.len());
-    if matches!(format, Format::EdgeList | Format::WeightedEdgeList) && !options.relabel {
-        relabel::check_dense(path, n, m)?;
+    match format {
+        Format::EdgeList | Format::WeightedEdgeList if !options.relabel => relabel::check_dense(path, n, m)?,
+        Format::MatrixMarket | Format::Dimacs => check_declared(path, n, m)?,
+        _ => {}
     }
     let directed = parsed.directed && !options.undirected;
     crate::memory::check(
@@ -163,6 +165,29 @@ pub fn read_labelled_graph(path: &Path, options: &ReadOptions) -> Result<(Graph,
         .build(parsed.edges)
         .map_err(|e| GraphError::file(path, e.to_string()))?;
     Ok((graph, labels))
+}
+
+/// Vertex counts a header may declare whatever the edges below it (arrays of a few hundred megabytes).
+const DECLARED_FROM: u64 = 1 << 24;
+/// Beyond [`DECLARED_FROM`], the most vertices a header may declare per edge the file holds.
+const DECLARED_RATIO: u64 = 1024;
+
+/// Refuses a header (`.mtx` size line, `.gr` problem line) that declares vastly more vertices than the
+/// file's edges could touch, e.g. 400 million rows for one entry, before its arrays are allocated: a
+/// damaged or mistaken header, named in one sentence with the memory it would take.
+fn check_declared(path: &Path, num_vertices: usize, num_edges: usize) -> Result<()> {
+    let (n, m) = (num_vertices as u64, num_edges as u64);
+    if n <= DECLARED_FROM || n <= DECLARED_RATIO * (m + 1) {
+        return Ok(());
+    }
+    Err(GraphError::file(
+        path,
+        format!(
+            "the header declares {n} vertices but the file holds only {m} edges: building it would take about {} \
+             of arrays for isolated vertices; check the header",
+            crate::memory::show_bytes(crate::memory::graph_bytes(n, m, true))
+        ),
+    ))
 }
 
 /// Writes `graph` to `path` in `format` (or the one its extension implies). Undirected graphs are
