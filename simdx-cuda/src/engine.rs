@@ -332,6 +332,9 @@ impl CudaEngine {
             FusionPolicy::None => None,
             _ => Some(fused_run.session(gpu, opts, graph.num_arcs, host_above)?),
         };
+        // The uploads and allocations above are asynchronous: they finish before the clock starts, so
+        // that no mode's timing carries another's preparation.
+        stream.synchronize().map_err(driver("preparing the run"))?;
         let start = Instant::now();
         let mut stats = RunStats { graph_edges: graph.num_edges, ..RunStats::default() };
         launch!(f_init, per_thread(n), &state);
