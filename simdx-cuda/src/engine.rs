@@ -565,12 +565,13 @@ impl CudaEngine {
                 pending_maybe |= c[PENDING] > 0;
             }
         }
-        if let Ok(mut last) = self.last_grid.lock() {
-            *last = session.and_then(|s| s.last);
-        }
         stream.synchronize().map_err(driver("finishing the run"))?;
         stats.time = start.elapsed();
         profile(entered, start, set_up, stats.time);
+        // After the clock: dropping the fused session frees its device buffers, which waits for the device.
+        if let Ok(mut last) = self.last_grid.lock() {
+            *last = session.and_then(|s| s.last);
+        }
         let raw = stream.clone_dtoh(&*now).map_err(driver("reading the result"))?;
         Ok(Run { values: values_of::<P>(&raw, n), stats })
     }
