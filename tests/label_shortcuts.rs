@@ -91,33 +91,22 @@ impl Program for SmallestSource {
     }
 }
 
-/// Each vertex's component as the list of its members, by union-find over the edges.
-fn components(g: &Graph) -> Vec<Vec<VertexId>> {
+/// Over each vertex's component (by the union-find oracle), the largest member and the smallest
+/// member that `keep` accepts (`u32::MAX` where none does).
+fn per_component(g: &Graph, keep: impl Fn(VertexId) -> bool) -> (Vec<i64>, Vec<u32>) {
+    let component = verify::union_find_components(g);
     let n = g.num_vertices();
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn root(parent: &mut [usize], mut x: usize) -> usize {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        x
-    }
-    for (u, v, _) in g.edges() {
-        let (a, b) = (root(&mut parent, u as usize), root(&mut parent, v as usize));
-        parent[a.max(b)] = a.min(b);
-    }
-    let mut members = vec![Vec::new(); n];
-    for v in 0..n {
-        let r = root(&mut parent, v);
-        members[r].push(v as VertexId);
-    }
-    let mut of = vec![Vec::new(); n];
-    for list in members.into_iter().filter(|l| !l.is_empty()) {
-        for &v in &list {
-            of[v as usize] = list.clone();
+    let (mut largest, mut smallest_kept) = (vec![0i64; n], vec![u32::MAX; n]);
+    for v in 0..n as VertexId {
+        let c = component[v as usize] as usize;
+        largest[c] = largest[c].max(i64::from(v));
+        if keep(v) {
+            smallest_kept[c] = smallest_kept[c].min(v);
         }
     }
-    of
+    let largest = component.iter().map(|&c| largest[c as usize]).collect();
+    let smallest_kept = component.iter().map(|&c| smallest_kept[c as usize]).collect();
+    (largest, smallest_kept)
 }
 
 fn graphs() -> Vec<(String, Graph)> {
@@ -159,12 +148,9 @@ fn backends() -> Vec<Backend> {
 #[test]
 fn label_programs_match_union_find_on_every_backend_and_policy() {
     for (name, g) in graphs() {
-        let members = components(&g);
         let n = g.num_vertices();
-        let largest: Vec<i64> = members.iter().map(|m| *m.iter().max().unwrap() as i64).collect();
         let is_source = VertexData::set(n, &[3, 17, (n as u32).saturating_sub(1)]);
-        let smallest_source: Vec<u32> =
-            members.iter().map(|m| m.iter().copied().filter(|&v| is_source[v]).min().unwrap_or(u32::MAX)).collect();
+        let (largest, smallest_source) = per_component(&g, |v| is_source[v]);
         let sources = SmallestSource { is_source: is_source.clone() };
         for backend in backends() {
             let mut runner = Runner::new(&g, backend).unwrap();

@@ -317,21 +317,14 @@ impl CudaEngine {
             blocks_override: self.blocks_override,
             silent_pulls,
         };
-        // Selective fusion hands a step to the persistent kernel while its frontier's out-edges stay
-        // under `host_above`, and the kernel hands it back when they grow past it.
-        let host_above = match opts.fusion {
-            FusionPolicy::Auto if self.fusion_threshold.is_some() => self.fusion_threshold.unwrap_or_default(),
-            FusionPolicy::Auto => {
-                let grid = crate::fused::grid_for(gpu, &k.get("sx_fused_all")?)?;
-                u64::from(self.blocks_override.unwrap_or(grid.blocks)) * u64::from(BLOCK) * SELECTIVE_EDGES_PER_THREAD
-            }
-            _ => 0,
-        };
         // Made before the clock starts, as the run's other buffers are.
         let mut session = match opts.fusion {
             FusionPolicy::None => None,
-            _ => Some(fused_run.session(gpu, opts, graph.num_arcs, host_above)?),
+            _ => Some(fused_run.session(gpu, opts, graph.num_arcs, self.fusion_threshold)?),
         };
+        // Selective fusion hands a step to the persistent kernel while its work stays under
+        // `host_above`, and the kernel hands it back when it grows past it.
+        let host_above = session.as_ref().map_or(0, |s| s.host_above);
         // The uploads and allocations above are asynchronous: they finish before the clock starts, so
         // that no mode's timing carries another's preparation.
         stream.synchronize().map_err(driver("preparing the run"))?;
@@ -615,12 +608,6 @@ impl CudaEngine {
         }
     }
 }
-
-/// Selective fusion ([`FusionPolicy::Auto`]): a step runs in the persistent kernel while its frontier's
-/// out-edges (plus every vertex, for programs that apply every vertex) are at most this many per thread
-/// of the kernel's grid; a bigger step fills the GPU, and one launch per phase (more blocks, fewer
-/// registers) then runs it faster.
-const SELECTIVE_EDGES_PER_THREAD: u64 = 32;
 
 /// The least share of all arcs the frontier's out-edges must exceed before an in-place or
 /// received-apply aggregation program (SSSP, WCC, k-core) pulls: its pull reads every in-arc, with no

@@ -100,27 +100,43 @@ pub(crate) struct FusedSession<'g> {
     log_capacity: u32,
     /// `sx_fused` as bytes, with the loop state to fill in per launch at [`LOOP_STATE`].
     bytes: Vec<u8>,
+    /// Selective fusion's hand-back threshold on a step's work (0: never hand back).
+    pub host_above: u64,
     /// The last kernel launched and its grid.
     pub last: Option<(String, FusedGrid)>,
     _barrier: CudaSlice<u32>,
 }
 
+/// Selective fusion ([`FusionPolicy::Auto`]): a step runs in the persistent kernel while its frontier's
+/// out-edges (plus every vertex, for programs that apply every vertex) are at most this many per thread
+/// of the kernel's grid; a bigger step fills the GPU, and one launch per phase (more blocks, fewer
+/// registers) then runs it faster.
+const SELECTIVE_EDGES_PER_THREAD: u64 = 32;
+
 /// The kernels' names, by `which`.
 const NAMES: [&str; 3] = ["sx_fused_push", "sx_fused_pull", "sx_fused_all"];
 
 impl FusedRun<'_> {
-    /// Allocates what the fused launches of one run share; `host_above` (0: never) is selective
-    /// fusion's hand-back threshold on a frontier's out-edges.
+    /// Allocates what the fused launches of one run share. Under selective fusion the hand-back
+    /// threshold is `threshold`, or [`SELECTIVE_EDGES_PER_THREAD`] per thread of `sx_fused_all`'s grid.
     pub(crate) fn session<'g>(
         &self,
         gpu: &'g Gpu,
         opts: &RunOptions,
         num_arcs: u64,
-        host_above: u64,
+        threshold: Option<u64>,
     ) -> Result<FusedSession<'g>, CudaError> {
         let stream = &gpu.stream;
         let kernels: Vec<_> = NAMES.iter().map(|n| self.kernels.get(n)).collect::<Result<_, _>>()?;
         let grids: Vec<FusedGrid> = kernels.iter().map(|k| grid_for(gpu, k)).collect::<Result<_, _>>()?;
+        let host_above = match opts.fusion {
+            FusionPolicy::Auto => threshold.unwrap_or_else(|| {
+                u64::from(self.blocks_override.unwrap_or(grids[2].blocks))
+                    * u64::from(BLOCK)
+                    * SELECTIVE_EDGES_PER_THREAD
+            }),
+            _ => 0,
+        };
         let log_capacity = opts.max_iterations.min(LOG_CAPACITY);
         let mut ring_init = vec![0u64; RING * COUNTERS];
         for set in ring_init.chunks_mut(COUNTERS) {
@@ -181,6 +197,7 @@ impl FusedRun<'_> {
             log,
             log_capacity,
             bytes,
+            host_above,
             last: None,
             _barrier: barrier,
         })

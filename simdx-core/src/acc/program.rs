@@ -1,7 +1,7 @@
 //! The [`Program`] trait: an algorithm as Active, Compute and Combine functions over per-vertex
 //! values, plus how values start, how a combined update becomes the new value, and when to stop.
 
-pub use super::combine::{Combinable, CombineOp};
+use super::combine::{Combinable, CombineOp};
 use super::value::{convert, Value, Wide};
 use super::vertex_data::VertexArray;
 use super::weight::EdgeWeight;
@@ -196,8 +196,9 @@ pub trait Program: Sync {
     /// and the value of the vertex it names at any time without changing the result. Connected
     /// components by smallest label are the example: a vertex's label is a vertex of its component
     /// whose label is no larger. The engines then follow each reached vertex's chain of labels to its
-    /// end before the next step (pointer jumping), so that a label crosses many hops per step: on a
-    /// 1024 x 1024 grid WCC needs a few tens of steps instead of 2,047. Values that are not vertex
+    /// end before the next step (pointer jumping), so that a label crosses many hops per step where
+    /// chains of labels follow the graph: WCC on a generated 2048 x 2048 grid takes 2 steps instead of
+    /// 4,095 (with vertex ids permuted at random, jumping alone gains little). Values that are not vertex
     /// ids (negative or too large, e.g. an "unreached" maximum) are left as they are. Ignored unless
     /// the combine is `Min` or `Max` of an integer value, applied [`Apply::InPlace`].
     const VALUES_ARE_LABELS: bool = false;
