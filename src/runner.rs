@@ -3,6 +3,8 @@
 //! backend, when this crate is built with the `cuda` feature and a GPU is usable, or on the CPU
 //! backend otherwise; [`Runner::backend`] and [`Runner::fallback`] say which, and why.
 
+use std::sync::Arc;
+
 use simdx_core::acc::DeviceProgram;
 use simdx_core::engine::{Engine, EngineError, Run, RunOptions};
 use simdx_core::Graph;
@@ -44,9 +46,25 @@ pub enum RunError {
     NoCuda(String),
 }
 
+/// The graph a CPU runner reads: borrowed, or shared with the runner's owner ([`Runner::shared`]).
+enum HostGraph<'g> {
+    Borrowed(&'g Graph),
+    Shared(Arc<Graph>),
+}
+
+impl std::ops::Deref for HostGraph<'_> {
+    type Target = Graph;
+    fn deref(&self) -> &Graph {
+        match self {
+            HostGraph::Borrowed(graph) => graph,
+            HostGraph::Shared(graph) => graph,
+        }
+    }
+}
+
 /// A prepared backend for one graph: the engine, and on a GPU the graph on the device.
 enum Prepared<'g> {
-    Cpu(Engine, &'g Graph),
+    Cpu(Engine, HostGraph<'g>),
     #[cfg(feature = "cuda")]
     Cuda(simdx_cuda::CudaEngine, Box<simdx_cuda::DeviceGraph>),
 }
@@ -78,14 +96,18 @@ impl<'g> Runner<'g> {
 
     /// As [`Runner::new`], with `options`.
     pub fn with_options(graph: &'g Graph, backend: Backend, options: RunOptions) -> Result<Self, RunError> {
-        let cpu = |fallback| Runner { prepared: Prepared::Cpu(Engine::new(options), graph), options, fallback };
-        match backend {
-            Backend::Cpu => Ok(cpu(None)),
-            Backend::Auto | Backend::Cuda => match Self::cuda(graph, options) {
-                Ok(prepared) => Ok(Runner { prepared, options, fallback: None }),
-                Err(why) if backend == Backend::Auto => Ok(cpu(Some(why))),
-                Err(why) => Err(RunError::NoCuda(why)),
-            },
+        Self::prepare(HostGraph::Borrowed(graph), backend, options)
+    }
+
+    fn prepare(graph: HostGraph<'g>, backend: Backend, options: RunOptions) -> Result<Self, RunError> {
+        let cuda = match backend {
+            Backend::Cpu => Err(None),
+            Backend::Auto | Backend::Cuda => Self::cuda(&graph, options).map_err(Some),
+        };
+        match cuda {
+            Ok(prepared) => Ok(Runner { prepared, options, fallback: None }),
+            Err(Some(why)) if backend == Backend::Cuda => Err(RunError::NoCuda(why)),
+            Err(fallback) => Ok(Runner { prepared: Prepared::Cpu(Engine::new(options), graph), options, fallback }),
         }
     }
 
@@ -143,7 +165,7 @@ impl<'g> Runner<'g> {
     /// A runner of the same backend and options for another graph (uploaded anew on a GPU).
     pub fn for_graph<'h>(&self, graph: &'h Graph) -> Result<Runner<'h>, RunError> {
         let prepared = match &self.prepared {
-            Prepared::Cpu(engine, _) => Prepared::Cpu(engine.clone(), graph),
+            Prepared::Cpu(engine, _) => Prepared::Cpu(engine.clone(), HostGraph::Borrowed(graph)),
             #[cfg(feature = "cuda")]
             Prepared::Cuda(engine, device) => {
                 Prepared::Cuda(engine.clone(), Box::new(simdx_cuda::DeviceGraph::upload(device.gpu(), graph)?))
@@ -184,6 +206,25 @@ impl<'g> Runner<'g> {
                 )
             }),
         }
+    }
+}
+
+impl Runner<'static> {
+    /// As [`Runner::with_options`] for a graph the runner shares rather than borrows, so that it can
+    /// live as long as its owner wants (in a struct, behind a Python object): the CPU backend reads
+    /// `graph` through the `Arc`; the CUDA backend uploads it and keeps only the device copy.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use simdx::{Backend, Runner};
+    /// use simdx::gen::GeneratorSpec;
+    ///
+    /// let graph = Arc::new(GeneratorSpec::parse("grid:8x8").unwrap().generate(1).unwrap());
+    /// let runner: Runner<'static> = Runner::shared(graph, Backend::Cpu, Default::default()).unwrap();
+    /// assert_eq!(runner.run(&simdx::algos::Bfs { source: 0 }).unwrap().values[63], 14);
+    /// ```
+    pub fn shared(graph: Arc<Graph>, backend: Backend, options: RunOptions) -> Result<Self, RunError> {
+        Self::prepare(HostGraph::Shared(graph), backend, options)
     }
 }
 

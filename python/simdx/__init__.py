@@ -1,0 +1,399 @@
+"""simdx: graph algorithms on NVIDIA GPUs and multicore CPUs, returning numpy arrays.
+
+Make a graph from numpy arrays, scipy, networkx, a file or a generator, then run an algorithm::
+
+    import simdx
+    g = simdx.generate("kron:16")                  # or simdx.read("graph.mtx"), Graph.from_scipy(A), ...
+    levels = simdx.bfs(g, 0)                       # numpy int64, -1 where unreached
+    ranks, stats = simdx.pagerank(g, return_stats=True)
+    print(stats["backend"], stats["iterations"], stats["time_s"])
+
+Every algorithm takes ``backend="auto"`` (the GPU when this build has the CUDA backend and a GPU is
+usable, otherwise the CPU with a :class:`FallbackWarning`), ``"cpu"`` or ``"cuda"``, and the engine's
+options as keyword arguments: ``direction`` (``"auto"``, ``"push"``, ``"pull"``),
+``direction_threshold``, ``filter`` (``"jit"``, ``"online"``, ``"ballot"``), ``fusion`` (``"auto"``,
+``"none"``, ``"push-pull"``, ``"all"``), ``max_iterations`` and ``threads``. With
+``return_stats=True`` it returns ``(values, stats)``, where ``stats`` is a dict: ``backend``,
+``fallback``, ``iterations``, ``time_s``, ``edges_touched``, ``graph_edges`` and the per-iteration
+``trace``.
+
+Vertices are numbered 0 to n-1. A graph made from networkx, or read with ``relabel=True``, keeps each
+vertex's name in :attr:`Graph.labels`; on such a graph sources are given by name, and
+:meth:`Graph.to_dict` turns a result into ``{name: value}``.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _native
+from ._native import HAS_CUDA, SimdxError
+
+__all__ = [
+    "Graph",
+    "SimdxError",
+    "FallbackWarning",
+    "HAS_CUDA",
+    "read",
+    "generate",
+    "bfs",
+    "sssp",
+    "pagerank",
+    "ppr",
+    "wcc",
+    "kcore",
+    "spmv",
+]
+
+__version__ = "0.1.0"
+
+
+class FallbackWarning(UserWarning):
+    """``backend="auto"`` ran on the CPU: this build has no CUDA backend, or no GPU is usable."""
+
+
+def _ids(name: str, values: Any) -> np.ndarray:
+    """A 1-D integer array of ids, read in place when numpy already holds int32/int64/uint32/uint64."""
+    array = np.asarray(values)
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, not of shape {array.shape}")
+    if array.dtype in (np.int64, np.int32, np.uint32, np.uint64):
+        return np.ascontiguousarray(array)
+    if array.size and array.dtype.kind not in "iu":
+        raise TypeError(f"{name} must hold integer vertex ids, not {array.dtype}")
+    return np.ascontiguousarray(array, dtype=np.int64)
+
+
+def _weights(values: Any) -> Optional[np.ndarray]:
+    """Edge weights as int64 (integer weights) or float32/float64 (real weights)."""
+    if values is None:
+        return None
+    array = np.asarray(values)
+    if array.ndim != 1:
+        raise ValueError(f"weights must be one-dimensional, not of shape {array.shape}")
+    if array.dtype in (np.float32, np.float64, np.int64):
+        return np.ascontiguousarray(array)
+    if array.dtype.kind in "iub":
+        return np.ascontiguousarray(array, dtype=np.int64)
+    if array.dtype.kind == "f":
+        return np.ascontiguousarray(array, dtype=np.float64)
+    raise TypeError(f"weights must be numbers, not {array.dtype}")
+
+
+class Graph:
+    """A graph held by simdx: CSR with 32-bit vertex ids and optional integer or real edge weights.
+
+    Undirected graphs are stored with both arcs of each edge; directed graphs with out- and
+    in-neighbours. Self-loops and duplicate edges are removed unless kept (a duplicate keeps its
+    smallest weight). Make one with :meth:`from_edges`, :meth:`from_scipy`, :meth:`from_networkx`,
+    :func:`read` or :func:`generate`. On a GPU the graph is uploaded by the first algorithm that runs
+    there and stays for later calls.
+    """
+
+    __slots__ = ("_native", "labels", "_index", "_warned")
+
+    def __init__(self, native: Any, labels: Optional[Sequence[Hashable]] = None) -> None:
+        """Wraps a native graph; use the constructors above instead."""
+        self._native = native
+        #: Each vertex's name (from networkx, or from a relabelled edge list), or ``None``.
+        self.labels: Optional[List[Hashable]] = None if labels is None else list(labels)
+        self._index: Optional[Dict[Hashable, int]] = None
+        self._warned = False
+
+    @classmethod
+    def from_edges(
+        cls,
+        src: Any,
+        dst: Any,
+        weights: Any = None,
+        *,
+        directed: bool = False,
+        num_vertices: Optional[int] = None,
+        keep_self_loops: bool = False,
+        keep_duplicates: bool = False,
+    ) -> "Graph":
+        """A graph from edges ``src[i] -> dst[i]`` (arrays of vertex ids) with optional weights.
+
+        Integer weights must lie in [0, 2**32); real ones are stored as float32 and must be finite
+        and non-negative. ``num_vertices`` defaults to the largest id plus one. Undirected unless
+        ``directed=True``.
+        """
+        src, dst = _ids("src", src), _ids("dst", dst)
+        if num_vertices is None:
+            num_vertices = 1 + max((int(ids.max()) for ids in (src, dst) if ids.size), default=-1)
+        native = _native.Graph.from_edges(
+            src, dst, _weights(weights), num_vertices, directed, keep_self_loops, keep_duplicates
+        )
+        return cls(native)
+
+    @classmethod
+    def from_scipy(
+        cls,
+        matrix: Any,
+        *,
+        directed: bool = True,
+        weighted: bool = True,
+        keep_self_loops: bool = False,
+        keep_duplicates: bool = False,
+    ) -> "Graph":
+        """A graph from a square scipy sparse matrix: an arc ``u -> v`` for each stored ``A[u, v]``.
+
+        The matrix's values become the weights unless ``weighted=False`` (integer dtypes give
+        integer weights). With ``directed=False`` each stored entry is an undirected edge, so a
+        symmetric matrix gives each edge once. CSR arrays are read in place.
+        """
+        import scipy.sparse
+
+        csr = matrix if scipy.sparse.issparse(matrix) and matrix.format == "csr" else scipy.sparse.csr_array(matrix)
+        rows, cols = csr.shape
+        if rows != cols:
+            raise ValueError(f"the matrix must be square to be a graph, not {rows} x {cols}")
+        weights = _weights(csr.data) if weighted else None
+        native = _native.Graph.from_csr(
+            _ids("indptr", csr.indptr),
+            _ids("indices", csr.indices),
+            weights,
+            directed,
+            keep_self_loops,
+            keep_duplicates,
+        )
+        return cls(native)
+
+    @classmethod
+    def from_networkx(cls, graph: Any, *, weight: Optional[str] = "weight") -> "Graph":
+        """A graph from a networkx graph, its nodes numbered in ``list(graph)`` order (kept as
+        :attr:`labels`). Directed if the networkx graph is.
+
+        Edges take their ``weight`` attribute when at least one edge has it (others get 1, as in
+        networkx); ``weight=None`` ignores weights.
+        """
+        nodes = list(graph)
+        index = {node: i for i, node in enumerate(nodes)}
+        edges = list(graph.edges(data=True))
+        src = np.fromiter((index[u] for u, _, _ in edges), dtype=np.int64, count=len(edges))
+        dst = np.fromiter((index[v] for _, v, _ in edges), dtype=np.int64, count=len(edges))
+        weights = None
+        if weight is not None and any(weight in data for _, _, data in edges):
+            weights = [data.get(weight, 1) for _, _, data in edges]
+        native = _native.Graph.from_edges(
+            src,
+            dst,
+            _weights(weights),
+            len(nodes),
+            graph.is_directed(),
+            True,
+            graph.is_multigraph(),
+        )
+        return cls(native, nodes)
+
+    @property
+    def num_vertices(self) -> int:
+        """Number of vertices."""
+        return self._native.num_vertices
+
+    @property
+    def num_edges(self) -> int:
+        """Number of edges (unordered pairs if undirected)."""
+        return self._native.num_edges
+
+    @property
+    def num_arcs(self) -> int:
+        """Number of stored arcs (twice the edges if undirected)."""
+        return self._native.num_arcs
+
+    @property
+    def directed(self) -> bool:
+        """Whether the graph is directed."""
+        return self._native.directed
+
+    @property
+    def weights(self) -> Optional[str]:
+        """``"int"``, ``"float"`` or ``None``."""
+        return self._native.weights
+
+    def __len__(self) -> int:
+        return self.num_vertices
+
+    def __repr__(self) -> str:
+        kind = "directed" if self.directed else "undirected"
+        weights = f", {self.weights} weights" if self.weights else ""
+        return f"<simdx.Graph {kind}, {self.num_vertices} vertices, {self.num_edges} edges{weights}>"
+
+    def csr(self) -> Tuple[np.ndarray, np.ndarray, Optional[np.ndarray]]:
+        """The out-neighbour CSR: ``(indptr, indices, weights)``, neighbour lists sorted."""
+        return self._native.csr()
+
+    def out_degrees(self) -> np.ndarray:
+        """Each vertex's number of out-arcs (neighbours, if undirected)."""
+        indptr, _, _ = self.csr()
+        return np.diff(indptr.astype(np.int64))
+
+    def to_scipy(self) -> Any:
+        """The adjacency matrix as a ``scipy.sparse.csr_array`` (values: weights, or 1)."""
+        import scipy.sparse
+
+        indptr, indices, weights = self.csr()
+        data = np.ones(len(indices), dtype=np.float32) if weights is None else weights
+        n = self.num_vertices
+        return scipy.sparse.csr_array((data, indices.astype(np.int64), indptr.astype(np.int64)), shape=(n, n))
+
+    def to_dict(self, values: Sequence[Any]) -> Dict[Hashable, Any]:
+        """``{label: value}`` for a result of this graph (vertex numbers when it has no labels)."""
+        names = self.labels if self.labels is not None else range(self.num_vertices)
+        return dict(zip(names, values))
+
+    def vertex(self, name: Hashable) -> int:
+        """The number of the vertex called ``name`` (on a graph without labels, ``name`` itself)."""
+        if self.labels is None:
+            return int(name)  # type: ignore[call-overload]
+        if self._index is None:
+            self._index = {label: i for i, label in enumerate(self.labels)}
+        for key in (name, str(name)):
+            if key in self._index:
+                return self._index[key]
+        raise KeyError(f"the graph has no vertex called {name!r}")
+
+    def write(self, path: Union[str, os.PathLike]) -> None:
+        """Writes the graph in the format its extension names (.mtx, .el, .wel, .gr, .sxg)."""
+        self._native.write(os.fspath(path))
+
+
+def read(
+    path: Union[str, os.PathLike],
+    *,
+    undirected: bool = False,
+    relabel: bool = False,
+    format: Optional[str] = None,
+) -> Graph:
+    """Reads a graph file: Matrix Market ``.mtx``, edge lists ``.el``/``.wel``, DIMACS ``.gr`` or
+    simdx's binary ``.sxg`` (``format`` overrides the extension). ``undirected`` symmetrises a
+    directed file; ``relabel`` numbers an edge list's ids (any numbers or names) densely and keeps
+    the originals as :attr:`Graph.labels` (strings).
+    """
+    native, labels = _native.Graph.read(os.fspath(path), undirected, relabel, format)
+    return Graph(native, labels)
+
+
+def generate(spec: str, seed: int = 1) -> Graph:
+    """A generated graph: ``kron:SCALE[:DEGREE]``, ``urand:SCALE[:DEGREE]``, ``rmat:...``,
+    ``grid:WxH`` or ``mlp:W0,W1,...``; append ``:w`` for weights. The same seed gives the same graph.
+    """
+    return Graph(_native.Graph.generate(spec, seed))
+
+
+Result = Union[np.ndarray, Tuple[np.ndarray, Dict[str, Any]]]
+
+
+def _finish(graph: Graph, output: Tuple[np.ndarray, Dict[str, Any]], backend: str, return_stats: bool) -> Result:
+    values, stats = output
+    if backend == "auto" and stats["fallback"] and not graph._warned:
+        graph._warned = True
+        warnings.warn(f"simdx runs on the CPU: {stats['fallback']}", FallbackWarning, stacklevel=3)
+    return (values, stats) if return_stats else values
+
+
+def _sources(graph: Graph, source: Any, sources: Any) -> np.ndarray:
+    if (source is None) == (sources is None):
+        raise TypeError("give exactly one of source and sources")
+    names = [source] if sources is None else list(sources)
+    return np.array([graph.vertex(name) for name in names], dtype=np.int64)
+
+
+def bfs(
+    graph: Graph,
+    source: Any = None,
+    *,
+    sources: Optional[Sequence[Any]] = None,
+    backend: str = "auto",
+    return_stats: bool = False,
+    **options: Any,
+) -> Result:
+    """Breadth-first search: each vertex's level (hop count) from ``source``, or from the nearest of
+    ``sources``, as int64; -1 where unreached."""
+    ids = _sources(graph, source, sources)
+    return _finish(graph, _native.bfs(graph._native, ids, backend, options), backend, return_stats)
+
+
+def sssp(
+    graph: Graph,
+    source: Any = None,
+    *,
+    sources: Optional[Sequence[Any]] = None,
+    delta: Optional[int] = None,
+    backend: str = "auto",
+    return_stats: bool = False,
+    **options: Any,
+) -> Result:
+    """Single-source shortest paths by delta-stepping (integer weights; 1 per edge if unweighted):
+    each vertex's distance from ``source``, or from the nearest of ``sources``, as float64; ``inf``
+    where unreached. ``delta`` is the bucket width (default: largest weight / mean degree)."""
+    ids = _sources(graph, source, sources)
+    return _finish(graph, _native.sssp(graph._native, ids, delta, backend, options), backend, return_stats)
+
+
+def pagerank(
+    graph: Graph,
+    *,
+    damping: float = 0.85,
+    tolerance: float = 1e-6,
+    max_iterations: int = 100,
+    backend: str = "auto",
+    return_stats: bool = False,
+    **options: Any,
+) -> Result:
+    """PageRank as networkx defines it (ranks sum to 1; dangling vertices jump anywhere), float64;
+    stops when the ranks change by less than ``tolerance`` (L1) or after ``max_iterations``."""
+    output = _native.pagerank(graph._native, damping, tolerance, max_iterations, backend, options)
+    return _finish(graph, output, backend, return_stats)
+
+
+def ppr(
+    graph: Graph,
+    sources: Sequence[Any],
+    *,
+    damping: float = 0.85,
+    tolerance: float = 1e-6,
+    max_iterations: int = 100,
+    backend: str = "auto",
+    return_stats: bool = False,
+    **options: Any,
+) -> Result:
+    """Personalized PageRank jumping to ``sources``, each alike (networkx's pagerank with that
+    personalization; dangling vertices jump there too), float64."""
+    ids = _sources(graph, None, sources)
+    output = _native.ppr(graph._native, ids, damping, tolerance, max_iterations, backend, options)
+    return _finish(graph, output, backend, return_stats)
+
+
+def wcc(graph: Graph, *, backend: str = "auto", return_stats: bool = False, **options: Any) -> Result:
+    """Weakly connected components: each vertex's component id, the smallest vertex number in it
+    (int64). A directed graph is taken as undirected."""
+    return _finish(graph, _native.wcc(graph._native, backend, options), backend, return_stats)
+
+
+def kcore(
+    graph: Graph,
+    k: Optional[int] = None,
+    *,
+    backend: str = "auto",
+    return_stats: bool = False,
+    **options: Any,
+) -> Result:
+    """Without ``k``: each vertex's core number (networkx's ``core_number``), int64. With ``k``:
+    whether each vertex is in the k-core, bool. A directed graph is taken as undirected."""
+    if k is not None and k < 0:
+        raise ValueError(f"k = {k} is negative")
+    return _finish(graph, _native.kcore(graph._native, k, backend, options), backend, return_stats)
+
+
+def spmv(graph: Graph, x: Any, *, backend: str = "auto", return_stats: bool = False, **options: Any) -> Result:
+    """``y = A.T @ x`` for the graph's adjacency matrix ``A`` (``y[v]`` sums ``w * x[u]`` over arcs
+    ``u -> v``; weight 1 on unweighted graphs), computed in float32."""
+    vector = np.ascontiguousarray(np.asarray(x, dtype=np.float64))
+    if vector.ndim != 1:
+        raise ValueError(f"x must be one-dimensional, not of shape {vector.shape}")
+    return _finish(graph, _native.spmv(graph._native, vector, backend, options), backend, return_stats)

@@ -1,0 +1,258 @@
+//! The algorithms as Python functions of `simdx._native`: each takes a graph, its parameters, a
+//! backend name and a dict of engine options, releases the GIL while it runs, and returns the values
+//! as a numpy array and what the run did as a dict (`simdx/__init__.py` wraps them for users).
+
+use numpy::{PyArray1, PyReadonlyArray1};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use simdx::acc::{DeviceProgram, VertexData};
+use simdx::algos::{
+    core_numbers, default_delta, Bfs, KCore, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp, Wcc,
+};
+use simdx::engine::{Direction, FilterUsed, Run, RunStats};
+use simdx::{Graph, RunError, Runner, VertexId};
+
+use crate::errors::value_error;
+use crate::graph::{NativeGraph, Ran, Runners};
+use crate::options::{backend, run_options};
+
+const UNREACHED: u32 = u32::MAX;
+
+/// The values of one run and its statistics, as Python objects.
+type Output<'py> = (Bound<'py, PyAny>, Bound<'py, PyDict>);
+
+/// Runs `program` on `graph` through `runners`, without the GIL.
+fn run<P: DeviceProgram + Sync>(
+    py: Python<'_>,
+    (graph, runners): (&std::sync::Arc<Graph>, &Runners),
+    program: &P,
+    backend_name: &str,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<(Run<P::Value>, Ran)> {
+    let (backend, options) = (backend(backend_name)?, run_options(options)?);
+    py.detach(|| runners.with(graph, backend, options, |runner| runner.run(program)))
+}
+
+/// Sources given as `int64` ids, checked against the graph.
+fn sources(graph: &Graph, ids: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<VertexId>> {
+    let n = graph.num_vertices();
+    if ids.as_array().is_empty() {
+        return Err(value_error("no source given"));
+    }
+    ids.as_array()
+        .iter()
+        .map(|&id| match u32::try_from(id) {
+            Ok(v) if (v as usize) < n => Ok(v),
+            _ => Err(value_error(format!("source {id} is not a vertex of this graph (it has {n} vertices)"))),
+        })
+        .collect()
+}
+
+/// Breadth-first levels from the nearest of `sources` (`int64`, -1 where unreached).
+#[pyfunction]
+#[pyo3(signature = (graph, sources, backend, options=None))]
+pub fn bfs<'py>(
+    py: Python<'py>,
+    graph: &NativeGraph,
+    sources: PyReadonlyArray1<'_, i64>,
+    backend: &str,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Output<'py>> {
+    let ids = self::sources(graph.graph(), &sources)?;
+    let (run, ran) = match ids.as_slice() {
+        &[source] => self::run(py, graph.prepared(), &Bfs { source }, backend, options)?,
+        _ => {
+            let program = MultiSourceBfs { sources: VertexData::set(graph.graph().num_vertices(), &ids) };
+            self::run(py, graph.prepared(), &program, backend, options)?
+        }
+    };
+    let levels: Vec<i64> = run.values.iter().map(|&l| if l == UNREACHED { -1 } else { i64::from(l) }).collect();
+    Ok((PyArray1::from_vec(py, levels).into_any(), stats(py, &run.stats, &ran)?))
+}
+
+/// Shortest-path distances from the nearest of `sources` (`float64`, `inf` where unreached), by
+/// delta-stepping with bucket width `delta` (default from the weights).
+#[pyfunction]
+#[pyo3(signature = (graph, sources, delta, backend, options=None))]
+pub fn sssp<'py>(
+    py: Python<'py>,
+    graph: &NativeGraph,
+    sources: PyReadonlyArray1<'_, i64>,
+    delta: Option<u32>,
+    backend: &str,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Output<'py>> {
+    let ids = self::sources(graph.graph(), &sources)?;
+    let delta = delta.unwrap_or_else(|| default_delta(graph.graph()));
+    if delta == 0 {
+        return Err(value_error("delta must be at least 1"));
+    }
+    let (run, ran) = match ids.as_slice() {
+        &[source] => self::run(py, graph.prepared(), &Sssp { source, delta }, backend, options)?,
+        _ => {
+            let program = MultiSourceSssp { sources: VertexData::set(graph.graph().num_vertices(), &ids), delta };
+            self::run(py, graph.prepared(), &program, backend, options)?
+        }
+    };
+    let distances: Vec<f64> =
+        run.values.iter().map(|&d| if d == UNREACHED { f64::INFINITY } else { f64::from(d) }).collect();
+    Ok((PyArray1::from_vec(py, distances).into_any(), stats(py, &run.stats, &ran)?))
+}
+
+fn check_pagerank(damping: f64, tolerance: f64) -> PyResult<()> {
+    if !(0.0..1.0).contains(&damping) {
+        return Err(value_error(format!("damping {damping} is not within [0, 1)")));
+    }
+    if tolerance.is_nan() || tolerance < 0.0 {
+        return Err(value_error(format!("tolerance {tolerance} is not a non-negative number")));
+    }
+    Ok(())
+}
+
+/// PageRank (`float64`, summing to 1) until the ranks change by less than `tolerance` (L1) or after
+/// `max_iterations`.
+#[pyfunction]
+#[pyo3(signature = (graph, damping, tolerance, max_iterations, backend, options=None))]
+pub fn pagerank<'py>(
+    py: Python<'py>,
+    graph: &NativeGraph,
+    damping: f64,
+    tolerance: f64,
+    max_iterations: u32,
+    backend: &str,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Output<'py>> {
+    check_pagerank(damping, tolerance)?;
+    let program = PageRank { damping, tolerance, max_iterations };
+    let (run, ran) = self::run(py, graph.prepared(), &program, backend, options)?;
+    Ok((PyArray1::from_vec(py, run.values).into_any(), stats(py, &run.stats, &ran)?))
+}
+
+/// Personalized PageRank jumping to `sources`, each alike (`float64`).
+#[pyfunction]
+#[pyo3(signature = (graph, sources, damping, tolerance, max_iterations, backend, options=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn ppr<'py>(
+    py: Python<'py>,
+    graph: &NativeGraph,
+    sources: PyReadonlyArray1<'_, i64>,
+    damping: f64,
+    tolerance: f64,
+    max_iterations: u32,
+    backend: &str,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Output<'py>> {
+    check_pagerank(damping, tolerance)?;
+    let ids = self::sources(graph.graph(), &sources)?;
+    let program = Ppr { damping, tolerance, max_iterations, ..Ppr::from_seeds(graph.graph().num_vertices(), &ids) };
+    let (run, ran) = self::run(py, graph.prepared(), &program, backend, options)?;
+    Ok((PyArray1::from_vec(py, run.values).into_any(), stats(py, &run.stats, &ran)?))
+}
+
+/// Weakly connected components: each vertex's component id, the smallest vertex id in it (`int64`).
+#[pyfunction]
+#[pyo3(signature = (graph, backend, options=None))]
+pub fn wcc<'py>(
+    py: Python<'py>,
+    graph: &NativeGraph,
+    backend: &str,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Output<'py>> {
+    let (run, ran) = self::run(py, graph.undirected(), &Wcc, backend, options)?;
+    let labels: Vec<i64> = run.values.iter().map(|&c| i64::from(c)).collect();
+    Ok((PyArray1::from_vec(py, labels).into_any(), stats(py, &run.stats, &ran)?))
+}
+
+/// With `k`: whether each vertex is in the k-core (`bool`); without: each vertex's core number
+/// (`int64`), from one k-core run per distinct core number (the statistics are those of all runs).
+#[pyfunction]
+#[pyo3(signature = (graph, k, backend, options=None))]
+pub fn kcore<'py>(
+    py: Python<'py>,
+    graph: &NativeGraph,
+    k: Option<u32>,
+    backend: &str,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Output<'py>> {
+    let (sym, runners) = graph.undirected();
+    if let Some(k) = k {
+        let (run, ran) = self::run(py, (sym, runners), &KCore { k }, backend, options)?;
+        let inside: Vec<bool> = run.values.iter().map(|&d| d >= k).collect();
+        return Ok((PyArray1::from_vec(py, inside).into_any(), stats(py, &run.stats, &ran)?));
+    }
+    let (backend, options) = (self::backend(backend)?, run_options(options)?);
+    let n = sym.num_vertices();
+    let decompose = |runner: &Runner<'static>| -> Result<(Vec<u32>, RunStats), RunError> {
+        let mut total = RunStats::default();
+        let cores = core_numbers(n, |program| {
+            let run = runner.run(program)?;
+            total.time += run.stats.time;
+            total.graph_edges = run.stats.graph_edges;
+            total.iterations.extend(run.stats.iterations);
+            Ok::<_, RunError>(run.values)
+        })?;
+        Ok((cores, total))
+    };
+    let ((cores, total), ran) = py.detach(|| runners.with(sym, backend, options, decompose))?;
+    let cores: Vec<i64> = cores.iter().map(|&c| i64::from(c)).collect();
+    Ok((PyArray1::from_vec(py, cores).into_any(), stats(py, &total, &ran)?))
+}
+
+/// `y = A x`: `y[v]` = the sum over in-arcs `u -> v` of `w * x[u]` (scipy's `A.T @ x`; weight 1 on
+/// unweighted arcs), in `float32`.
+#[pyfunction]
+#[pyo3(signature = (graph, x, backend, options=None))]
+pub fn spmv<'py>(
+    py: Python<'py>,
+    graph: &NativeGraph,
+    x: PyReadonlyArray1<'_, f64>,
+    backend: &str,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Output<'py>> {
+    let n = graph.graph().num_vertices();
+    if x.as_array().len() != n {
+        return Err(value_error(format!("x has {} values but the graph has {n} vertices", x.as_array().len())));
+    }
+    let x = x
+        .as_array()
+        .iter()
+        .enumerate()
+        .map(|(v, &value)| match value as f32 {
+            x32 if x32.is_finite() => Ok(x32),
+            _ => Err(value_error(format!("x[{v}] = {value} is not a finite float32 value"))),
+        })
+        .collect::<PyResult<Vec<f32>>>()?;
+    let program = Spmv { x: x.into() };
+    let (run, ran) = self::run(py, graph.prepared(), &program, backend, options)?;
+    Ok((PyArray1::from_vec(py, run.values).into_any(), stats(py, &run.stats, &ran)?))
+}
+
+/// What a run did, as a dict: backend, fallback (why `auto` ran on the CPU, or `None`), iterations,
+/// time_s, edges_touched, graph_edges, and the per-iteration trace.
+fn stats<'py>(py: Python<'py>, stats: &RunStats, ran: &Ran) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("backend", ran.backend.name())?;
+    dict.set_item("fallback", ran.fallback.as_deref())?;
+    dict.set_item("iterations", stats.iterations.len())?;
+    dict.set_item("time_s", stats.time.as_secs_f64())?;
+    dict.set_item("edges_touched", stats.edges_touched())?;
+    dict.set_item("graph_edges", stats.graph_edges)?;
+    let trace = PyList::empty(py);
+    for it in &stats.iterations {
+        let row = PyDict::new(py);
+        row.set_item("direction", if it.direction == Direction::Push { "push" } else { "pull" })?;
+        let filter = match it.filter {
+            FilterUsed::Online => "online",
+            FilterUsed::Ballot => "ballot",
+            FilterUsed::Every => "every",
+        };
+        row.set_item("filter", filter)?;
+        row.set_item("frontier", it.frontier)?;
+        row.set_item("edges", it.edges)?;
+        row.set_item("bucket", it.bucket)?;
+        row.set_item("time_s", it.time.as_secs_f64())?;
+        trace.append(row)?;
+    }
+    dict.set_item("trace", trace)?;
+    Ok(dict)
+}

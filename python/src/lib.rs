@@ -1,0 +1,26 @@
+//! `simdx._native`: the Rust side of the `simdx` Python package. It holds graphs (`Graph`), runs the
+//! algorithms on the CUDA backend when a GPU is usable and on the CPU otherwise, and hands values
+//! back as numpy arrays; the Python side (`simdx/__init__.py`) is the documented API.
+
+mod algorithms;
+mod errors;
+mod graph;
+mod options;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<graph::NativeGraph>()?;
+    m.add("SimdxError", m.py().get_type::<errors::SimdxError>())?;
+    m.add("OPTIONS", options::OPTIONS)?;
+    m.add("HAS_CUDA", cfg!(feature = "cuda"))?;
+    m.add_function(wrap_pyfunction!(algorithms::bfs, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms::sssp, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms::pagerank, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms::ppr, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms::wcc, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms::kcore, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms::spmv, m)?)?;
+    Ok(())
+}
