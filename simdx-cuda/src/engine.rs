@@ -19,11 +19,24 @@ use crate::graph::{DeviceGraph, WeightKind};
 use crate::launch::{Kernels, BLOCK, GRID_BARRIER, TILE};
 use crate::workspace::{PullPlan, Workspace, PULL_CHUNK};
 
-/// The kernel templates, compiled after the prelude and the program's device code.
-const KERNELS: &str = include_str!("kernels/engine.cu");
-/// The fused (persistent) kernels, compiled after [`KERNELS`] and [`GRID_BARRIER`].
+/// The step kernels (one launch per phase), one file per phase, in the order they are compiled: after
+/// the prelude and the program's device code, before the grid barrier and the fused kernels.
+const PHASES: [(&str, &str); 11] = [
+    ("state.cu", include_str!("kernels/state.cu")),
+    ("online_filter.cu", include_str!("kernels/online_filter.cu")),
+    ("prepare.cu", include_str!("kernels/prepare.cu")),
+    ("push.cu", include_str!("kernels/push.cu")),
+    ("pull.cu", include_str!("kernels/pull.cu")),
+    ("tiles.cu", include_str!("kernels/tiles.cu")),
+    ("chunks.cu", include_str!("kernels/chunks.cu")),
+    ("apply.cu", include_str!("kernels/apply.cu")),
+    ("select.cu", include_str!("kernels/select.cu")),
+    ("buckets.cu", include_str!("kernels/buckets.cu")),
+    ("scan.cu", include_str!("kernels/scan.cu")),
+];
+/// The fused (persistent) kernels, compiled after [`PHASES`] and [`GRID_BARRIER`].
 const FUSED_KERNELS: &str = include_str!("kernels/fused.cu");
-/// Counter slots, as in kernels/engine.cu.
+/// Counter slots, as in kernels/state.cu.
 const NEXT_LEN: usize = 0;
 const OVERFLOW: usize = 1;
 const PENDING: usize = 2;
@@ -51,17 +64,15 @@ pub struct CudaEngine {
     last_grid: std::sync::Arc<std::sync::Mutex<Option<(String, crate::FusedGrid)>>>,
 }
 
-/// The full source compiled for program `P`: prelude, program, kernel templates (with `#line`
-/// directives, so that compiler messages name the template files rather than the program's source).
+/// The full source compiled for program `P`: prelude, program, the kernel files (with `#line`
+/// directives, so that compiler messages name the kernel files rather than the program's source).
 pub fn kernel_source<P: DeviceProgram>() -> String {
-    format!(
-        "{}\n#line 1 \"simdx-cuda/src/kernels/engine.cu\"\n{}\n#line 1 \"simdx-cuda/src/kernels/barrier.cu\"\n{}\n\
-         #line 1 \"simdx-cuda/src/kernels/fused.cu\"\n{}",
-        device_unit::<P>(),
-        KERNELS,
-        GRID_BARRIER,
-        FUSED_KERNELS
-    )
+    let files = PHASES.iter().copied().chain([("barrier.cu", GRID_BARRIER), ("fused.cu", FUSED_KERNELS)]);
+    let mut source = device_unit::<P>();
+    for (name, text) in files {
+        source.push_str(&format!("\n#line 1 \"simdx-cuda/src/kernels/{name}\"\n{text}"));
+    }
+    source
 }
 
 impl CudaEngine {
@@ -249,7 +260,7 @@ impl CudaEngine {
             ($f:expr, $cfg:expr $(, $arg:expr)*) => {{
                 let mut b = stream.launch_builder(&$f);
                 $(b.arg($arg);)*
-                // SAFETY: the arguments match the kernel's parameters in kernels/engine.cu, and every
+                // SAFETY: the arguments match the kernel's parameters in its file of kernels/, and every
                 // buffer the state struct points to lives until the run ends.
                 unsafe { b.launch($cfg) }.map_err(driver("launching a kernel"))?;
             }};
@@ -409,7 +420,7 @@ impl CudaEngine {
             let all_active = every && len == n;
             let pull_possible = !matches!(opts.direction, DirectionPolicy::Push);
             // Pull steps find their active sources by this stamp (0: every vertex is one, or every
-            // vertex that is not holds the silent message: SX_SILENT_PULLS in engine.cu).
+            // vertex that is not holds the silent message: SX_SILENT_PULLS in kernels/state.cu).
             let stamp = if pull_possible && !all_active && !silent_pulls { iterations + 1 } else { 0 };
             let tag = iterations + 1;
             launch!(f_snapshot, per_thread(len), &state, &*frontier, &len, &tag, &stamp);

@@ -47,7 +47,7 @@ pub(crate) struct FusedRun<'a> {
     pub tile_counts: &'a CudaSlice<u32>,
     /// Blocks to launch instead of the occupancy-derived grid (tests of the co-residency guard).
     pub blocks_override: Option<u32>,
-    /// Whether pulls read every send slot without a stamp (`SX_SILENT_PULLS` in engine.cu). A field
+    /// Whether pulls read every send slot without a stamp (`SX_SILENT_PULLS` in kernels/state.cu). A field
     /// read at run time, not the compile-time macro: a stamp known to be 0 when the fused kernel is
     /// compiled made NVRTC lay it out differently, and its all-active iterations ran 10% slower.
     pub silent_pulls: bool,

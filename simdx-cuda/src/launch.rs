@@ -11,7 +11,7 @@ use crate::error::{driver, CudaError};
 pub const GRID_BARRIER: &str = include_str!("kernels/barrier.cu");
 /// The `u32` words of a grid barrier's buffer.
 pub const GRID_BARRIER_WORDS: usize = 64;
-/// Threads per block of every kernel (`SX_BLOCK` in kernels/engine.cu).
+/// Threads per block of every kernel (`SX_BLOCK` in kernels/state.cu).
 pub(crate) const BLOCK: u32 = 256;
 /// Vertices per tile of the ballot filter and the edge-balanced steps (`SX_TILE`).
 pub(crate) const TILE: u32 = BLOCK * 16;

@@ -65,7 +65,7 @@ impl Workspace {
     }
 }
 
-/// In-arcs per chunk of the pull's CTA and grid classes, as `SX_CHUNK` in kernels/engine.cu.
+/// In-arcs per chunk of the pull's CTA and grid classes, as `SX_CHUNK` in kernels/chunks.cu.
 pub(crate) const PULL_CHUNK: u64 = 1024;
 
 /// How pull steps cover the vertices, fixed for a graph and its degree classes (so made once, outside

@@ -1,5 +1,5 @@
 //! Without a GPU: the whole unit that NVRTC compiles for each library algorithm (device prelude,
-//! the program's CUDA C from `#[graph_kernel]`, `kernels/engine.cu`, `kernels/fused.cu`) must pass
+//! the program's CUDA C from `#[graph_kernel]`, every file of `kernels/`) must pass
 //! the host C++ compiler's `-fsyntax-only`, with `tests/syntax_shim.h` declaring the CUDA built-ins.
 //! A type or syntax error in a kernel template then fails CI rather than the first run on a GPU.
 //! NVRTC remains the judge on the device (the GPU tests compile the same units).

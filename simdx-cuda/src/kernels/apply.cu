@@ -1,0 +1,27 @@
+/* Apply the combined updates of the reached vertices (`all`: every vertex, whose reached flags it also
+ * clears); sums |new - old|. */
+
+extern "C" {
+
+__device__ __forceinline__ void ph_apply(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 all, double global) {
+    simdx_params p = s->params;
+    simdx_u32 count = all ? s->n : len;
+    double change = 0.0;
+    for (simdx_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
+        simdx_u32 v = all ? i : list[i];
+        if (all) s->touched[v] = 0u; /* `Every`: no list of reached vertices follows to clear the flags */
+        simdx_value old = s->now[v];
+        simdx_value combined = s->acc[v];
+        s->acc[v] = SIMDX_IDENTITY;
+        simdx_value nv = simdx_apply(&p, sx_vertex(s, v), old, combined, global);
+        s->now[v] = nv;
+        if (!sx_same(nv, old)) change += fabs((double)nv - (double)old);
+    }
+    for (int o = 16; o > 0; o >>= 1) change += __shfl_down_sync(SX_FULL, change, o);
+    if ((threadIdx.x & 31) == 0 && change != 0.0) atomicAdd((double*)&ctr[SX_CHANGE], change);
+}
+__global__ void sx_apply(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all, double global) {
+    ph_apply(s, s->counters, list, len, all, global);
+}
+
+} /* extern "C" */

@@ -1,0 +1,156 @@
+/* Pull along the in-arcs of the candidate vertices, by degree class (thread, warp): combine locally,
+ * store once, with an early exit for voting programs. */
+
+extern "C" {
+
+/* The pull side of one vertex, after its in-arcs were combined: store and record. */
+__device__ __forceinline__ bool sx_pull_finish(const sx_state* s, const simdx_params* p, simdx_u32 v, bool got,
+                                               simdx_value update) {
+    if (!got) return false;
+    if (SIMDX_APPLY == SIMDX_APPLY_IN_PLACE) {
+        simdx_value old = s->now[v];
+        simdx_value nv = simdx_combine(p, old, update);
+        if (sx_same(nv, old)) return false;
+        s->now[v] = nv;
+    } else {
+        s->acc[v] = update;
+    }
+    return sx_touch(s, v);
+}
+
+/* One in-arc i of v during pull: whether its source is active (its in_frontier stamp is `stamp`; a
+ * stamp of 0: every source is), and its update. */
+__device__ __forceinline__ bool sx_pull_arc(const sx_state* s, const simdx_params* p, simdx_u32 stamp, simdx_value dst,
+                                            simdx_u64 i, simdx_value* update) {
+    simdx_u32 u = s->in_targets[i];
+    if (stamp != 0u && s->in_frontier[u] != stamp) return false;
+    simdx_edge e;
+    e.src = sx_src(s, u);
+    e.dst = dst;
+    e.weight = sx_weight(s, s->in_weights, i);
+    e.src_out_degree = sx_out_degree32(s, u);
+    *update = simdx_compute(p, e);
+    return true;
+}
+
+/* SX_ILP in-arcs of one thread (arc[j] == ~0: none) towards vertices of values dst[j]: whether each
+ * one's source is active, and its update; every load is issued before any is used. */
+__device__ __forceinline__ void sx_pull_arcs(const sx_state* s, const simdx_params* p, simdx_u32 stamp, const simdx_u64* arc,
+                                             const simdx_value* dst, bool* got, simdx_value* update) {
+    simdx_u32 u[SX_ILP];
+    simdx_msg src[SX_ILP];
+    bool active[SX_ILP];
+#pragma unroll
+    for (int j = 0; j < SX_ILP; j++) u[j] = arc[j] != ~0ull ? s->in_targets[arc[j]] : 0u;
+#pragma unroll
+    for (int j = 0; j < SX_ILP; j++) {
+        src[j] = arc[j] != ~0ull ? sx_src(s, u[j]) : (simdx_msg)0;
+        active[j] = arc[j] != ~0ull && (stamp == 0u || s->in_frontier[u[j]] == stamp);
+    }
+#pragma unroll
+    for (int j = 0; j < SX_ILP; j++) {
+        got[j] = active[j];
+        update[j] = SIMDX_IDENTITY;
+        if (active[j]) {
+            simdx_edge e;
+            e.src = src[j];
+            e.dst = dst[j];
+            e.weight = sx_weight(s, s->in_weights, arc[j]);
+            e.src_out_degree = sx_out_degree32(s, u[j]);
+            update[j] = simdx_compute(p, e);
+        }
+    }
+}
+
+/* Warp-wide combine of (got, value) pairs; lane 0 ends with the result. */
+__device__ __forceinline__ bool sx_warp_combine(const simdx_params* p, bool got, simdx_value* value) {
+    for (int o = 16; o > 0; o >>= 1) {
+        bool og = __shfl_down_sync(SX_FULL, (int)got, o) != 0;
+        simdx_value ov = __shfl_down_sync(SX_FULL, *value, o);
+        if (og) {
+            *value = got ? simdx_combine(p, *value, ov) : ov;
+            got = true;
+        }
+    }
+    return got;
+}
+
+/* Pull, thread class: one thread per candidate vertex; voting stops at the first update. */
+__device__ __forceinline__ void ph_pull_thread(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 stamp,
+                               simdx_u32* next) {
+    sx_bin_open();
+    simdx_params p = s->params;
+    simdx_u32 stride = gridDim.x * blockDim.x;
+    simdx_u32 rounds = (len + stride - 1) / stride;
+    unsigned long long edges = 0;
+    for (simdx_u32 r = 0; r < rounds; r++) {
+        simdx_u32 i = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
+        bool take = false;
+        simdx_u32 v = 0;
+        if (i < len) {
+            v = list[i];
+            simdx_value dst = s->now[v];
+            if (simdx_can_update(&p, dst)) {
+                bool got = false;
+                simdx_value acc = SIMDX_IDENTITY;
+                for (simdx_u64 k = s->in_offsets[v]; k < s->in_offsets[v + 1]; k++) {
+                    edges++;
+                    simdx_value up;
+                    if (!sx_pull_arc(s, &p, stamp, dst, k, &up)) continue;
+                    acc = got ? simdx_combine(&p, acc, up) : up;
+                    got = true;
+                    if (SIMDX_KIND == SIMDX_KIND_VOTING) break;
+                }
+                take = sx_pull_finish(s, &p, v, got, acc);
+            }
+        }
+        sx_record(s, ctr, next, take, v);
+    }
+    sx_add_edges(ctr, edges);
+    sx_bin_close(s, ctr, next);
+}
+__global__ void sx_pull_thread(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 stamp,
+                               simdx_u32* next) {
+    ph_pull_thread(s, s->counters, list, len, stamp, next);
+}
+
+/* Pull, warp class: one warp per vertex; voting stops once any lane found an update. */
+__device__ __forceinline__ void ph_pull_warp(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 stamp,
+                             simdx_u32* next) {
+    sx_bin_open();
+    simdx_params p = s->params;
+    simdx_u32 warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x & 31;
+    simdx_u32 warps = gridDim.x * blockDim.x / 32;
+    unsigned long long edges = 0;
+    for (simdx_u32 i = warp; i < len; i += warps) {
+        simdx_u32 v = list[i];
+        simdx_value dst = s->now[v];
+        if (!simdx_can_update(&p, dst)) continue;
+        bool got = false;
+        simdx_value acc = SIMDX_IDENTITY;
+        simdx_u64 b = s->in_offsets[v], e = s->in_offsets[v + 1];
+        for (simdx_u64 k = b; k < e; k += 32) {
+            simdx_value up;
+            if (k + lane < e) {
+                edges++;
+                if (sx_pull_arc(s, &p, stamp, dst, k + lane, &up)) {
+                    acc = got ? simdx_combine(&p, acc, up) : up;
+                    got = true;
+                }
+            }
+            if (SIMDX_KIND == SIMDX_KIND_VOTING && __any_sync(SX_FULL, got)) break;
+        }
+        got = sx_warp_combine(&p, got, &acc);
+        bool take = false;
+        if (lane == 0) take = sx_pull_finish(s, &p, v, got, acc);
+        sx_record(s, ctr, next, take, v);
+    }
+    sx_add_edges(ctr, edges);
+    sx_bin_close(s, ctr, next);
+}
+__global__ void sx_pull_warp(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 stamp,
+                             simdx_u32* next) {
+    ph_pull_warp(s, s->counters, list, len, stamp, next);
+}
+
+} /* extern "C" */

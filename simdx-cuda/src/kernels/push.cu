@@ -1,0 +1,121 @@
+/* Push along the out-arcs of the frontier, by degree class (thread, warp, CTA): combine at the
+ * destination, record vertices reached first. */
+
+/* Push along out-arc i to v, whose value was dst when loaded: compute, combine at the destination; true
+ * if v was reached first here. */
+__device__ __forceinline__ bool sx_push_loaded(const sx_state* s, const simdx_params* p, simdx_msg src, simdx_u32 src_deg,
+                                               simdx_u64 i, simdx_u32 v, simdx_value dst) {
+    if (!simdx_can_update(p, dst)) return false;
+    simdx_edge e;
+    e.src = src;
+    e.dst = dst;
+    e.weight = sx_weight(s, s->out_weights, i);
+    e.src_out_degree = src_deg;
+    simdx_value update = simdx_compute(p, e);
+    bool reached;
+    if (SIMDX_APPLY == SIMDX_APPLY_IN_PLACE) {
+        if (sx_same(simdx_combine(p, dst, update), dst)) return false;
+        simdx_value old = sx_atomic(&s->now[v], update, p);
+        reached = !sx_same(simdx_combine(p, old, update), old);
+    } else {
+        sx_atomic(&s->acc[v], update, p);
+        reached = true;
+    }
+    return reached && sx_touch(s, v);
+}
+
+/* Push along one out-arc i of a source: loads, then sx_push_loaded. */
+__device__ __forceinline__ bool sx_push_arc(const sx_state* s, const simdx_params* p, simdx_msg src,
+                                            simdx_u32 src_deg, simdx_u64 i, simdx_u32* vout) {
+    simdx_u32 v = s->out_targets[i];
+    *vout = v;
+    return sx_push_loaded(s, p, src, src_deg, i, v, s->now[v]);
+}
+
+extern "C" {
+
+/* Push, thread class: one thread per frontier vertex. */
+__device__ __forceinline__ void ph_push_thread(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
+    sx_bin_open();
+    simdx_params p = s->params;
+    simdx_u32 stride = gridDim.x * blockDim.x;
+    simdx_u32 rounds = (len + stride - 1) / stride;
+    unsigned long long edges = 0;
+    for (simdx_u32 r = 0; r < rounds; r++) {
+        simdx_u32 i = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
+        bool live = i < len;
+        simdx_u32 u = live ? list[i] : 0u;
+        simdx_u64 b = live ? s->out_offsets[u] : 0, e = live ? s->out_offsets[u + 1] : 0;
+        simdx_msg src = live ? sx_src(s, u) : (simdx_msg)0;
+        simdx_u32 deg = live ? sx_out_degree32(s, u) : 0u;
+        edges += e - b;
+        simdx_u32 most = (simdx_u32)(e - b);
+        for (int o = 16; o > 0; o >>= 1) most = max(most, __shfl_xor_sync(SX_FULL, most, o));
+        for (simdx_u32 k = 0; k < most; k++) {
+            simdx_u32 v = 0;
+            bool take = (b + k < e) && sx_push_arc(s, &p, src, deg, b + k, &v);
+            sx_record(s, ctr, next, take, v);
+        }
+    }
+    sx_add_edges(ctr, edges);
+    sx_bin_close(s, ctr, next);
+}
+__global__ void sx_push_thread(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
+    ph_push_thread(s, s->counters, list, len, next);
+}
+
+/* Push, warp class: one warp per vertex, lanes over its arcs. */
+__device__ __forceinline__ void ph_push_warp(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
+    sx_bin_open();
+    simdx_params p = s->params;
+    simdx_u32 warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x & 31;
+    simdx_u32 warps = gridDim.x * blockDim.x / 32;
+    unsigned long long edges = 0;
+    for (simdx_u32 i = warp; i < len; i += warps) {
+        simdx_u32 u = list[i];
+        simdx_u64 b = s->out_offsets[u], e = s->out_offsets[u + 1];
+        simdx_msg src = sx_src(s, u);
+        simdx_u32 deg = sx_out_degree32(s, u);
+        if (lane == 0) edges += e - b;
+        for (simdx_u64 k = b; k < e; k += 32) {
+            simdx_u32 v = 0;
+            bool take = (k + lane < e) && sx_push_arc(s, &p, src, deg, k + lane, &v);
+            sx_record(s, ctr, next, take, v);
+        }
+    }
+    sx_add_edges(ctr, edges);
+    sx_bin_close(s, ctr, next);
+}
+__global__ void sx_push_warp(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
+    ph_push_warp(s, s->counters, list, len, next);
+}
+
+/* Push, CTA class: one block per vertex. With `grid_split` > 1 (grid class), `grid_split` blocks
+ * share each vertex, each taking an interleaved part of its arcs. */
+__device__ __forceinline__ void ph_push_cta(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32* next,
+                            simdx_u32 grid_split) {
+    sx_bin_open();
+    simdx_params p = s->params;
+    unsigned long long edges = 0;
+    simdx_u32 part = blockIdx.x % grid_split;
+    for (simdx_u32 i = blockIdx.x / grid_split; i < len; i += gridDim.x / grid_split) {
+        simdx_u32 u = list[i];
+        simdx_u64 b = s->out_offsets[u], e = s->out_offsets[u + 1];
+        simdx_msg src = sx_src(s, u);
+        simdx_u32 deg = sx_out_degree32(s, u);
+        if (threadIdx.x == 0 && part == 0) edges += e - b;
+        for (simdx_u64 k = b + (simdx_u64)part * blockDim.x; k < e; k += (simdx_u64)blockDim.x * grid_split) {
+            simdx_u32 v = 0;
+            bool take = (k + threadIdx.x < e) && sx_push_arc(s, &p, src, deg, k + threadIdx.x, &v);
+            sx_record(s, ctr, next, take, v);
+        }
+    }
+    sx_add_edges(ctr, edges);
+    sx_bin_close(s, ctr, next);
+}
+__global__ void sx_push_cta(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next,
+                            simdx_u32 grid_split) {
+    ph_push_cta(s, s->counters, list, len, next, grid_split);
+}
+
+} /* extern "C" */

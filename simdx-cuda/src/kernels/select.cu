@@ -1,0 +1,80 @@
+/* Select: the next frontier from the recorded vertices, by bucket (delta-stepping), with label
+ * shortcuts for programs whose values are labels. */
+
+extern "C" {
+
+/* A length written by other blocks before this phase, read once per block and shared (see sx_read in
+ * fused.cu). Called by whole blocks. */
+__device__ __forceinline__ simdx_u32 sx_block_len(const unsigned long long* len) {
+    __shared__ simdx_u32 value;
+    __syncthreads();
+    if (threadIdx.x == 0) value = (simdx_u32)*(volatile const unsigned long long*)len;
+    __syncthreads();
+    return value;
+}
+
+#if SIMDX_LABELS
+/* A program whose values are labels (vertex ids; Program::VALUES_ARE_LABELS): v, holding `label`, follows
+ * its chain of labels (label = combine(label, now[label])) while it improves, and keeps the end. Runs in
+ * select, when no update is in flight; other followers store with the same atomic combine, so a label
+ * only improves, and a concurrent read sees an old or a new label, both valid. */
+__device__ __forceinline__ simdx_value sx_follow_labels(const sx_state* s, const simdx_params* p, simdx_u32 v, simdx_value label) {
+    simdx_value start = label;
+    for (;;) {
+        /* Negative labels wrap to large ones: only vertex ids are followed. */
+        unsigned long long named = (unsigned long long)label;
+        if (named >= (unsigned long long)s->n) break;
+        simdx_value better = simdx_combine(p, label, *(volatile simdx_value*)&s->now[named]);
+        if (better == label) break;
+        label = better;
+    }
+    if (label != start) label = simdx_combine(p, label, sx_atomic(&s->now[v], label, p));
+    return label;
+}
+#endif
+
+/* Picks the next frontier from the reached vertices: the active ones in buckets up to `bucket`; the
+ * others wait (pending flag, appended to far[fcur]). Clears the reached vertices' touched flags on the
+ * way. With `prepare`, also prepares the new frontier for the next iteration (sx_prepare with `stamp`
+ * and `classes`), which saves the fused kernels a phase and a grid barrier per iteration. */
+__device__ __forceinline__ void ph_select(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 bucket,
+                                          simdx_u32* next, simdx_u32 fcur, bool prepare, simdx_u32 tag, simdx_u32 stamp,
+                                          simdx_u32* const* classes) {
+    simdx_params p = s->params;
+    simdx_u32 stride = gridDim.x * blockDim.x;
+    simdx_u32 rounds = (len + stride - 1) / stride;
+    unsigned long long waiting = 0;
+    for (simdx_u32 r = 0; r < rounds; r++) {
+        simdx_u32 i = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
+        bool take = false, wait = false;
+        simdx_u32 v = 0;
+        if (i < len) {
+            v = list[i];
+            s->touched[v] = 0u; /* the reached flag is spent: clear it for the next iteration */
+            simdx_value now = s->now[v];
+#if SIMDX_LABELS
+            now = sx_follow_labels(s, &p, v, now);
+#endif
+            if (simdx_active(&p, now, s->seen[v])) {
+                if (simdx_bucket(&p, now) <= bucket) {
+                    take = true;
+                } else if (!s->pending[v]) {
+                    s->pending[v] = 1u;
+                    wait = true;
+                    waiting++;
+                }
+            }
+        }
+        sx_warp_append(&s->far_len[fcur], s->far[fcur], wait, v);
+        sx_warp_append(&ctr[SX_NEXT_LEN], next, take, v);
+        if (prepare) sx_prepare(s, &p, ctr, take, v, tag, stamp, classes);
+    }
+    for (int o = 16; o > 0; o >>= 1) waiting += __shfl_down_sync(SX_FULL, waiting, o);
+    if ((threadIdx.x & 31) == 0 && waiting) atomicAdd(&ctr[SX_PENDING], waiting);
+}
+__global__ void sx_select(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 bucket,
+                          simdx_u32* next, simdx_u32 fcur) {
+    ph_select(s, s->counters, list, len, bucket, next, fcur, false, 0u, 0u, 0);
+}
+
+} /* extern "C" */

@@ -1,0 +1,159 @@
+/* The run's state as every kernel sees it (sx_state), the counter slots the host reads, and the
+ * helpers all phases share: value bits, weights, vertex views, atomic combines, the message a source
+ * sends. Compiled by NVRTC after the device prelude and a program's device code, which define
+ * simdx_value, simdx_weight, simdx_params and the simdx_<fn> functions; the phase files follow (see
+ * kernel_source in engine.rs for the order). */
+
+
+#define SX_BLOCK 256
+#define SX_WARPS (SX_BLOCK / 32)
+#define SX_TILE_ROUNDS 16
+#define SX_TILE (SX_BLOCK * SX_TILE_ROUNDS)
+#define SX_FULL 0xffffffffu
+/* Arcs a thread of the edge-balanced and chunked steps handles at once: their loads are all issued
+ * before any is used, so that a thread waits for memory once per SX_ILP arcs rather than per arc. */
+#define SX_ILP 4
+/* Whether pulls read every source's send slot without a stamp test: the program declares a silent
+ * message (simdx-core's `silent_pulls`: an `Every` aggregation program) and has send slots. Every
+ * vertex's slot holds the silent message except while the vertex is in the frontier: init writes it
+ * everywhere, and the scan that picks the next frontier (which runs over every vertex after each step
+ * of an `Every` program, once the step has read the slots) writes it back where a vertex leaves. */
+#define SX_SILENT_PULLS (SIMDX_SILENT_PULLS && SIMDX_HAS_SOURCE_VALUE)
+
+/* Counter slots (u64 each) that the host reads after a step. */
+#define SX_NEXT_LEN 0
+#define SX_OVERFLOW 1
+#define SX_PENDING 2
+#define SX_MIN_BUCKET 3
+#define SX_EDGES 4
+#define SX_OUT_EDGES 5
+#define SX_GLOBAL 6
+#define SX_CHANGE 7
+#define SX_CLASS_LEN 8 /* 4 slots: thread, warp, cta, grid */
+#define SX_COUNTERS 12
+
+typedef struct {
+    const simdx_u64* out_offsets;
+    const simdx_u32* out_targets;
+    const simdx_weight* out_weights; /* NULL: every edge weighs uniform_weight */
+    const simdx_u64* in_offsets;
+    const simdx_u32* in_targets;
+    const simdx_weight* in_weights;
+    simdx_value* now;
+    simdx_value* seen;
+    simdx_value* acc;
+    simdx_u32* touched;     /* 1: reached in this iteration */
+    simdx_u32* in_frontier; /* = the iteration's stamp: an active source of this pull step */
+    simdx_u32* pending;     /* 1: active, waiting in a later bucket */
+    unsigned long long* counters;
+    simdx_msg* send;        /* source_value of each frontier vertex (programs that define it) */
+    simdx_u32* far[2];      /* the waiting (pending) vertices, each once; far[fcur] is current */
+    unsigned long long* far_len; /* [2]: the lengths of far[0] and far[1] */
+    simdx_value* sent;      /* the seen value before this iteration's snapshot (programs that read it) */
+    simdx_u32* prepared;    /* the tag (iteration + 1) of the last snapshot of each vertex */
+    simdx_u32 n;
+    simdx_u32 online_capacity;
+    simdx_u32 uniform_weight_bits;
+    simdx_u32 class_warp;
+    simdx_u32 class_cta;
+    simdx_u32 class_grid;
+    simdx_params params;
+} sx_state;
+
+template <int N> struct sx_bits_of;
+template <> struct sx_bits_of<4> { typedef unsigned int T; };
+template <> struct sx_bits_of<8> { typedef unsigned long long T; };
+typedef sx_bits_of<sizeof(simdx_value)>::T sx_vbits;
+
+__device__ __forceinline__ sx_vbits sx_to_bits(simdx_value v) {
+    union { simdx_value v; sx_vbits b; } u;
+    u.v = v;
+    return u.b;
+}
+__device__ __forceinline__ simdx_value sx_from_bits(sx_vbits b) {
+    union { simdx_value v; sx_vbits b; } u;
+    u.b = b;
+    return u.v;
+}
+
+__device__ __forceinline__ simdx_weight sx_weight(const sx_state* s, const simdx_weight* w, simdx_u64 i) {
+    if (w) return w[i];
+    union { simdx_u32 b; simdx_weight w; } u;
+    u.b = s->uniform_weight_bits;
+    return u.w;
+}
+
+__device__ __forceinline__ simdx_vertex sx_vertex(const sx_state* s, simdx_u32 v) {
+    simdx_vertex x;
+    simdx_u64 od = s->out_offsets[v + 1] - s->out_offsets[v];
+    simdx_u64 id = s->in_offsets[v + 1] - s->in_offsets[v];
+    x.id = v;
+    x.out_degree = od > 0xffffffffull ? 0xffffffffu : (simdx_u32)od;
+    x.in_degree = id > 0xffffffffull ? 0xffffffffu : (simdx_u32)id;
+    x.num_vertices = s->n;
+    return x;
+}
+
+__device__ __forceinline__ simdx_u32 sx_out_degree32(const sx_state* s, simdx_u32 v) {
+    simdx_u64 d = s->out_offsets[v + 1] - s->out_offsets[v];
+    return d > 0xffffffffull ? 0xffffffffu : (simdx_u32)d;
+}
+
+/* A combine at an address, returning the old value: native atomics where the op and type have them,
+ * else a compare-and-swap loop over the program's combine. */
+__device__ __forceinline__ simdx_value sx_cas_combine(simdx_value* a, simdx_value v, const simdx_params* p) {
+    sx_vbits* ab = (sx_vbits*)a;
+    sx_vbits old = *(volatile sx_vbits*)ab, assumed;
+    do {
+        assumed = old;
+        sx_vbits next = sx_to_bits(simdx_combine(p, sx_from_bits(assumed), v));
+        if (next == assumed) break;
+        old = atomicCAS(ab, assumed, next);
+    } while (old != assumed);
+    return sx_from_bits(old);
+}
+__device__ __forceinline__ simdx_u32 sx_atomic(simdx_u32* a, simdx_u32 v, const simdx_params* p) {
+    if (SIMDX_OP == SIMDX_OP_MIN) return atomicMin(a, v);
+    if (SIMDX_OP == SIMDX_OP_MAX) return atomicMax(a, v);
+    if (SIMDX_OP == SIMDX_OP_SUM) return atomicAdd(a, v);
+    if (SIMDX_OP == SIMDX_OP_OR) return atomicOr(a, v);
+    return sx_cas_combine((simdx_value*)a, (simdx_value)v, p);
+}
+__device__ __forceinline__ simdx_i32 sx_atomic(simdx_i32* a, simdx_i32 v, const simdx_params* p) {
+    if (SIMDX_OP == SIMDX_OP_MIN) return atomicMin(a, v);
+    if (SIMDX_OP == SIMDX_OP_MAX) return atomicMax(a, v);
+    if (SIMDX_OP == SIMDX_OP_SUM) return atomicAdd(a, v);
+    if (SIMDX_OP == SIMDX_OP_OR) return atomicOr(a, v);
+    return sx_cas_combine((simdx_value*)a, (simdx_value)v, p);
+}
+__device__ __forceinline__ simdx_u64 sx_atomic(simdx_u64* a, simdx_u64 v, const simdx_params* p) {
+    if (SIMDX_OP == SIMDX_OP_MIN) return atomicMin(a, v);
+    if (SIMDX_OP == SIMDX_OP_MAX) return atomicMax(a, v);
+    if (SIMDX_OP == SIMDX_OP_SUM) return atomicAdd(a, v);
+    if (SIMDX_OP == SIMDX_OP_OR) return atomicOr(a, v);
+    return sx_cas_combine((simdx_value*)a, (simdx_value)v, p);
+}
+__device__ __forceinline__ simdx_i64 sx_atomic(simdx_i64* a, simdx_i64 v, const simdx_params* p) {
+    if (SIMDX_OP == SIMDX_OP_MIN) return atomicMin(a, v);
+    if (SIMDX_OP == SIMDX_OP_MAX) return atomicMax(a, v);
+    if (SIMDX_OP == SIMDX_OP_SUM) return (simdx_i64)atomicAdd((simdx_u64*)a, (simdx_u64)v);
+    if (SIMDX_OP == SIMDX_OP_OR) return (simdx_i64)atomicOr((simdx_u64*)a, (simdx_u64)v);
+    return sx_cas_combine((simdx_value*)a, (simdx_value)v, p);
+}
+__device__ __forceinline__ simdx_f32 sx_atomic(simdx_f32* a, simdx_f32 v, const simdx_params* p) {
+    if (SIMDX_OP == SIMDX_OP_SUM) return atomicAdd(a, v);
+    return sx_cas_combine((simdx_value*)a, (simdx_value)v, p);
+}
+__device__ __forceinline__ simdx_f64 sx_atomic(simdx_f64* a, simdx_f64 v, const simdx_params* p) {
+    if (SIMDX_OP == SIMDX_OP_SUM) return atomicAdd(a, v);
+    return sx_cas_combine((simdx_value*)a, (simdx_value)v, p);
+}
+
+/* What source u sends along its edges this iteration: its source_value, or its seen value (then the
+ * message type is the value type). */
+__device__ __forceinline__ simdx_msg sx_src(const sx_state* s, simdx_u32 u) {
+    return SIMDX_HAS_SOURCE_VALUE ? s->send[u] : (simdx_msg)s->seen[u];
+}
+
+/* Values compared as Rust's `==` does (so that NaN differs from itself, as on the CPU). */
+__device__ __forceinline__ bool sx_same(simdx_value a, simdx_value b) { return a == b; }

@@ -1,0 +1,189 @@
+/* Edge-balanced tiles (push of the thread class; pull of aggregation programs): a block takes SX_BLOCK
+ * vertices, an exclusive scan of their degrees in shared memory numbers their arcs 0..total, and the
+ * threads walk that range together, so that consecutive threads read consecutive arcs of one list and
+ * no thread idles while a neighbour finishes a longer list. */
+
+extern "C" {
+
+typedef struct {
+    simdx_u64 start[SX_BLOCK];      /* first arc of each vertex of the tile */
+    simdx_u64 prefix[SX_BLOCK];     /* exclusive prefix of the arcs taken per vertex */
+    union {
+        simdx_msg send[SX_BLOCK];    /* push: what the source sends */
+        simdx_value value[SX_BLOCK]; /* pull: the vertex's own value */
+    };
+    simdx_value acc[SX_BLOCK];      /* pull: the combined updates */
+    simdx_u32 degree[SX_BLOCK];     /* push: out-degree of the source */
+    simdx_u32 got[SX_BLOCK];        /* pull: 1 once an update arrived */
+    simdx_u64 warp_sums[SX_WARPS + 1];
+} sx_tile_mem;
+
+__device__ __forceinline__ sx_tile_mem* sx_tile_shared() {
+    __shared__ sx_tile_mem tile;
+    return &tile;
+}
+
+/* Exclusive prefix sum of x over the block, and the block's total. Called by the whole block. */
+__device__ __forceinline__ simdx_u64 sx_block_scan(sx_tile_mem* t, simdx_u64 x, simdx_u64* total) {
+    simdx_u32 lane = threadIdx.x & 31, w = threadIdx.x / 32;
+    simdx_u64 inc = x;
+    for (int o = 1; o < 32; o <<= 1) {
+        simdx_u64 y = __shfl_up_sync(SX_FULL, inc, o);
+        if (lane >= (simdx_u32)o) inc += y;
+    }
+    __syncthreads(); /* warp_sums may still be read from the previous tile */
+    if (lane == 31) t->warp_sums[w] = inc;
+    __syncthreads();
+    if (w == 0) {
+        simdx_u64 own = lane < SX_WARPS ? t->warp_sums[lane] : 0ull, sum = own;
+        for (int o = 1; o < 32; o <<= 1) {
+            simdx_u64 y = __shfl_up_sync(SX_FULL, sum, o);
+            if (lane >= (simdx_u32)o) sum += y;
+        }
+        if (lane < SX_WARPS) t->warp_sums[lane] = sum - own;
+        if (lane == 31) t->warp_sums[SX_WARPS] = sum;
+    }
+    __syncthreads();
+    *total = t->warp_sums[SX_WARPS];
+    return t->warp_sums[w] + inc - x;
+}
+
+/* The tile vertex whose arcs include arc number `pos`: the last one whose prefix is <= pos. */
+__device__ __forceinline__ simdx_u32 sx_tile_owner(const sx_tile_mem* t, simdx_u64 pos) {
+    simdx_u32 lo = 0, hi = SX_BLOCK - 1;
+    while (lo < hi) {
+        simdx_u32 mid = (lo + hi + 1) >> 1;
+        if (t->prefix[mid] <= pos) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+/* Push over edge-balanced tiles of a worklist (used for the thread class). */
+__device__ __forceinline__ void ph_push_tiles(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
+    sx_bin_open();
+    sx_tile_mem* t = sx_tile_shared();
+    simdx_params p = s->params;
+    simdx_u32 tiles = (len + SX_BLOCK - 1) / SX_BLOCK;
+    unsigned long long edges = 0;
+    for (simdx_u32 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        simdx_u32 i = tile * SX_BLOCK + threadIdx.x;
+        simdx_u64 b = 0, d = 0;
+        if (i < len) {
+            simdx_u32 u = list[i];
+            b = s->out_offsets[u];
+            d = s->out_offsets[u + 1] - b;
+            t->send[threadIdx.x] = sx_src(s, u);
+            t->degree[threadIdx.x] = d > 0xffffffffull ? 0xffffffffu : (simdx_u32)d;
+        }
+        simdx_u64 total;
+        simdx_u64 before = sx_block_scan(t, d, &total);
+        t->start[threadIdx.x] = b;
+        t->prefix[threadIdx.x] = before;
+        __syncthreads();
+        for (simdx_u64 base = 0; base < total; base += (simdx_u64)SX_BLOCK * SX_ILP) {
+            simdx_u32 o[SX_ILP], v[SX_ILP];
+            simdx_u64 arc[SX_ILP];
+            simdx_value dst[SX_ILP];
+#pragma unroll
+            for (int j = 0; j < SX_ILP; j++) {
+                simdx_u64 pos = base + (simdx_u64)j * SX_BLOCK + threadIdx.x;
+                o[j] = pos < total ? sx_tile_owner(t, pos) : 0u;
+                arc[j] = pos < total ? t->start[o[j]] + (pos - t->prefix[o[j]]) : ~0ull;
+                v[j] = arc[j] != ~0ull ? s->out_targets[arc[j]] : 0u;
+            }
+#pragma unroll
+            for (int j = 0; j < SX_ILP; j++) dst[j] = arc[j] != ~0ull ? s->now[v[j]] : SIMDX_IDENTITY;
+#pragma unroll
+            for (int j = 0; j < SX_ILP; j++) {
+                bool take = arc[j] != ~0ull && sx_push_loaded(s, &p, t->send[o[j]], t->degree[o[j]], arc[j], v[j], dst[j]);
+                sx_record(s, ctr, next, take, v[j]);
+            }
+        }
+        if (threadIdx.x == 0) edges += total;
+        __syncthreads(); /* the next tile rewrites the shared arrays */
+    }
+    sx_add_edges(ctr, edges);
+    sx_bin_close(s, ctr, next);
+}
+__global__ void sx_push_tiles(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
+    ph_push_tiles(s, s->counters, list, len, next);
+}
+
+/* Pull of aggregation programs over edge-balanced tiles of consecutive vertices: every vertex of in-degree
+ * below class_cta that can still be updated (the CTA and grid classes pull in ph_pull_chunks). Updates for
+ * one vertex are combined across a warp by a segmented shuffle reduction, then across warps in shared
+ * memory; nothing stops early, so voting programs keep the per-class kernels. */
+__device__ __forceinline__ void ph_pull_tiles(const sx_state* s, unsigned long long* ctr, simdx_u32 stamp, simdx_u32* next) {
+    sx_bin_open();
+    sx_tile_mem* t = sx_tile_shared();
+    simdx_params p = s->params;
+    simdx_u32 lane = threadIdx.x & 31;
+    simdx_u32 tiles = (s->n + SX_BLOCK - 1) / SX_BLOCK;
+    unsigned long long edges = 0;
+    for (simdx_u32 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        simdx_u32 v = tile * SX_BLOCK + threadIdx.x;
+        bool live = v < s->n;
+        simdx_u64 b = 0, d = 0;
+        if (live) {
+            b = s->in_offsets[v];
+            simdx_u64 deg = s->in_offsets[v + 1] - b;
+            simdx_value dst = s->now[v];
+            t->value[threadIdx.x] = dst;
+            if (deg < s->class_cta && simdx_can_update(&p, dst)) d = deg;
+        }
+        simdx_u64 total;
+        simdx_u64 before = sx_block_scan(t, d, &total);
+        t->start[threadIdx.x] = b;
+        t->prefix[threadIdx.x] = before;
+        t->acc[threadIdx.x] = SIMDX_IDENTITY;
+        t->got[threadIdx.x] = 0u;
+        __syncthreads();
+        for (simdx_u64 base = 0; base < total; base += (simdx_u64)SX_BLOCK * SX_ILP) {
+            simdx_u32 owner[SX_ILP];
+            simdx_u64 arc[SX_ILP];
+            simdx_value dst[SX_ILP], up[SX_ILP];
+            bool got[SX_ILP];
+#pragma unroll
+            for (int j = 0; j < SX_ILP; j++) {
+                simdx_u64 pos = base + (simdx_u64)j * SX_BLOCK + threadIdx.x;
+                owner[j] = pos < total ? sx_tile_owner(t, pos) : 0xffffffffu;
+                arc[j] = pos < total ? t->start[owner[j]] + (pos - t->prefix[owner[j]]) : ~0ull;
+                dst[j] = pos < total ? t->value[owner[j]] : SIMDX_IDENTITY;
+            }
+            sx_pull_arcs(s, &p, stamp, arc, dst, got, up);
+#pragma unroll
+            for (int j = 0; j < SX_ILP; j++) {
+                /* Lanes of one owner are adjacent: each lane gathers the rest of its owner's run. */
+                simdx_u32 o = owner[j];
+                bool g = got[j];
+                simdx_value x = up[j];
+                for (int k = 1; k < 32; k <<= 1) {
+                    simdx_u32 ko = __shfl_down_sync(SX_FULL, o, k);
+                    bool kg = __shfl_down_sync(SX_FULL, (int)g, k) != 0;
+                    simdx_value kv = __shfl_down_sync(SX_FULL, x, k);
+                    if (lane + k < 32 && ko == o && kg) {
+                        x = g ? simdx_combine(&p, x, kv) : kv;
+                        g = true;
+                    }
+                }
+                simdx_u32 prev = __shfl_up_sync(SX_FULL, o, 1);
+                if (g && (lane == 0 || prev != o)) {
+                    sx_atomic(&t->acc[o], x, &p);
+                    t->got[o] = 1u;
+                }
+            }
+        }
+        __syncthreads();
+        bool take = live && t->got[threadIdx.x] && sx_pull_finish(s, &p, v, true, t->acc[threadIdx.x]);
+        sx_record(s, ctr, next, take, v);
+        if (threadIdx.x == 0) edges += total;
+    }
+    sx_add_edges(ctr, edges);
+    sx_bin_close(s, ctr, next);
+}
+__global__ void sx_pull_tiles(const sx_state* __restrict__ s, simdx_u32 stamp, simdx_u32* next) {
+    ph_pull_tiles(s, s->counters, stamp, next);
+}
+
+} /* extern "C" */
