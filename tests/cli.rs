@@ -370,6 +370,24 @@ fn relabel_numbers_any_ids_and_output_names_them_back() {
 }
 
 #[test]
+fn a_memory_limit_refuses_what_would_exceed_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("k.el").display().to_string();
+    let o = simdx(&["gen", "kron:14", "-o", &out, "--memory-limit", "1M"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("over the limit of 1.0 MiB (--memory-limit)"), "{}", stderr(&o));
+    assert!(!std::path::Path::new(&out).exists());
+    let o = simdx(&["gen", "kron:14", "-o", &out, "--memory-limit", "1G"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = simdx(&["--memory-limit", "64K", "info", &out]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("k.el") && stderr(&o).contains("--memory-limit"), "{}", stderr(&o));
+    let o = simdx(&["info", &out, "--memory-limit", "lots"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is not a size"), "{}", stderr(&o));
+}
+
+#[test]
 fn plots_of_a_run_and_of_a_bench_are_svg_with_their_content() {
     let dir = tempfile::tempdir().unwrap();
     let run_svg = dir.path().join("t.svg").display().to_string();

@@ -1,6 +1,43 @@
 //! Memory estimates before large allocations: what a graph of a given size takes to build and hold,
 //! and what the machine has available, so that a reader or generator can refuse with one sentence
-//! instead of aborting on a failed allocation.
+//! instead of aborting on a failed allocation. A process-wide limit ([`set_limit`], the CLI's
+//! `--memory-limit`) caps what counts as available.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The limit set by [`set_limit`]; 0: none.
+static LIMIT: AtomicU64 = AtomicU64::new(0);
+
+/// Caps the memory that [`check`] allows at `bytes` for the rest of the process (`None`: only what the
+/// system has available).
+pub fn set_limit(bytes: Option<u64>) {
+    LIMIT.store(bytes.unwrap_or(0), Ordering::Relaxed);
+}
+
+/// The limit set by [`set_limit`], if any.
+pub fn limit() -> Option<u64> {
+    Some(LIMIT.load(Ordering::Relaxed)).filter(|&l| l > 0)
+}
+
+/// A size such as `512M`, `8G`, `1.5GiB` or `1000000` (bytes; K, M, G, T are powers of 1024, with an
+/// optional `iB` or `B`).
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let digits = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let (number, unit) = t.split_at(digits);
+    let scale: u64 = match unit.trim().to_ascii_uppercase().trim_end_matches("IB").trim_end_matches('B') {
+        "" => 1,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        "T" => 1 << 40,
+        _ => return Err(format!("{text:?} is not a size: use a number of bytes with K, M, G or T (e.g. 512M, 8G)")),
+    };
+    match number.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x * (scale as f64) < u64::MAX as f64 => Ok((x * scale as f64) as u64),
+        _ => Err(format!("{text:?} is not a size: use a positive number of bytes with K, M, G or T (e.g. 512M, 8G)")),
+    }
+}
 
 /// Bytes to build and hold a graph of `n` vertices and `m` edges (`directed`: one CSR each way):
 /// offsets and targets of the CSRs plus the edge list they are built from, with 4-byte weights.
@@ -20,10 +57,21 @@ pub fn available_bytes() -> Option<u64> {
     Some(kib.saturating_mul(1024))
 }
 
-/// `Err` with a sentence when `needed` bytes exceed what is available; `what` says what they are for.
+/// `Err` with a sentence when `needed` bytes exceed what is available or the limit ([`set_limit`]);
+/// `what` says what they are for.
 pub fn check(needed: u64, what: &str) -> Result<(), String> {
-    match available_bytes() {
-        Some(free) if needed > free => {
+    verdict(needed, what, limit(), available_bytes())
+}
+
+/// [`check`] against a given limit and available memory.
+fn verdict(needed: u64, what: &str, limit: Option<u64>, available: Option<u64>) -> Result<(), String> {
+    match (limit, available) {
+        (Some(limit), free) if needed > limit && free.is_none_or(|free| limit <= free) => Err(format!(
+            "{what} needs about {} of memory, over the limit of {} (--memory-limit)",
+            show_bytes(needed),
+            show_bytes(limit)
+        )),
+        (_, Some(free)) if needed > free => {
             Err(format!("{what} needs about {} of memory but {} are available", show_bytes(needed), show_bytes(free)))
         }
         _ => Ok(()),
@@ -57,5 +105,33 @@ mod tests {
         assert!(graph_bytes(u32::MAX as u64, 2, false) > 34_000_000_000);
         assert!(check(u64::MAX, "a test").is_err() || available_bytes().is_none());
         assert!(check(1, "a test").is_ok());
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_bytes("1000"), Ok(1000));
+        assert_eq!(parse_bytes("512M"), Ok(512 << 20));
+        assert_eq!(parse_bytes("8 GiB"), Ok(8 << 30));
+        assert_eq!(parse_bytes("1.5g"), Ok(3 << 29));
+        assert_eq!(parse_bytes("2KB"), Ok(2048));
+        for bad in ["", "-1", "0", "12X", "G", "1e400", "nan"] {
+            assert!(parse_bytes(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_limit_caps_what_check_allows() {
+        let (mib, gib) = (1 << 20, 1 << 30);
+        assert_eq!(
+            verdict(2 * mib, "the test graph", Some(mib), Some(gib)).unwrap_err(),
+            "the test graph needs about 2.0 MiB of memory, over the limit of 1.0 MiB (--memory-limit)"
+        );
+        assert_eq!(
+            verdict(2 * gib, "the test graph", Some(4 * gib), Some(gib)).unwrap_err(),
+            "the test graph needs about 2.0 GiB of memory but 1.0 GiB are available"
+        );
+        assert!(verdict(2 * mib, "the test graph", Some(mib), None).is_err());
+        assert!(verdict(mib, "the test graph", Some(mib), Some(gib)).is_ok());
+        assert!(verdict(mib, "the test graph", None, None).is_ok());
     }
 }

@@ -26,6 +26,11 @@ pub use error::CliError;
 #[derive(Debug, Parser)]
 #[command(name = "simdx", version, about, long_about = None, propagate_version = true)]
 pub struct Cli {
+    /// The most host memory a graph may take to read, build, convert or generate (e.g. 512M, 8G); a
+    /// larger one is refused with its estimate instead of being allocated. Default: what the system has
+    /// available.
+    #[arg(long, global = true, value_name = "SIZE", value_parser = simdx_core::memory::parse_bytes)]
+    memory_limit: Option<u64>,
     #[command(subcommand)]
     command: Command,
 }
@@ -46,6 +51,7 @@ enum Command {
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<(), CliError> {
+    simdx_core::memory::set_limit(cli.memory_limit);
     match cli.command {
         Command::Info(args) => info::run(args),
         Command::Convert(args) => convert::run(args),
