@@ -1,0 +1,25 @@
+# simdx edge list: 16 vertices, 24 edges (undirected, each edge once as u <= v); 0-based ids
+0 1
+0 4
+1 2
+1 5
+2 3
+2 6
+3 7
+4 5
+4 8
+5 6
+5 9
+6 7
+6 10
+7 11
+8 9
+8 12
+9 10
+9 13
+10 11
+10 14
+11 15
+12 13
+13 14
+14 15
