@@ -38,7 +38,11 @@ pub enum CudaError {
         source_path: String,
     },
     /// The device lacks the memory a run needs.
-    #[error("out of GPU memory: {what} needs {needed} bytes, the device has {free} bytes free")]
+    #[error(
+        "out of GPU memory: {what} needs {} but the device has {} free (use --backend cpu, or a smaller graph)",
+        simdx_core::memory::show_bytes(*needed),
+        simdx_core::memory::show_bytes(*free)
+    )]
     OutOfMemory {
         /// What was being allocated.
         what: &'static str,
@@ -56,9 +60,75 @@ pub enum CudaError {
     /// A graph too large for this backend's 32-bit worklists.
     #[error("{0}")]
     TooLarge(String),
+    /// A kernel faulted: the device's context is lost for the rest of the process.
+    #[error(
+        "a GPU kernel failed while {what}: {fault}; the GPU cannot be used again in this process (run with \
+         --backend cpu, or under compute-sanitizer to find the fault)"
+    )]
+    KernelFault {
+        /// What the backend was doing.
+        what: &'static str,
+        /// What the driver reported, in words.
+        fault: &'static str,
+    },
+    /// The driver could not allocate device memory.
+    #[error("out of GPU memory while {what} (use --backend cpu, or a smaller graph)")]
+    DeviceOutOfMemory {
+        /// What the backend was doing.
+        what: &'static str,
+    },
 }
 
-/// Wraps a driver error with what the backend was doing.
+/// Wraps a driver error with what the backend was doing: a kernel fault or an allocation failure as
+/// its own sentence, any other error with the driver's words.
 pub(crate) fn driver(what: &'static str) -> impl FnOnce(cudarc::driver::DriverError) -> CudaError {
-    move |e| CudaError::Driver { what, message: e.to_string() }
+    move |e| classify(what, e.0).unwrap_or_else(|| CudaError::Driver { what, message: e.to_string() })
+}
+
+/// The error for a driver result code that has a sentence of its own (read without the driver, which
+/// a faulted context may no longer answer).
+pub(crate) fn classify(what: &'static str, code: cudarc::driver::sys::CUresult) -> Option<CudaError> {
+    use cudarc::driver::sys::CUresult as R;
+    let fault = match code {
+        R::CUDA_ERROR_OUT_OF_MEMORY => return Some(CudaError::DeviceOutOfMemory { what }),
+        R::CUDA_ERROR_ILLEGAL_ADDRESS => "a memory access out of bounds (CUDA_ERROR_ILLEGAL_ADDRESS)",
+        R::CUDA_ERROR_MISALIGNED_ADDRESS => "a misaligned memory access (CUDA_ERROR_MISALIGNED_ADDRESS)",
+        R::CUDA_ERROR_ILLEGAL_INSTRUCTION => {
+            "an illegal instruction or a trap, such as the grid barrier's watchdog, which stops a fused kernel \
+             whose blocks waited 10 s for one another (CUDA_ERROR_ILLEGAL_INSTRUCTION)"
+        }
+        R::CUDA_ERROR_LAUNCH_FAILED => {
+            "the kernel stopped, as on a trap such as the grid barrier's watchdog, which stops a fused kernel \
+             whose blocks waited 10 s for one another (CUDA_ERROR_LAUNCH_FAILED)"
+        }
+        R::CUDA_ERROR_ASSERT => "a device-side assertion (CUDA_ERROR_ASSERT)",
+        R::CUDA_ERROR_HARDWARE_STACK_ERROR => "a stack overflow (CUDA_ERROR_HARDWARE_STACK_ERROR)",
+        R::CUDA_ERROR_INVALID_PC => "a jump to an invalid address (CUDA_ERROR_INVALID_PC)",
+        R::CUDA_ERROR_LAUNCH_TIMEOUT => "the kernel ran past the display watchdog's limit (CUDA_ERROR_LAUNCH_TIMEOUT)",
+        _ => return None,
+    };
+    Some(CudaError::KernelFault { what, fault })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cudarc::driver::sys::CUresult as R;
+
+    #[test]
+    fn faults_and_allocation_failures_read_as_one_sentence_without_a_driver() {
+        let trap = classify("running the fused kernel", R::CUDA_ERROR_LAUNCH_FAILED).unwrap().to_string();
+        assert!(trap.starts_with("a GPU kernel failed while running the fused kernel: the kernel stopped"), "{trap}");
+        assert!(trap.contains("watchdog") && trap.contains("--backend cpu") && !trap.contains('\n'), "{trap}");
+        let oob = classify("running a step", R::CUDA_ERROR_ILLEGAL_ADDRESS).unwrap().to_string();
+        assert!(oob.contains("out of bounds (CUDA_ERROR_ILLEGAL_ADDRESS)"), "{oob}");
+        let oom = classify("uploading the graph", R::CUDA_ERROR_OUT_OF_MEMORY).unwrap().to_string();
+        assert_eq!(oom, "out of GPU memory while uploading the graph (use --backend cpu, or a smaller graph)");
+        assert!(classify("synchronising", R::CUDA_ERROR_INVALID_VALUE).is_none());
+        let estimate = CudaError::OutOfMemory { what: "the graph", needed: 3 << 30, free: 1 << 30 }.to_string();
+        assert_eq!(
+            estimate,
+            "out of GPU memory: the graph needs 3.0 GiB but the device has 1.0 GiB free (use --backend cpu, or a smaller graph)"
+        );
+    }
 }
