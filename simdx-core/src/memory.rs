@@ -66,7 +66,7 @@ pub fn check(needed: u64, what: &str) -> Result<(), String> {
 /// [`check`] against a given limit and available memory.
 fn verdict(needed: u64, what: &str, limit: Option<u64>, available: Option<u64>) -> Result<(), String> {
     match (limit, available) {
-        (Some(limit), free) if needed > limit && free.is_none_or(|free| limit <= free) => Err(format!(
+        (Some(limit), free) if needed > limit && free.map_or(true, |free| limit <= free) => Err(format!(
             "{what} needs about {} of memory, over the limit of {} (--memory-limit)",
             show_bytes(needed),
             show_bytes(limit)
