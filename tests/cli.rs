@@ -487,3 +487,21 @@ fn energy_is_reported_on_the_gpu_and_explained_away_on_the_cpu() {
         assert!(joules > 0.0 && joules < 1000.0, "{joules} J per trial");
     }
 }
+
+#[test]
+fn without_a_usable_gpu_cuda_is_one_sentence_and_auto_runs_on_the_cpu() {
+    if std::env::var_os("SIMDX_REQUIRE_GPU").is_some() {
+        return; // a GPU machine: the GPU tests cover --backend cuda there
+    }
+    let o = simdx(&["run", "bfs", "kron:8", "--backend", "cuda"]);
+    if o.status.success() {
+        return; // this machine has a usable GPU after all
+    }
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.starts_with("simdx: error: the CUDA backend cannot run: "), "{e}");
+    assert_eq!(e.trim_end().lines().count(), 1, "{e}");
+    let o = simdx(&["run", "bfs", "kron:8", "--backend", "auto", "--validate"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("backend cpu"), "{}", stdout(&o));
+}
