@@ -505,3 +505,28 @@ fn without_a_usable_gpu_cuda_is_one_sentence_and_auto_runs_on_the_cpu() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("backend cpu"), "{}", stdout(&o));
 }
+
+#[test]
+fn multi_search_applications_validate_and_write_one_column_per_source() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("levels.txt").display().to_string();
+    let o = simdx(&["run", "msbfs", "grid:4x4", "--sources", "0,15,5", "--output", &out, "--validate"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(text.lines().next(), Some("0 0 6 2"));
+    assert_eq!(text.lines().nth(15), Some("15 6 0 4"));
+    for algorithm in ["closeness", "eccentricity"] {
+        let o = simdx(&["run", algorithm, "kron:9", "--validate", "--output", &out]);
+        assert!(o.status.success(), "{algorithm}: {}", stderr(&o));
+        assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 512, "{algorithm}");
+        let o = simdx(&["run", algorithm, "kron:9", "--samples", "10", "--validate", "--output", &out]);
+        assert!(o.status.success(), "{algorithm}: {}", stderr(&o));
+        assert!(std::fs::read_to_string(&out).unwrap().lines().count() <= 10, "{algorithm}");
+    }
+    let o = simdx(&["run", "msbfs", "grid:4x4"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("msbfs needs --sources"), "{}", stderr(&o));
+    let o = simdx(&["run", "msbfs", "grid:4x4", "--sources", "3", "--backend", "cuda"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("runs on the CPU backend only"), "{}", stderr(&o));
+}

@@ -19,6 +19,7 @@ pub mod bfs_multi;
 pub mod bp;
 pub mod kcore;
 pub mod mlp;
+pub mod multi_search;
 pub mod pagerank;
 pub mod ppr;
 pub mod spmv;

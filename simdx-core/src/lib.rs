@@ -19,6 +19,7 @@ pub mod gen;
 pub mod graph;
 pub mod io;
 pub mod memory;
+pub mod multi_source;
 pub(crate) mod parallel;
 mod run;
 

@@ -47,6 +47,15 @@ pub enum Algorithm {
     /// Forward pass of a layered network (e.g. mlp:784,256,10): inputs (no in-edges) hold --input
     /// (default ((v mod 10) + 1) / 10), every other neuron sigmoid(weighted sum + --bias).
     Mlp,
+    /// Levels from each of --sources (or --samples K vertices), 64 searches per pass over the graph;
+    /// --output writes `<vertex> <level from source 1> <level from source 2> ...` (CPU backend).
+    Msbfs,
+    /// Closeness centrality (networkx's, with the Wasserman-Faust correction) of every vertex, or of
+    /// --sources or --samples K vertices; 64 searches per pass (CPU backend).
+    Closeness,
+    /// Eccentricity of every vertex (or of --sources or --samples K vertices) within what it reaches;
+    /// the largest is the diameter (a lower bound when sampled); 64 searches per pass (CPU backend).
+    Eccentricity,
 }
 
 /// Algorithm parameters.
@@ -87,6 +96,10 @@ pub struct AlgorithmArgs {
     /// kcore: the full core decomposition (every vertex's core number) instead of one k-core.
     #[arg(long)]
     all: bool,
+    /// msbfs, closeness, eccentricity: K sources picked at random (from --seed) among the vertices
+    /// with edges, instead of --sources (msbfs) or every vertex.
+    #[arg(long, value_name = "K", conflicts_with_all = ["source", "sources"])]
+    samples: Option<u32>,
 }
 
 impl Algorithm {
@@ -102,7 +115,15 @@ impl Algorithm {
             Algorithm::Spmv => "spmv",
             Algorithm::Bp => "bp",
             Algorithm::Mlp => "mlp",
+            Algorithm::Msbfs => "msbfs",
+            Algorithm::Closeness => "closeness",
+            Algorithm::Eccentricity => "eccentricity",
         }
+    }
+
+    /// Whether only the CPU backend runs it (the multi-source traversal has no GPU version yet).
+    pub fn cpu_only(self) -> bool {
+        matches!(self, Algorithm::Msbfs | Algorithm::Closeness | Algorithm::Eccentricity)
     }
 
     /// Runs the algorithm `count` times on `graph`; validates the last result if asked.
@@ -273,8 +294,93 @@ impl Algorithm {
                 });
                 Ok(outcome(Values::F32(run.values), times, run.stats, None, validation))
             }
+            Algorithm::Msbfs | Algorithm::Closeness | Algorithm::Eccentricity => {
+                let everyone = self != Algorithm::Msbfs;
+                let chosen = search_sources(params, graph, seed, everyone)?;
+                multi_search(self, graph, &chosen, runner.options().direction, count, validate)
+            }
         }
     }
+}
+
+/// The sources of a multi-search application: --sources, --samples K vertices with edges picked
+/// from `seed`, or (when `everyone`) every vertex.
+fn search_sources(params: &AlgorithmArgs, graph: &Graph, seed: u64, everyone: bool) -> Result<Vec<VertexId>, CliError> {
+    let n = graph.num_vertices();
+    if let Some(k) = params.samples {
+        let candidates: Vec<VertexId> = (0..n as VertexId).filter(|&v| graph.out_degree(v) > 0).collect();
+        if k == 0 || candidates.is_empty() {
+            return Err(CliError::Usage("--samples needs at least 1 and a graph with edges".into()));
+        }
+        let mut state = seed | 1;
+        let picks = (0..k.min(candidates.len() as u32)).map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            candidates[(state % candidates.len() as u64) as usize]
+        });
+        let mut picked: Vec<VertexId> = picks.collect();
+        picked.sort_unstable();
+        picked.dedup();
+        return Ok(picked);
+    }
+    match sources(params, graph)? {
+        Some(given) => Ok(given),
+        None if params.source.is_some() => Ok(vec![pick_source(params.source, graph, seed)?]),
+        None if everyone => Ok((0..n as VertexId).collect()),
+        None => Err(CliError::Usage("msbfs needs --sources IDS|FILE or --samples K".into())),
+    }
+}
+
+/// Runs a multi-search application `count` times from `sources`.
+fn multi_search(
+    algorithm: Algorithm,
+    graph: &Graph,
+    sources: &[VertexId],
+    direction: simdx_core::engine::DirectionPolicy,
+    count: u32,
+    validate: bool,
+) -> Result<Outcome, CliError> {
+    use simdx_algos::multi_search::{closeness, eccentricity, levels_from_each};
+    let mut times = Vec::new();
+    let mut last = None;
+    for _ in 0..count.max(1) {
+        let (values, stats) = match algorithm {
+            Algorithm::Msbfs => {
+                let (levels, stats) = levels_from_each(graph, sources, direction).map_err(usage)?;
+                (Values::Rows { columns: sources.len(), values: levels }, stats)
+            }
+            Algorithm::Closeness => {
+                let (values, stats) = closeness(graph, sources, direction).map_err(usage)?;
+                (Values::Selected { vertices: sources.to_vec(), values: Box::new(Values::F64(values)) }, stats)
+            }
+            _ => {
+                let (values, stats) = eccentricity(graph, sources, direction).map_err(usage)?;
+                (Values::Selected { vertices: sources.to_vec(), values: Box::new(Values::U32(values)) }, stats)
+            }
+        };
+        times.push(stats.time);
+        last = Some((values, stats));
+    }
+    let (values, stats) = last.expect("at least one trial ran");
+    let validation = check(validate, || match &values {
+        Values::Rows { values, .. } => verify::levels_from_each(graph, sources, values).map(|()| String::new()),
+        Values::Selected { values, .. } => match values.as_ref() {
+            Values::F64(c) => verify::closeness(graph, sources, c, 1e-9).map(|()| String::new()),
+            Values::U32(e) => {
+                let largest = e.iter().max().copied().unwrap_or(0);
+                verify::eccentricity(graph, sources, e).map(|()| format!(" (largest eccentricity {largest})"))
+            }
+            _ => Ok(String::new()),
+        },
+        _ => Ok(String::new()),
+    });
+    let stats = RunStats { iterations: stats.levels, time: stats.time, graph_edges: graph.num_edges() };
+    Ok(Outcome { values, times, stats, source: None, validation })
+}
+
+fn usage(error: impl std::fmt::Display) -> CliError {
+    CliError::Usage(error.to_string())
 }
 
 fn outcome(

@@ -172,6 +172,9 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
             let used = runner.backend().name();
             let bandwidth = args.bandwidth.or_else(|| runner.measured_bandwidth());
             for &algorithm in &algorithms {
+                if algorithm.cpu_only() && runner.backend() != simdx::Backend::Cpu {
+                    continue; // the multi-source traversal has no GPU version yet
+                }
                 for &direction in &directions {
                     for &filter in &filters {
                         for &fusion in &fusions {

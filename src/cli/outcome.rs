@@ -34,6 +34,33 @@ pub enum Values {
     F32(Vec<f32>),
     /// Real values in double precision (infinity prints as `inf`).
     F64(Vec<f64>),
+    /// Several integer values per vertex, row-major (`u32::MAX` prints as `inf`): one line per vertex.
+    Rows {
+        /// Values per vertex.
+        columns: usize,
+        /// `columns` values for each vertex in turn.
+        values: Vec<u32>,
+    },
+    /// Values of some vertices only, in the order of `vertices`.
+    Selected {
+        /// The vertices that have a value.
+        vertices: Vec<VertexId>,
+        /// Their values (not `Rows` or `Selected`).
+        values: Box<Values>,
+    },
+}
+
+impl Values {
+    /// Number of vertices with values.
+    pub fn len(&self) -> usize {
+        match self {
+            Values::U32(v) => v.len(),
+            Values::F32(v) => v.len(),
+            Values::F64(v) => v.len(),
+            Values::Rows { columns, values } => values.len() / (*columns).max(1),
+            Values::Selected { vertices, .. } => vertices.len(),
+        }
+    }
 }
 
 /// Runs `program` `count` times; returns the last run and every trial's time.

@@ -179,7 +179,17 @@ struct TraceRow {
 /// Runs `simdx run`.
 pub fn run(args: RunArgs) -> Result<(), CliError> {
     let (graph, labels, _) = args.graph.load_labelled()?;
-    let runner = runner(args.backend, args.engine.options(), &graph)?;
+    let backend = match (args.algorithm.cpu_only(), args.backend) {
+        (true, BackendArg::Cuda) => {
+            let name = args.algorithm.name();
+            return Err(CliError::Usage(format!(
+                "{name} runs on the CPU backend only (the multi-source traversal has no GPU version yet)"
+            )));
+        }
+        (true, _) => BackendArg::Cpu,
+        (false, backend) => backend,
+    };
+    let runner = runner(backend, args.engine.options(), &graph)?;
     let meter = if args.energy { energy_meter(&runner) } else { None };
     let before = meter.as_ref().and_then(|m| m.millijoules().ok());
     let outcome = args.algorithm.run(&args.params, &graph, args.graph.seed, &runner, args.trials, args.validate)?;
@@ -340,32 +350,49 @@ fn counted_edges(algorithm: Algorithm, graph: &Graph, values: &Values) -> u64 {
 fn write_values(path: &std::path::Path, values: &Values, labels: Option<&VertexLabels>) -> std::io::Result<()> {
     write_atomically(path, |file| {
         let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+        let all: Vec<VertexId>;
+        let (vertices, values) = match values {
+            Values::Selected { vertices, values } => (vertices.as_slice(), values.as_ref()),
+            _ => {
+                all = (0..values.len() as VertexId).collect();
+                (all.as_slice(), values)
+            }
+        };
         match values {
-            Values::U32(v) => write_lines(&mut out, v, labels, |out, x| write!(out, "{x}"))?,
-            Values::F32(v) => write_lines(&mut out, v, labels, |out, x| write!(out, "{x:e}"))?,
-            Values::F64(v) => write_lines(&mut out, v, labels, |out, x| write!(out, "{x:e}"))?,
+            Values::U32(v) => write_lines(&mut out, vertices, v, 1, labels, |out, x| write!(out, "{x}"))?,
+            Values::F32(v) => write_lines(&mut out, vertices, v, 1, labels, |out, x| write!(out, "{x:e}"))?,
+            Values::F64(v) => write_lines(&mut out, vertices, v, 1, labels, |out, x| write!(out, "{x:e}"))?,
+            Values::Rows { columns, values } => {
+                write_lines(&mut out, vertices, values, *columns, labels, |out, x| write!(out, "{x}"))?
+            }
+            Values::Selected { .. } => unreachable!("values of some vertices hold plain values"),
         }
         out.flush()
     })
 }
 
-/// Writes `<id> <value>` per vertex (the original id where `labels` has one), `inf` for the type's
-/// largest value (unreachable).
+/// Writes `<id> <value> ...` for each of `vertices` (`columns` values each, in turn), the original id
+/// where `labels` has one, `inf` for the type's largest value (unreachable).
 fn write_lines<W: Write, V: Value>(
     out: &mut W,
+    vertices: &[VertexId],
     values: &[V],
+    columns: usize,
     labels: Option<&VertexLabels>,
     write_value: impl Fn(&mut W, V) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    for (i, &x) in values.iter().enumerate() {
-        match labels.and_then(|l| l.get(i as VertexId)) {
-            Some(label) => write!(out, "{label} ")?,
-            None => write!(out, "{i} ")?,
+    for (&v, row) in vertices.iter().zip(values.chunks(columns.max(1))) {
+        match labels.and_then(|l| l.get(v)) {
+            Some(label) => write!(out, "{label}")?,
+            None => write!(out, "{v}")?,
         }
-        if x.is_max() {
-            write!(out, "inf")?;
-        } else {
-            write_value(out, x)?;
+        for &x in row {
+            write!(out, " ")?;
+            if x.is_max() {
+                write!(out, "inf")?;
+            } else {
+                write_value(out, x)?;
+            }
         }
         writeln!(out)?;
     }

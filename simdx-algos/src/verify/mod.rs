@@ -4,12 +4,15 @@
 //! iteration in `f64`; WCC exactly against union-find, k-core and core
 //! numbers exactly against a serial peeling, SpMV within a relative tolerance of a direct `f64` loop;
 //! belief propagation within a relative tolerance of a direct `f64` loop over in-edges, and the MLP
-//! forward pass within a relative tolerance of a dense matrix product per layer in `f64`.
+//! forward pass within a relative tolerance of a dense matrix product per layer in `f64`; the
+//! multi-search applications (levels from each source, closeness, eccentricity) against one serial
+//! search per source.
 
 mod bfs;
 mod bp;
 mod kcore;
 mod mlp;
+mod multi_search;
 mod pagerank;
 mod ppr;
 mod spmv;
@@ -20,6 +23,7 @@ pub use bfs::{bfs, bfs_from, serial_bfs, serial_bfs_from};
 pub use bp::{bp, serial_bp};
 pub use kcore::{core_decomposition, kcore, serial_core_numbers};
 pub use mlp::{mlp, mlp_layers, serial_mlp};
+pub use multi_search::{closeness, eccentricity, levels_from_each};
 pub use pagerank::{pagerank, serial_pagerank};
 pub use ppr::{ppr, serial_ppr};
 pub use spmv::{serial_spmv, spmv};

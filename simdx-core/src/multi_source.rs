@@ -1,0 +1,365 @@
+//! Many breadth-first searches at once, after iBFS (seed 004, chapter 2), on the CPU backend: sources
+//! go in batches of 64; each vertex keeps one 64-bit word of "seen" bits and one of "frontier" bits
+//! (bit i: the batch's i-th search), so that one OR carries a vertex's news to a neighbour for all 64
+//! searches, and the searches share one joint frontier (the vertices that are new to any of them).
+//! Each level runs top-down (push along the joint frontier's arcs) or bottom-up (every vertex not yet
+//! seen by all searches ORs its neighbours' frontier bits and stops once it has them all), chosen by
+//! the same [`DirectionPolicy`] as the engine. Applications get each search's summary (vertices
+//! reached, sum of distances, eccentricity) and, if they ask, every (search, vertex, level) discovery:
+//! all-sources levels, closeness and eccentricity are a few lines on top.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::engine::{Direction, DirectionPolicy, FilterUsed, IterationStats};
+use crate::{Graph, VertexId};
+
+/// Searches per batch: the bits of a status word.
+pub const LANES: usize = 64;
+
+/// Which arcs a search follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Orientation {
+    /// Out-arcs: levels are distances from the source.
+    #[default]
+    Out,
+    /// In-arcs: levels are distances to the source (networkx's closeness of a directed graph).
+    In,
+}
+
+/// What one search found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Summary {
+    /// The search's source.
+    pub source: VertexId,
+    /// Vertices reached, the source included.
+    pub reached: u64,
+    /// Sum of the levels of the reached vertices.
+    pub distance_sum: u64,
+    /// The highest level reached (0 when only the source).
+    pub eccentricity: u32,
+}
+
+/// What a traversal did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MultiStats {
+    /// Batches of up to [`LANES`] searches.
+    pub batches: u32,
+    /// Every level of every batch: its direction (pull: bottom-up), joint frontier, arcs inspected,
+    /// time, and its batch as the `bucket`.
+    pub levels: Vec<IterationStats>,
+    /// Wall time of the whole traversal.
+    pub time: Duration,
+}
+
+/// Why a traversal cannot run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MultiSourceError {
+    /// A source is not a vertex of the graph.
+    #[error("source {vertex} is not a vertex of this graph (it has {vertices} vertices)")]
+    NoSuchSource {
+        /// The source given.
+        vertex: VertexId,
+        /// Vertices of the graph.
+        vertices: usize,
+    },
+}
+
+/// Runs one breadth-first search from each of `sources` (in batches of [`LANES`]) along
+/// `orientation`, and calls `discovered(search, vertex, level)` for every vertex each search reaches
+/// (the source at level 0; `search` indexes `sources`; calls come from many threads, in no order
+/// within a level). Returns each search's [`Summary`], in the order of `sources`.
+pub fn traverse(
+    graph: &Graph,
+    sources: &[VertexId],
+    orientation: Orientation,
+    direction: DirectionPolicy,
+    discovered: impl Fn(usize, VertexId, u32) + Sync,
+) -> Result<(Vec<Summary>, MultiStats), MultiSourceError> {
+    let n = graph.num_vertices();
+    if let Some(&source) = sources.iter().find(|&&s| s as usize >= n) {
+        return Err(MultiSourceError::NoSuchSource { vertex: source, vertices: n });
+    }
+    let start = Instant::now();
+    let mut stats = MultiStats::default();
+    let mut summaries = Vec::with_capacity(sources.len());
+    let words = Words::new(n);
+    for (b, batch) in sources.chunks(LANES).enumerate() {
+        let first = b * LANES;
+        let found = Batch { graph, words: &words, orientation, direction, index: b as u32, sources: batch }
+            .run(&mut stats, &|lane, v, level| discovered(first + lane, v, level));
+        summaries.extend(found);
+        stats.batches += 1;
+    }
+    stats.time = start.elapsed();
+    Ok((summaries, stats))
+}
+
+/// The status words of every vertex, reused by each batch (all zero between batches).
+struct Words {
+    seen: Vec<AtomicU64>,
+    frontier: Vec<AtomicU64>,
+    next: Vec<AtomicU64>,
+}
+
+impl Words {
+    fn new(n: usize) -> Self {
+        let zeros = || (0..n).into_par_iter().map(|_| AtomicU64::new(0)).collect();
+        Words { seen: zeros(), frontier: zeros(), next: zeros() }
+    }
+}
+
+/// One batch of up to [`LANES`] searches.
+struct Batch<'a> {
+    graph: &'a Graph,
+    words: &'a Words,
+    orientation: Orientation,
+    direction: DirectionPolicy,
+    index: u32,
+    sources: &'a [VertexId],
+}
+
+/// Per-search counts of one level's discoveries.
+type Counts = [u64; LANES];
+
+impl Batch<'_> {
+    /// Runs the batch's searches to the end; their summaries; leaves the words zeroed.
+    fn run(&self, stats: &mut MultiStats, discovered: &(impl Fn(usize, VertexId, u32) + Sync)) -> Vec<Summary> {
+        let Words { seen, frontier, .. } = self.words;
+        let all = if self.sources.len() == LANES { u64::MAX } else { (1u64 << self.sources.len()) - 1 };
+        let mut summaries: Vec<Summary> = self
+            .sources
+            .iter()
+            .map(|&source| Summary { source, reached: 1, distance_sum: 0, eccentricity: 0 })
+            .collect();
+        let mut active: Vec<VertexId> = Vec::new();
+        for (lane, &s) in self.sources.iter().enumerate() {
+            if seen[s as usize].fetch_or(1 << lane, Ordering::Relaxed) == 0 {
+                active.push(s);
+            }
+            frontier[s as usize].fetch_or(1 << lane, Ordering::Relaxed);
+            discovered(lane, s, 0);
+        }
+        let mut touched = active.clone();
+        let mut level = 0u32;
+        while !active.is_empty() {
+            let began = Instant::now();
+            level += 1;
+            let (forward, backward) = match self.orientation {
+                Orientation::Out => (self.graph.out_csr(), self.graph.in_csr()),
+                Orientation::In => (self.graph.in_csr(), self.graph.out_csr()),
+            };
+            let out_edges: u64 = active.par_iter().map(|&u| forward.degree(u)).sum();
+            let pull = match self.direction {
+                DirectionPolicy::Push => false,
+                DirectionPolicy::Pull => true,
+                DirectionPolicy::Auto { threshold } => out_edges as f64 > threshold * self.graph.num_arcs() as f64,
+            };
+            let (reached, edges) =
+                if pull { self.bottom_up(backward, all) } else { (self.top_down(forward, &active), out_edges) };
+            for &u in &active {
+                frontier[u as usize].store(0, Ordering::Relaxed);
+            }
+            let counts = self.settle(&reached, level, discovered);
+            for (summary, &count) in summaries.iter_mut().zip(&counts) {
+                if count > 0 {
+                    summary.reached += count;
+                    summary.distance_sum += count * u64::from(level);
+                    summary.eccentricity = level;
+                }
+            }
+            touched.extend_from_slice(&reached);
+            stats.levels.push(IterationStats {
+                direction: if pull { Direction::Pull } else { Direction::Push },
+                filter: FilterUsed::Online,
+                frontier: active.len() as u64,
+                edges,
+                bucket: self.index,
+                time: began.elapsed(),
+            });
+            active = reached;
+        }
+        touched.par_iter().for_each(|&v| {
+            seen[v as usize].store(0, Ordering::Relaxed);
+            frontier[v as usize].store(0, Ordering::Relaxed);
+        });
+        summaries
+    }
+
+    /// Top-down: each frontier vertex ORs its new bits into its neighbours' `next`; the vertices
+    /// reached (each listed once, by the thread that first set its `next`).
+    fn top_down(&self, forward: &crate::Csr, active: &[VertexId]) -> Vec<VertexId> {
+        let Words { seen, frontier, next } = self.words;
+        active
+            .par_iter()
+            .fold(Vec::new, |mut reached, &u| {
+                let bits = frontier[u as usize].load(Ordering::Relaxed);
+                for &v in forward.neighbors(u) {
+                    let new = bits & !seen[v as usize].load(Ordering::Relaxed);
+                    let slot = &next[v as usize];
+                    if new != 0
+                        && slot.load(Ordering::Relaxed) & new != new
+                        && slot.fetch_or(new, Ordering::Relaxed) == 0
+                    {
+                        reached.push(v);
+                    }
+                }
+                reached
+            })
+            .reduce(Vec::new, |mut a, mut b| {
+                a.append(&mut b);
+                a
+            })
+    }
+
+    /// Bottom-up: every vertex not yet seen by all searches ORs its in-neighbours' frontier bits,
+    /// stopping once it has every bit it lacks; the vertices reached and the arcs inspected.
+    fn bottom_up(&self, backward: &crate::Csr, all: u64) -> (Vec<VertexId>, u64) {
+        let Words { seen, frontier, next } = self.words;
+        let n = self.graph.num_vertices() as VertexId;
+        (0..n)
+            .into_par_iter()
+            .with_min_len(1024)
+            .fold(
+                || (Vec::new(), 0u64),
+                |(mut reached, mut edges), v| {
+                    let had = seen[v as usize].load(Ordering::Relaxed);
+                    if had != all {
+                        let mut got = 0u64;
+                        for &u in backward.neighbors(v) {
+                            edges += 1;
+                            got |= frontier[u as usize].load(Ordering::Relaxed);
+                            if (got | had) == all {
+                                break;
+                            }
+                        }
+                        let new = got & !had;
+                        if new != 0 {
+                            next[v as usize].store(new, Ordering::Relaxed);
+                            reached.push(v);
+                        }
+                    }
+                    (reached, edges)
+                },
+            )
+            .reduce(
+                || (Vec::new(), 0),
+                |(mut a, x), (mut b, y)| {
+                    a.append(&mut b);
+                    (a, x + y)
+                },
+            )
+    }
+
+    /// Moves each reached vertex's `next` bits into `seen` and `frontier`, reports the discoveries
+    /// and counts them per search.
+    fn settle(&self, reached: &[VertexId], level: u32, discovered: &(impl Fn(usize, VertexId, u32) + Sync)) -> Counts {
+        let Words { seen, frontier, next } = self.words;
+        reached
+            .par_iter()
+            .with_min_len(256)
+            .fold(
+                || [0u64; LANES],
+                |mut counts, &v| {
+                    let new = next[v as usize].swap(0, Ordering::Relaxed);
+                    seen[v as usize].fetch_or(new, Ordering::Relaxed);
+                    frontier[v as usize].store(new, Ordering::Relaxed);
+                    let mut bits = new;
+                    while bits != 0 {
+                        let lane = bits.trailing_zeros() as usize;
+                        counts[lane] += 1;
+                        discovered(lane, v, level);
+                        bits &= bits - 1;
+                    }
+                    counts
+                },
+            )
+            .reduce(
+                || [0u64; LANES],
+                |mut a, b| {
+                    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                    a
+                },
+            )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::GeneratorSpec;
+    use std::collections::VecDeque;
+    use std::sync::atomic::AtomicU32;
+
+    /// Levels from `s` by a plain queue.
+    fn bfs(graph: &Graph, s: VertexId, orientation: Orientation) -> Vec<u32> {
+        let mut level = vec![u32::MAX; graph.num_vertices()];
+        level[s as usize] = 0;
+        let mut queue = VecDeque::from([s]);
+        while let Some(u) = queue.pop_front() {
+            let next = match orientation {
+                Orientation::Out => graph.out_neighbors(u),
+                Orientation::In => graph.in_neighbors(u),
+            };
+            for &v in next {
+                if level[v as usize] == u32::MAX {
+                    level[v as usize] = level[u as usize] + 1;
+                    queue.push_back(v);
+                }
+            }
+        }
+        level
+    }
+
+    fn check(spec: &str, sources: &[VertexId], orientation: Orientation, direction: DirectionPolicy) {
+        let graph = GeneratorSpec::parse(spec).unwrap().generate(5).unwrap();
+        let n = graph.num_vertices();
+        let k = sources.len();
+        let levels: Vec<AtomicU32> = (0..n * k).map(|_| AtomicU32::new(u32::MAX)).collect();
+        let (summaries, stats) = traverse(&graph, sources, orientation, direction, |search, v, level| {
+            assert_eq!(levels[v as usize * k + search].swap(level, Ordering::Relaxed), u32::MAX, "found twice");
+        })
+        .unwrap();
+        assert_eq!(stats.batches as usize, k.div_ceil(LANES));
+        for (search, &s) in sources.iter().enumerate() {
+            let expected = bfs(&graph, s, orientation);
+            let got: Vec<u32> = (0..n).map(|v| levels[v * k + search].load(Ordering::Relaxed)).collect();
+            assert_eq!(got, expected, "{spec}, search {search} from {s}, {direction:?}");
+            let reached: Vec<u32> = expected.iter().copied().filter(|&l| l != u32::MAX).collect();
+            let summary = summaries[search];
+            assert_eq!(summary.source, s);
+            assert_eq!(summary.reached, reached.len() as u64);
+            assert_eq!(summary.distance_sum, reached.iter().map(|&l| u64::from(l)).sum::<u64>());
+            assert_eq!(summary.eccentricity, reached.iter().copied().max().unwrap());
+        }
+    }
+
+    #[test]
+    fn every_search_finds_the_levels_a_queue_finds_in_every_direction() {
+        let sources: Vec<VertexId> = (0..150).map(|i| (i * 37) % 1024).collect();
+        for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::default()] {
+            check("kron:10", &sources, Orientation::Out, direction);
+            check("grid:32x32", &sources[..70], Orientation::Out, direction);
+        }
+    }
+
+    #[test]
+    fn repeated_sources_and_directed_graphs_both_ways() {
+        let sources = [3, 3, 0, 511, 3];
+        for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::default()] {
+            for orientation in [Orientation::Out, Orientation::In] {
+                check("mlp:8,16,32,8", &[0, 1, 7, 30, 60, 63], orientation, direction);
+            }
+            check("urand:9:4", &sources, Orientation::Out, direction);
+        }
+    }
+
+    #[test]
+    fn a_source_outside_the_graph_is_refused() {
+        let graph = GeneratorSpec::parse("grid:4x4").unwrap().generate(1).unwrap();
+        let error = traverse(&graph, &[2, 16], Orientation::Out, DirectionPolicy::default(), |_, _, _| {}).unwrap_err();
+        assert_eq!(error.to_string(), "source 16 is not a vertex of this graph (it has 16 vertices)");
+    }
+}
