@@ -2,17 +2,19 @@
 //! backend name and a dict of engine options, releases the GIL while it runs, and returns the values
 //! as a numpy array and what the run did as a dict (`simdx/__init__.py` wraps them for users).
 
-use numpy::{PyArray1, PyReadonlyArray1};
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use simdx::acc::{DeviceProgram, VertexData};
+use simdx::algos::multi_search;
 use simdx::algos::{
     core_numbers, default_delta, Bfs, KCore, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp, Wcc,
 };
 use simdx::engine::{Direction, FilterUsed, Run, RunStats};
+use simdx::multi_source::MultiStats;
 use simdx::{Graph, RunError, Runner, VertexId};
 
-use crate::errors::value_error;
+use crate::errors::{simdx_error, value_error};
 use crate::graph::{NativeGraph, Ran, Runners};
 use crate::options::{backend, run_options};
 
@@ -225,6 +227,72 @@ pub fn spmv<'py>(
     let program = Spmv { x: x.into() };
     let (run, ran) = self::run(py, graph.prepared(), &program, backend, options)?;
     Ok((PyArray1::from_vec(py, run.values).into_any(), stats(py, &run.stats, &ran)?))
+}
+
+/// The levels from each of `sources`: an `int64` array of shape (vertices, sources), -1 where
+/// unreached; 64 searches per pass over the graph (CPU backend).
+#[pyfunction]
+#[pyo3(signature = (graph, sources, options=None))]
+pub fn levels_from_each<'py>(
+    py: Python<'py>,
+    graph: &NativeGraph,
+    sources: PyReadonlyArray1<'_, i64>,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Output<'py>> {
+    let ids = self::sources(graph.graph(), &sources)?;
+    let direction = run_options(options)?.direction;
+    let g = graph.graph();
+    let (levels, stats) = py.detach(|| multi_search::levels_from_each(g, &ids, direction)).map_err(simdx_error)?;
+    let levels: Vec<i64> = levels.iter().map(|&l| if l == UNREACHED { -1 } else { i64::from(l) }).collect();
+    let array = PyArray1::from_vec(py, levels).reshape([g.num_vertices(), ids.len()])?;
+    Ok((array.into_any(), multi_stats(py, g, stats)?))
+}
+
+/// Closeness centrality (networkx's) of `vertices` (all when `None`), `float64` (CPU backend).
+#[pyfunction]
+#[pyo3(signature = (graph, vertices, options=None))]
+pub fn closeness<'py>(
+    py: Python<'py>,
+    graph: &NativeGraph,
+    vertices: Option<PyReadonlyArray1<'_, i64>>,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Output<'py>> {
+    let g = graph.graph();
+    let ids = match vertices {
+        Some(v) => self::sources(g, &v)?,
+        None => (0..g.num_vertices() as VertexId).collect(),
+    };
+    let direction = run_options(options)?.direction;
+    let (values, stats) = py.detach(|| multi_search::closeness(g, &ids, direction)).map_err(simdx_error)?;
+    Ok((PyArray1::from_vec(py, values).into_any(), multi_stats(py, g, stats)?))
+}
+
+/// Eccentricity of `vertices` (all when `None`) within what each reaches, `int64` (CPU backend).
+#[pyfunction]
+#[pyo3(signature = (graph, vertices, options=None))]
+pub fn eccentricity<'py>(
+    py: Python<'py>,
+    graph: &NativeGraph,
+    vertices: Option<PyReadonlyArray1<'_, i64>>,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Output<'py>> {
+    let g = graph.graph();
+    let ids = match vertices {
+        Some(v) => self::sources(g, &v)?,
+        None => (0..g.num_vertices() as VertexId).collect(),
+    };
+    let direction = run_options(options)?.direction;
+    let (values, stats) = py.detach(|| multi_search::eccentricity(g, &ids, direction)).map_err(simdx_error)?;
+    let values: Vec<i64> = values.iter().map(|&e| i64::from(e)).collect();
+    Ok((PyArray1::from_vec(py, values).into_any(), multi_stats(py, g, stats)?))
+}
+
+/// The statistics of a multi-source traversal, as [`stats`] gives them (always on the CPU).
+fn multi_stats<'py>(py: Python<'py>, graph: &Graph, stats: MultiStats) -> PyResult<Bound<'py, PyDict>> {
+    let run = RunStats { iterations: stats.levels, time: stats.time, graph_edges: graph.num_edges() };
+    let dict = self::stats(py, &run, &Ran { backend: simdx::Backend::Cpu, fallback: None })?;
+    dict.set_item("batches", stats.batches)?;
+    Ok(dict)
 }
 
 /// What a run did, as a dict: backend, fallback (why `auto` ran on the CPU, or `None`), iterations,

@@ -22,5 +22,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(algorithms::wcc, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms::kcore, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms::spmv, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms::levels_from_each, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms::closeness, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms::eccentricity, m)?)?;
     Ok(())
 }
