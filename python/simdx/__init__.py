@@ -408,28 +408,41 @@ def _vertex_ids(graph: Graph, vertices: Optional[Sequence[Any]]) -> Optional[np.
     return np.array([graph.vertex(name) for name in vertices], dtype=np.int64)
 
 
-def msbfs(graph: Graph, sources: Sequence[Any], *, return_stats: bool = False, **options: Any) -> Result:
+def msbfs(
+    graph: Graph, sources: Sequence[Any], *, group_by: bool = False, return_stats: bool = False, **options: Any
+) -> Result:
     """Breadth-first levels from each of ``sources`` at once (64 searches per pass over the graph,
     bitwise, as iBFS): an int64 array of shape ``(num_vertices, len(sources))``, -1 where unreached.
-    Runs on the CPU backend; ``direction`` and ``direction_threshold`` choose top-down/bottom-up."""
+    Runs on the CPU backend; ``direction`` and ``direction_threshold`` choose top-down/bottom-up;
+    ``group_by`` batches sources that share a highest-degree neighbour (iBFS's GroupBy)."""
     ids = _sources(graph, None, sources)
-    return _finish(graph, _native.levels_from_each(graph._native, ids, options), "cpu", return_stats)
+    return _finish(graph, _native.levels_from_each(graph._native, ids, group_by, options), "cpu", return_stats)
 
 
 def closeness(
-    graph: Graph, vertices: Optional[Sequence[Any]] = None, *, return_stats: bool = False, **options: Any
+    graph: Graph,
+    vertices: Optional[Sequence[Any]] = None,
+    *,
+    group_by: bool = False,
+    return_stats: bool = False,
+    **options: Any,
 ) -> Result:
     """Closeness centrality as networkx's ``closeness_centrality`` (distances to each vertex, with
     the Wasserman-Faust correction), float64, for ``vertices`` (default: all, in vertex order).
     Runs on the CPU backend, 64 searches per pass."""
     ids = _vertex_ids(graph, vertices)
-    return _finish(graph, _native.closeness(graph._native, ids, options), "cpu", return_stats)
+    return _finish(graph, _native.closeness(graph._native, ids, group_by, options), "cpu", return_stats)
 
 
 def eccentricity(
-    graph: Graph, vertices: Optional[Sequence[Any]] = None, *, return_stats: bool = False, **options: Any
+    graph: Graph,
+    vertices: Optional[Sequence[Any]] = None,
+    *,
+    group_by: bool = False,
+    return_stats: bool = False,
+    **options: Any,
 ) -> Result:
     """Each vertex's eccentricity within what it reaches (networkx's ``eccentricity`` on a connected
     graph), int64, for ``vertices`` (default: all); the largest is the diameter. CPU backend."""
     ids = _vertex_ids(graph, vertices)
-    return _finish(graph, _native.eccentricity(graph._native, ids, options), "cpu", return_stats)
+    return _finish(graph, _native.eccentricity(graph._native, ids, group_by, options), "cpu", return_stats)

@@ -11,7 +11,7 @@ use simdx::algos::{
     core_numbers, default_delta, Bfs, KCore, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp, Wcc,
 };
 use simdx::engine::{Direction, FilterUsed, Run, RunStats};
-use simdx::multi_source::MultiStats;
+use simdx::multi_source::{MultiStats, Traversal};
 use simdx::{Graph, RunError, Runner, VertexId};
 
 use crate::errors::{simdx_error, value_error};
@@ -232,17 +232,18 @@ pub fn spmv<'py>(
 /// The levels from each of `sources`: an `int64` array of shape (vertices, sources), -1 where
 /// unreached; 64 searches per pass over the graph (CPU backend).
 #[pyfunction]
-#[pyo3(signature = (graph, sources, options=None))]
+#[pyo3(signature = (graph, sources, group_by, options=None))]
 pub fn levels_from_each<'py>(
     py: Python<'py>,
     graph: &NativeGraph,
     sources: PyReadonlyArray1<'_, i64>,
+    group_by: bool,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Output<'py>> {
     let ids = self::sources(graph.graph(), &sources)?;
-    let direction = run_options(options)?.direction;
+    let how = traversal(options, group_by)?;
     let g = graph.graph();
-    let (levels, stats) = py.detach(|| multi_search::levels_from_each(g, &ids, direction)).map_err(simdx_error)?;
+    let (levels, stats) = py.detach(|| multi_search::levels_from_each(g, &ids, how)).map_err(simdx_error)?;
     let levels: Vec<i64> = levels.iter().map(|&l| if l == UNREACHED { -1 } else { i64::from(l) }).collect();
     let array = PyArray1::from_vec(py, levels).reshape([g.num_vertices(), ids.len()])?;
     Ok((array.into_any(), multi_stats(py, g, stats)?))
@@ -250,11 +251,12 @@ pub fn levels_from_each<'py>(
 
 /// Closeness centrality (networkx's) of `vertices` (all when `None`), `float64` (CPU backend).
 #[pyfunction]
-#[pyo3(signature = (graph, vertices, options=None))]
+#[pyo3(signature = (graph, vertices, group_by, options=None))]
 pub fn closeness<'py>(
     py: Python<'py>,
     graph: &NativeGraph,
     vertices: Option<PyReadonlyArray1<'_, i64>>,
+    group_by: bool,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Output<'py>> {
     let g = graph.graph();
@@ -262,18 +264,19 @@ pub fn closeness<'py>(
         Some(v) => self::sources(g, &v)?,
         None => (0..g.num_vertices() as VertexId).collect(),
     };
-    let direction = run_options(options)?.direction;
-    let (values, stats) = py.detach(|| multi_search::closeness(g, &ids, direction)).map_err(simdx_error)?;
+    let how = traversal(options, group_by)?;
+    let (values, stats) = py.detach(|| multi_search::closeness(g, &ids, how)).map_err(simdx_error)?;
     Ok((PyArray1::from_vec(py, values).into_any(), multi_stats(py, g, stats)?))
 }
 
 /// Eccentricity of `vertices` (all when `None`) within what each reaches, `int64` (CPU backend).
 #[pyfunction]
-#[pyo3(signature = (graph, vertices, options=None))]
+#[pyo3(signature = (graph, vertices, group_by, options=None))]
 pub fn eccentricity<'py>(
     py: Python<'py>,
     graph: &NativeGraph,
     vertices: Option<PyReadonlyArray1<'_, i64>>,
+    group_by: bool,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Output<'py>> {
     let g = graph.graph();
@@ -281,10 +284,15 @@ pub fn eccentricity<'py>(
         Some(v) => self::sources(g, &v)?,
         None => (0..g.num_vertices() as VertexId).collect(),
     };
-    let direction = run_options(options)?.direction;
-    let (values, stats) = py.detach(|| multi_search::eccentricity(g, &ids, direction)).map_err(simdx_error)?;
+    let how = traversal(options, group_by)?;
+    let (values, stats) = py.detach(|| multi_search::eccentricity(g, &ids, how)).map_err(simdx_error)?;
     let values: Vec<i64> = values.iter().map(|&e| i64::from(e)).collect();
     Ok((PyArray1::from_vec(py, values).into_any(), multi_stats(py, g, stats)?))
+}
+
+/// How a multi-source traversal runs: the options' direction policy, and GroupBy if asked.
+fn traversal(options: Option<&Bound<'_, PyDict>>, group_by: bool) -> PyResult<Traversal> {
+    Ok(Traversal { direction: run_options(options)?.direction, group_by, ..Traversal::default() })
 }
 
 /// The statistics of a multi-source traversal, as [`stats`] gives them (always on the CPU).

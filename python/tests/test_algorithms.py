@@ -170,6 +170,7 @@ def test_msbfs_gives_a_column_of_levels_per_source(pair):
     graph, g = pair
     sources = list(range(0, 200, 3))  # 67 searches: two batches
     levels, stats = simdx.msbfs(g, sources, return_stats=True)
+    assert simdx.msbfs(g, sources, group_by=True).tolist() == levels.tolist()
     assert levels.shape == (g.num_vertices, len(sources)) and levels.dtype == np.int64
     assert stats["batches"] == 2 and stats["backend"] == "cpu"
     for column, source in enumerate(sources):
@@ -182,7 +183,7 @@ def test_closeness_matches_networkx(pair):
     expected = nx.closeness_centrality(graph)
     values = simdx.closeness(g)
     assert max(abs(values[v] - expected[v]) for v in range(g.num_vertices)) < 1e-12
-    some = simdx.closeness(g, [5, 9], direction="pull")
+    some = simdx.closeness(g, [5, 9], direction="pull", group_by=True)
     assert some.tolist() == [values[5], values[9]]
 
 

@@ -4,8 +4,7 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use simdx_core::engine::DirectionPolicy;
-use simdx_core::multi_source::{traverse, MultiSourceError, MultiStats, Orientation, Summary};
+use simdx_core::multi_source::{traverse, MultiSourceError, MultiStats, Orientation, Summary, Traversal};
 use simdx_core::{Graph, VertexId};
 
 /// Levels from each source: row-major, `levels[v * sources.len() + i]` is `v`'s level from
@@ -13,13 +12,14 @@ use simdx_core::{Graph, VertexId};
 pub fn levels_from_each(
     graph: &Graph,
     sources: &[VertexId],
-    direction: DirectionPolicy,
+    how: Traversal,
 ) -> Result<(Vec<u32>, MultiStats), MultiSourceError> {
     let k = sources.len();
     let levels: Vec<AtomicU32> = (0..graph.num_vertices() * k).map(|_| AtomicU32::new(u32::MAX)).collect();
-    let (_, stats) = traverse(graph, sources, Orientation::Out, direction, |search, v, level| {
-        levels[v as usize * k + search].store(level, Ordering::Relaxed);
-    })?;
+    let (_, stats) =
+        traverse(graph, sources, Traversal { orientation: Orientation::Out, ..how }, |search, v, level| {
+            levels[v as usize * k + search].store(level, Ordering::Relaxed);
+        })?;
     Ok((levels.into_iter().map(AtomicU32::into_inner).collect(), stats))
 }
 
@@ -30,9 +30,10 @@ pub fn levels_from_each(
 pub fn closeness(
     graph: &Graph,
     vertices: &[VertexId],
-    direction: DirectionPolicy,
+    how: Traversal,
 ) -> Result<(Vec<f64>, MultiStats), MultiSourceError> {
-    let (summaries, stats) = traverse(graph, vertices, Orientation::In, direction, |_, _, _| {})?;
+    let (summaries, stats) =
+        traverse(graph, vertices, Traversal { orientation: Orientation::In, ..how }, |_, _, _| {})?;
     let n = graph.num_vertices();
     Ok((summaries.iter().map(|s| closeness_of(s, n)).collect(), stats))
 }
@@ -52,9 +53,10 @@ fn closeness_of(summary: &Summary, n: usize) -> f64 {
 pub fn eccentricity(
     graph: &Graph,
     vertices: &[VertexId],
-    direction: DirectionPolicy,
+    how: Traversal,
 ) -> Result<(Vec<u32>, MultiStats), MultiSourceError> {
-    let (summaries, stats) = traverse(graph, vertices, Orientation::Out, direction, |_, _, _| {})?;
+    let (summaries, stats) =
+        traverse(graph, vertices, Traversal { orientation: Orientation::Out, ..how }, |_, _, _| {})?;
     Ok((summaries.iter().map(|s| s.eccentricity).collect(), stats))
 }
 
@@ -62,17 +64,19 @@ pub fn eccentricity(
 mod tests {
     use super::*;
     use crate::verify;
+    use simdx_core::engine::DirectionPolicy;
     use simdx_core::gen::GeneratorSpec;
 
     #[test]
     fn the_applications_agree_with_one_serial_search_per_source() {
         let graph = GeneratorSpec::parse("kron:9").unwrap().generate(2).unwrap();
         let all: Vec<VertexId> = (0..graph.num_vertices() as VertexId).collect();
-        let (levels, _) = levels_from_each(&graph, &all[..100], DirectionPolicy::default()).unwrap();
+        let (levels, _) = levels_from_each(&graph, &all[..100], Traversal::default()).unwrap();
         verify::levels_from_each(&graph, &all[..100], &levels).unwrap();
-        let (values, _) = closeness(&graph, &all, DirectionPolicy::default()).unwrap();
+        let (values, _) = closeness(&graph, &all, Traversal { group_by: true, ..Traversal::default() }).unwrap();
         verify::closeness(&graph, &all, &values, 1e-12).unwrap();
-        let (eccentricities, _) = eccentricity(&graph, &all, DirectionPolicy::Pull).unwrap();
+        let (eccentricities, _) =
+            eccentricity(&graph, &all, Traversal { direction: DirectionPolicy::Pull, ..Traversal::default() }).unwrap();
         verify::eccentricity(&graph, &all, &eccentricities).unwrap();
     }
 
@@ -83,7 +87,7 @@ mod tests {
             .directed(true)
             .build(simdx_core::EdgeList { num_vertices: 3, src: vec![0, 1], dst: vec![1, 2], weights: None })
             .unwrap();
-        let (values, _) = closeness(&graph, &[0, 1, 2], DirectionPolicy::default()).unwrap();
+        let (values, _) = closeness(&graph, &[0, 1, 2], Traversal::default()).unwrap();
         assert_eq!(values, vec![0.0, 0.5, 2.0 / 3.0]);
     }
 }

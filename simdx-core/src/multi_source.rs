@@ -6,7 +6,8 @@
 //! seen by all searches ORs its neighbours' frontier bits and stops once it has them all), chosen by
 //! the same [`DirectionPolicy`] as the engine. Applications get each search's summary (vertices
 //! reached, sum of distances, eccentricity) and, if they ask, every (search, vertex, level) discovery:
-//! all-sources levels, closeness and eccentricity are a few lines on top.
+//! all-sources levels, closeness and eccentricity are a few lines on top. GroupBy
+//! ([`Traversal::group_by`]) batches sources that share a hub.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -67,15 +68,27 @@ pub enum MultiSourceError {
     },
 }
 
-/// Runs one breadth-first search from each of `sources` (in batches of [`LANES`]) along
-/// `orientation`, and calls `discovered(search, vertex, level)` for every vertex each search reaches
-/// (the source at level 0; `search` indexes `sources`; calls come from many threads, in no order
-/// within a level). Returns each search's [`Summary`], in the order of `sources`.
+/// How a traversal runs.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Traversal {
+    /// The arcs the searches follow.
+    pub orientation: Orientation,
+    /// Top-down or bottom-up per level (the engine's policy; see [`traverse`]).
+    pub direction: DirectionPolicy,
+    /// iBFS's GroupBy: batch together the sources whose highest-degree neighbours are the same, so
+    /// that their frontiers overlap from the first level and a batch shares more of its work.
+    /// Otherwise sources are batched in the order given.
+    pub group_by: bool,
+}
+
+/// Runs one breadth-first search from each of `sources` (in batches of [`LANES`]) as `how` says,
+/// and calls `discovered(search, vertex, level)` for every vertex each search reaches (the source at
+/// level 0; `search` indexes `sources`; calls come from many threads, in no order within a level).
+/// Returns each search's [`Summary`], in the order of `sources`.
 pub fn traverse(
     graph: &Graph,
     sources: &[VertexId],
-    orientation: Orientation,
-    direction: DirectionPolicy,
+    how: Traversal,
     discovered: impl Fn(usize, VertexId, u32) + Sync,
 ) -> Result<(Vec<Summary>, MultiStats), MultiSourceError> {
     let n = graph.num_vertices();
@@ -83,18 +96,35 @@ pub fn traverse(
         return Err(MultiSourceError::NoSuchSource { vertex: source, vertices: n });
     }
     let start = Instant::now();
+    let order = if how.group_by { grouped(graph, sources, how.orientation) } else { (0..sources.len()).collect() };
     let mut stats = MultiStats::default();
-    let mut summaries = Vec::with_capacity(sources.len());
+    let mut summaries = vec![None; sources.len()];
     let words = Words::new(n);
-    for (b, batch) in sources.chunks(LANES).enumerate() {
-        let first = b * LANES;
-        let found = Batch { graph, words: &words, orientation, direction, index: b as u32, sources: batch }
-            .run(&mut stats, &|lane, v, level| discovered(first + lane, v, level));
-        summaries.extend(found);
+    for (b, searches) in order.chunks(LANES).enumerate() {
+        let batch: Vec<VertexId> = searches.iter().map(|&i| sources[i]).collect();
+        let found = Batch { graph, words: &words, how, index: b as u32, sources: &batch }
+            .run(&mut stats, &|lane, v, level| discovered(searches[lane], v, level));
+        for (&i, summary) in searches.iter().zip(found) {
+            summaries[i] = Some(summary);
+        }
         stats.batches += 1;
     }
     stats.time = start.elapsed();
-    Ok((summaries, stats))
+    Ok((summaries.into_iter().map(|s| s.expect("every search ran in a batch")).collect(), stats))
+}
+
+/// The searches in GroupBy order: sorted by each source's neighbour of highest degree (then by
+/// source), so that sources next to the same hub share a batch.
+fn grouped(graph: &Graph, sources: &[VertexId], orientation: Orientation) -> Vec<usize> {
+    let csr = match orientation {
+        Orientation::Out => graph.out_csr(),
+        Orientation::In => graph.in_csr(),
+    };
+    let hub = |s: VertexId| csr.neighbors(s).iter().copied().max_by_key(|&u| (csr.degree(u), u)).unwrap_or(s);
+    let keys: Vec<(VertexId, VertexId)> = sources.par_iter().map(|&s| (hub(s), s)).collect();
+    let mut order: Vec<usize> = (0..sources.len()).collect();
+    order.par_sort_by_key(|&i| keys[i]);
+    order
 }
 
 /// The status words of every vertex, reused by each batch (all zero between batches).
@@ -115,8 +145,7 @@ impl Words {
 struct Batch<'a> {
     graph: &'a Graph,
     words: &'a Words,
-    orientation: Orientation,
-    direction: DirectionPolicy,
+    how: Traversal,
     index: u32,
     sources: &'a [VertexId],
 }
@@ -149,7 +178,7 @@ impl Batch<'_> {
         while !active.is_empty() {
             let began = Instant::now();
             level += 1;
-            let (forward, backward) = match self.orientation {
+            let (forward, backward) = match self.how.orientation {
                 Orientation::Out => (self.graph.out_csr(), self.graph.in_csr()),
                 Orientation::In => (self.graph.in_csr(), self.graph.out_csr()),
             };
@@ -159,7 +188,7 @@ impl Batch<'_> {
             // of those arcs as well as on the engine's share of all arcs. (Measured on 2 cores, 64
             // searches: the quarter keeps kron and urand pulling as early as the share alone does,
             // and saves grids, where vertices rarely get all bits at once, a quarter of their time.)
-            let pull = match self.direction {
+            let pull = match self.how.direction {
                 DirectionPolicy::Push => false,
                 DirectionPolicy::Pull => true,
                 DirectionPolicy::Auto { threshold } => {
@@ -339,7 +368,9 @@ mod tests {
         let n = graph.num_vertices();
         let k = sources.len();
         let levels: Vec<AtomicU32> = (0..n * k).map(|_| AtomicU32::new(u32::MAX)).collect();
-        let (summaries, stats) = traverse(&graph, sources, orientation, direction, |search, v, level| {
+        let group_by = sources.len() % 2 == 0;
+        let how = Traversal { orientation, direction, group_by };
+        let (summaries, stats) = traverse(&graph, sources, how, |search, v, level| {
             assert_eq!(levels[v as usize * k + search].swap(level, Ordering::Relaxed), u32::MAX, "found twice");
         })
         .unwrap();
@@ -380,7 +411,7 @@ mod tests {
     #[test]
     fn a_source_outside_the_graph_is_refused() {
         let graph = GeneratorSpec::parse("grid:4x4").unwrap().generate(1).unwrap();
-        let error = traverse(&graph, &[2, 16], Orientation::Out, DirectionPolicy::default(), |_, _, _| {}).unwrap_err();
+        let error = traverse(&graph, &[2, 16], Traversal::default(), |_, _, _| {}).unwrap_err();
         assert_eq!(error.to_string(), "source 16 is not a vertex of this graph (it has 16 vertices)");
     }
 }

@@ -12,6 +12,7 @@ use simdx_algos::{Bp, Mlp, MultiSourceBfs, MultiSourceSssp};
 use simdx_core::acc::VertexData;
 use simdx_core::engine::RunStats;
 use simdx_core::io::vertex_values::{parse_vertex_set, read_vertex_values};
+use simdx_core::multi_source::Traversal;
 use simdx_core::{Graph, VertexId};
 
 use super::error::CliError;
@@ -100,6 +101,10 @@ pub struct AlgorithmArgs {
     /// with edges, instead of --sources (msbfs) or every vertex.
     #[arg(long, value_name = "K", conflicts_with_all = ["source", "sources"])]
     samples: Option<u32>,
+    /// msbfs, closeness, eccentricity: batch the sources that share a highest-degree neighbour
+    /// together (iBFS's GroupBy) instead of in the order given.
+    #[arg(long)]
+    group_by: bool,
 }
 
 impl Algorithm {
@@ -297,7 +302,12 @@ impl Algorithm {
             Algorithm::Msbfs | Algorithm::Closeness | Algorithm::Eccentricity => {
                 let everyone = self != Algorithm::Msbfs;
                 let chosen = search_sources(params, graph, seed, everyone)?;
-                multi_search(self, graph, &chosen, runner.options().direction, count, validate)
+                let how = Traversal {
+                    direction: runner.options().direction,
+                    group_by: params.group_by,
+                    ..Traversal::default()
+                };
+                multi_search(self, graph, &chosen, how, count, validate)
             }
         }
     }
@@ -337,7 +347,7 @@ fn multi_search(
     algorithm: Algorithm,
     graph: &Graph,
     sources: &[VertexId],
-    direction: simdx_core::engine::DirectionPolicy,
+    how: Traversal,
     count: u32,
     validate: bool,
 ) -> Result<Outcome, CliError> {
@@ -347,15 +357,15 @@ fn multi_search(
     for _ in 0..count.max(1) {
         let (values, stats) = match algorithm {
             Algorithm::Msbfs => {
-                let (levels, stats) = levels_from_each(graph, sources, direction).map_err(usage)?;
+                let (levels, stats) = levels_from_each(graph, sources, how).map_err(usage)?;
                 (Values::Rows { columns: sources.len(), values: levels }, stats)
             }
             Algorithm::Closeness => {
-                let (values, stats) = closeness(graph, sources, direction).map_err(usage)?;
+                let (values, stats) = closeness(graph, sources, how).map_err(usage)?;
                 (Values::Selected { vertices: sources.to_vec(), values: Box::new(Values::F64(values)) }, stats)
             }
             _ => {
-                let (values, stats) = eccentricity(graph, sources, direction).map_err(usage)?;
+                let (values, stats) = eccentricity(graph, sources, how).map_err(usage)?;
                 (Values::Selected { vertices: sources.to_vec(), values: Box::new(Values::U32(values)) }, stats)
             }
         };
