@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use cudarc::driver::{CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
 use simdx_core::acc::device::{device_unit, silent_pulls, DeviceProgram};
-use simdx_core::acc::{Apply, CombineKind, Program};
+use simdx_core::acc::{Apply, CombineKind, CombineOp, Program};
 use simdx_core::engine::{
     Direction, DirectionPolicy, FilterPolicy, FilterUsed, FusionPolicy, IterationStats, Run, RunOptions, RunStats,
 };
@@ -383,6 +383,13 @@ impl CudaEngine {
         let set_up = start.elapsed();
         pending_maybe = true;
         let mut iterations = 0u32;
+        // Once every vertex has been in a frontier, each `seen` holds a value its vertex really had,
+        // and an in-place min or max program without a `source_value` may pull from every source:
+        // one outside the frontier offers a value its neighbours have already combined, so reading
+        // it changes nothing, and skipping the stamp test saves a random read per in-arc (WCC's
+        // pulls after the first).
+        let min_or_max = in_place && matches!(P::OP, CombineOp::Min | CombineOp::Max) && !sends;
+        let mut all_sent = false;
         if let (Some(session), FusionPolicy::All | FusionPolicy::PushPull) = (&mut session, opts.fusion) {
             let from = LoopState { len, bucket: 0, iterations: 0, pending_maybe: true, fcur };
             session.run(&state, from, &mut stats)?;
@@ -421,9 +428,11 @@ impl CudaEngine {
             let pull_possible = !matches!(opts.direction, DirectionPolicy::Push);
             // Pull steps find their active sources by this stamp (0: every vertex is one, or every
             // vertex that is not holds the silent message: SX_SILENT_PULLS in kernels/state.cu).
-            let stamp = if pull_possible && !all_active && !silent_pulls { iterations + 1 } else { 0 };
+            let every_source = min_or_max && all_sent;
+            let stamp = if pull_possible && !all_active && !silent_pulls && !every_source { iterations + 1 } else { 0 };
             let tag = iterations + 1;
             launch!(f_snapshot, per_thread(len), &state, &*frontier, &len, &tag, &stamp);
+            all_sent |= len == n;
             let c = read(&mut *counters)?;
             // A step of an `Every` program also applies and tests every vertex.
             let work = c[OUT_EDGES] + if every { u64::from(n) } else { 0 };
