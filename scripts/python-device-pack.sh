@@ -7,9 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pyver="${PYVER:-3.12}"
-bash scripts/python-tests.sh --co -q >/dev/null # makes python/.venv with maturin
+python3 -m venv python/.venv
 # shellcheck disable=SC1091
 . python/.venv/bin/activate
+pip install --quiet maturin
 rm -rf .peers/py && mkdir -p .peers/py/pkg .peers/py/wheels
 (cd python && maturin build --release --quiet --out ../.peers/py/dist)
 python3 -m zipfile -e .peers/py/dist/simdx-*-abi3-*.whl .peers/py/pkg
