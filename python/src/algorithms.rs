@@ -6,7 +6,6 @@ use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use simdx::acc::{DeviceProgram, VertexData};
-use simdx::algos::multi_search;
 use simdx::algos::{
     core_numbers, default_delta, Bfs, KCore, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp, Wcc,
 };
@@ -243,7 +242,7 @@ pub fn levels_from_each<'py>(
     let ids = self::sources(graph.graph(), &sources)?;
     let how = traversal(options, group_by)?;
     let g = graph.graph();
-    let (levels, stats) = py.detach(|| multi_search::levels_from_each(g, &ids, how)).map_err(simdx_error)?;
+    let (levels, stats) = py.detach(|| simdx::algos::levels_from_each(g, &ids, how)).map_err(simdx_error)?;
     let levels: Vec<i64> = levels.iter().map(|&l| if l == UNREACHED { -1 } else { i64::from(l) }).collect();
     let array = PyArray1::from_vec(py, levels).reshape([g.num_vertices(), ids.len()])?;
     Ok((array.into_any(), multi_stats(py, g, stats)?))
@@ -260,12 +259,9 @@ pub fn closeness<'py>(
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Output<'py>> {
     let g = graph.graph();
-    let ids = match vertices {
-        Some(v) => self::sources(g, &v)?,
-        None => (0..g.num_vertices() as VertexId).collect(),
-    };
+    let ids = chosen(g, vertices)?;
     let how = traversal(options, group_by)?;
-    let (values, stats) = py.detach(|| multi_search::closeness(g, &ids, how)).map_err(simdx_error)?;
+    let (values, stats) = py.detach(|| simdx::algos::closeness(g, &ids, how)).map_err(simdx_error)?;
     Ok((PyArray1::from_vec(py, values).into_any(), multi_stats(py, g, stats)?))
 }
 
@@ -280,14 +276,19 @@ pub fn eccentricity<'py>(
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Output<'py>> {
     let g = graph.graph();
-    let ids = match vertices {
-        Some(v) => self::sources(g, &v)?,
-        None => (0..g.num_vertices() as VertexId).collect(),
-    };
+    let ids = chosen(g, vertices)?;
     let how = traversal(options, group_by)?;
-    let (values, stats) = py.detach(|| multi_search::eccentricity(g, &ids, how)).map_err(simdx_error)?;
+    let (values, stats) = py.detach(|| simdx::algos::eccentricity(g, &ids, how)).map_err(simdx_error)?;
     let values: Vec<i64> = values.iter().map(|&e| i64::from(e)).collect();
     Ok((PyArray1::from_vec(py, values).into_any(), multi_stats(py, g, stats)?))
+}
+
+/// The vertices given (checked), or every vertex.
+fn chosen(graph: &Graph, vertices: Option<PyReadonlyArray1<'_, i64>>) -> PyResult<Vec<VertexId>> {
+    match vertices {
+        Some(v) => sources(graph, &v),
+        None => Ok((0..graph.num_vertices() as VertexId).collect()),
+    }
 }
 
 /// How a multi-source traversal runs: the options' direction policy, and GroupBy if asked.

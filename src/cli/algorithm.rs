@@ -351,7 +351,7 @@ fn multi_search(
     count: u32,
     validate: bool,
 ) -> Result<Outcome, CliError> {
-    use simdx_algos::multi_search::{closeness, eccentricity, levels_from_each};
+    use simdx_algos::{closeness, eccentricity, levels_from_each};
     let mut times = Vec::new();
     let mut last = None;
     for _ in 0..count.max(1) {

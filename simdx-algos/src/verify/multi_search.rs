@@ -1,4 +1,5 @@
-//! Oracles of the multi-search applications: one serial breadth-first search per source.
+//! Oracles of the multi-search applications (msbfs, closeness, eccentricity): one serial
+//! breadth-first search per source.
 
 use simdx_core::{Graph, VertexId};
 
