@@ -530,3 +530,16 @@ fn multi_search_applications_validate_and_write_one_column_per_source() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("runs on the CPU backend only"), "{}", stderr(&o));
 }
+
+#[test]
+fn multi_search_bad_input_is_one_sentence() {
+    let o = simdx(&["run", "msbfs", "grid:4x4", "--sources", "3,99"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("vertex 99 does not exist"), "{}", stderr(&o));
+    let o = simdx(&["run", "closeness", "grid:4x4", "--samples", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--samples needs at least 1"), "{}", stderr(&o));
+    // More searches than vertices: repeated sources are searches of their own.
+    let o = simdx(&["run", "msbfs", "grid:2x2", "--sources", "0,1,2,3,0,1,2,3,0", "--validate"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
