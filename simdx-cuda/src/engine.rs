@@ -36,6 +36,8 @@ const PHASES: [(&str, &str); 11] = [
 ];
 /// The fused (persistent) kernels, compiled after [`PHASES`] and [`GRID_BARRIER`].
 const FUSED_KERNELS: &str = include_str!("kernels/fused.cu");
+/// The pull stamp "every source, read live" (`SX_LIVE` in kernels/state.cu).
+const LIVE_STAMP: u32 = u32::MAX;
 /// Counter slots, as in kernels/state.cu.
 const NEXT_LEN: usize = 0;
 const OVERFLOW: usize = 1;
@@ -383,11 +385,11 @@ impl CudaEngine {
         let set_up = start.elapsed();
         pending_maybe = true;
         let mut iterations = 0u32;
-        // Once every vertex has been in a frontier, each `seen` holds a value its vertex really had,
-        // and an in-place min or max program without a `source_value` may pull from every source:
-        // one outside the frontier offers a value its neighbours have already combined, so reading
-        // it changes nothing, and skipping the stamp test saves a random read per in-arc (WCC's
-        // pulls after the first).
+        // Once every vertex has been in a frontier, every value is one its vertex really had, and an
+        // in-place min or max program without a `source_value` may pull from every source, reading
+        // its live value (`LIVE_STAMP`): one outside the frontier offers a value its neighbours have
+        // already combined, a newer one is never worse, and skipping the stamp test saves a random
+        // read per in-arc (WCC's pulls after the first).
         let min_or_max = in_place && matches!(P::OP, CombineOp::Min | CombineOp::Max) && !sends;
         let mut all_sent = false;
         if let (Some(session), FusionPolicy::All | FusionPolicy::PushPull) = (&mut session, opts.fusion) {
@@ -428,8 +430,13 @@ impl CudaEngine {
             let pull_possible = !matches!(opts.direction, DirectionPolicy::Push);
             // Pull steps find their active sources by this stamp (0: every vertex is one, or every
             // vertex that is not holds the silent message: SX_SILENT_PULLS in kernels/state.cu).
-            let every_source = min_or_max && all_sent;
-            let stamp = if pull_possible && !all_active && !silent_pulls && !every_source { iterations + 1 } else { 0 };
+            let stamp = if min_or_max && all_sent {
+                LIVE_STAMP
+            } else if pull_possible && !all_active && !silent_pulls {
+                iterations + 1
+            } else {
+                0
+            };
             let tag = iterations + 1;
             launch!(f_snapshot, per_thread(len), &state, &*frontier, &len, &tag, &stamp);
             all_sent |= len == n;
@@ -450,7 +457,7 @@ impl CudaEngine {
             }
             let global = f64::from_bits(c[GLOBAL]);
             // When the frontier holds every vertex with out-edges, every in-arc's source is active.
-            let stamp = if c[OUT_EDGES] == graph.num_arcs { 0 } else { stamp };
+            let stamp = if c[OUT_EDGES] == graph.num_arcs && stamp != LIVE_STAMP { 0 } else { stamp };
             let direction = match opts.direction {
                 DirectionPolicy::Push => Direction::Push,
                 DirectionPolicy::Pull => Direction::Pull,

@@ -71,7 +71,7 @@ __device__ __forceinline__ void sx_prepare(const sx_state* s, const simdx_params
         s->seen[v] = value;
         if (SIMDX_HAS_SOURCE_VALUE) s->send[v] = simdx_source_value(p, sx_vertex(s, v), value, sent);
         if (SIMDX_USES_GLOBAL) global = simdx_global(p, sx_vertex(s, v), value, sent);
-        if (stamp) s->in_frontier[v] = stamp;
+        if (stamp && stamp != SX_LIVE) s->in_frontier[v] = stamp;
         d = s->out_offsets[v + 1] - s->out_offsets[v];
     }
     if (classes) sx_classify_one(s, ctr, take, v, d, classes);

@@ -19,13 +19,13 @@ __device__ __forceinline__ bool sx_pull_finish(const sx_state* s, const simdx_pa
 }
 
 /* One in-arc i of v during pull: whether its source is active (its in_frontier stamp is `stamp`; a
- * stamp of 0: every source is), and its update. */
+ * stamp of 0: every source is; SX_LIVE: every source is, with its live value), and its update. */
 __device__ __forceinline__ bool sx_pull_arc(const sx_state* s, const simdx_params* p, simdx_u32 stamp, simdx_value dst,
                                             simdx_u64 i, simdx_value* update) {
     simdx_u32 u = s->in_targets[i];
-    if (stamp != 0u && s->in_frontier[u] != stamp) return false;
+    if (stamp != 0u && stamp != SX_LIVE && s->in_frontier[u] != stamp) return false;
     simdx_edge e;
-    e.src = sx_src(s, u);
+    e.src = sx_pull_src(s, u, stamp);
     e.dst = dst;
     e.weight = sx_weight(s, s->in_weights, i);
     e.src_out_degree = sx_out_degree32(s, u);
@@ -44,8 +44,8 @@ __device__ __forceinline__ void sx_pull_arcs(const sx_state* s, const simdx_para
     for (int j = 0; j < SX_ILP; j++) u[j] = arc[j] != ~0ull ? s->in_targets[arc[j]] : 0u;
 #pragma unroll
     for (int j = 0; j < SX_ILP; j++) {
-        src[j] = arc[j] != ~0ull ? sx_src(s, u[j]) : (simdx_msg)0;
-        active[j] = arc[j] != ~0ull && (stamp == 0u || s->in_frontier[u[j]] == stamp);
+        src[j] = arc[j] != ~0ull ? sx_pull_src(s, u[j], stamp) : (simdx_msg)0;
+        active[j] = arc[j] != ~0ull && (stamp == 0u || stamp == SX_LIVE || s->in_frontier[u[j]] == stamp);
     }
 #pragma unroll
     for (int j = 0; j < SX_ILP; j++) {

@@ -155,5 +155,14 @@ __device__ __forceinline__ simdx_msg sx_src(const sx_state* s, simdx_u32 u) {
     return SIMDX_HAS_SOURCE_VALUE ? s->send[u] : (simdx_msg)s->seen[u];
 }
 
+/* A pull stamp meaning "every source is active; read its live value": for in-place min and max programs
+ * without a source_value once every vertex has been in a frontier (a live value is never worse). */
+#define SX_LIVE 0xffffffffu
+
+/* What source u offers a pull under `stamp`. */
+__device__ __forceinline__ simdx_msg sx_pull_src(const sx_state* s, simdx_u32 u, simdx_u32 stamp) {
+    return stamp == SX_LIVE ? (simdx_msg)*(volatile const simdx_value*)&s->now[u] : sx_src(s, u);
+}
+
 /* Values compared as Rust's `==` does (so that NaN differs from itself, as on the CPU). */
 __device__ __forceinline__ bool sx_same(simdx_value a, simdx_value b) { return a == b; }
