@@ -34,6 +34,11 @@ fn run<P: DeviceProgram + Sync>(
     py.detach(|| runners.with(graph, backend, options, |runner| runner.run(program)))
 }
 
+/// Levels as Python sees them: `int64`, -1 where unreached.
+fn levels_as_i64(levels: &[u32]) -> Vec<i64> {
+    levels.iter().map(|&l| if l == UNREACHED { -1 } else { i64::from(l) }).collect()
+}
+
 /// Sources given as `int64` ids, checked against the graph.
 fn sources(graph: &Graph, ids: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<VertexId>> {
     let n = graph.num_vertices();
@@ -67,7 +72,7 @@ pub fn bfs<'py>(
             self::run(py, graph.prepared(), &program, backend, options)?
         }
     };
-    let levels: Vec<i64> = run.values.iter().map(|&l| if l == UNREACHED { -1 } else { i64::from(l) }).collect();
+    let levels = levels_as_i64(&run.values);
     Ok((PyArray1::from_vec(py, levels).into_any(), stats(py, &run.stats, &ran)?))
 }
 
@@ -243,7 +248,7 @@ pub fn levels_from_each<'py>(
     let how = traversal(options, group_by)?;
     let g = graph.graph();
     let (levels, stats) = py.detach(|| simdx::algos::levels_from_each(g, &ids, how)).map_err(simdx_error)?;
-    let levels: Vec<i64> = levels.iter().map(|&l| if l == UNREACHED { -1 } else { i64::from(l) }).collect();
+    let levels = levels_as_i64(&levels);
     let array = PyArray1::from_vec(py, levels).reshape([g.num_vertices(), ids.len()])?;
     Ok((array.into_any(), multi_stats(py, g, stats)?))
 }

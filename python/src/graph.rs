@@ -147,11 +147,6 @@ fn ids(name: &str, array: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<u32>> {
     Err(value_error(format!("{name} must be a 1-D numpy array of int32, int64, uint32 or uint64 vertex ids")))
 }
 
-/// The length of a 1-D numpy array (or of any sized Python object).
-fn length(array: &Bound<'_, PyAny>) -> PyResult<usize> {
-    array.len()
-}
-
 /// A builder with the given direction and self-loop and duplicate policies.
 fn builder(directed: bool, keep_self_loops: bool, keep_duplicates: bool) -> GraphBuilder {
     GraphBuilder::new()
@@ -209,9 +204,9 @@ impl NativeGraph {
         keep_self_loops: bool,
         keep_duplicates: bool,
     ) -> PyResult<Self> {
-        let rows = length(indptr)?.checked_sub(1).ok_or_else(|| value_error("indptr is empty"))?;
+        let rows = indptr.len()?.checked_sub(1).ok_or_else(|| value_error("indptr is empty"))?;
         check_vertex_count(rows)?;
-        let arcs = length(indices)?;
+        let arcs = indices.len()?;
         let offsets = ids("indptr", indptr, usize::MAX)
             .map_err(|_| value_error("indptr must be a 1-D numpy array of int32 or int64 offsets"))?;
         let dst = ids("indices", indices, rows)?;

@@ -322,13 +322,9 @@ fn search_sources(params: &AlgorithmArgs, graph: &Graph, seed: u64, everyone: bo
         if k == 0 || candidates.is_empty() {
             return Err(CliError::Usage("--samples needs at least 1 and a graph with edges".into()));
         }
-        let mut state = seed | 1;
-        let picks = (0..k.min(candidates.len() as u32)).map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            candidates[(state % candidates.len() as u64) as usize]
-        });
+        let mut rng = simdx_core::gen::rng::WyRand::new(seed);
+        let picks =
+            (0..k.min(candidates.len() as u32)).map(|_| candidates[rng.below(candidates.len() as u64) as usize]);
         let mut picked: Vec<VertexId> = picks.collect();
         picked.sort_unstable();
         picked.dedup();

@@ -13,6 +13,20 @@ pub fn serial_bfs(graph: &Graph, source: VertexId) -> Vec<u32> {
 
 /// Levels from the nearest of `sources` (each at level 0) by a queue BFS over out-edges.
 pub fn serial_bfs_from(graph: &Graph, sources: &[VertexId]) -> Vec<u32> {
+    queue_bfs(graph, sources, Graph::out_neighbors)
+}
+
+/// Levels *to* `target` (distances along in-arcs) by a queue BFS over in-edges.
+pub fn serial_bfs_to(graph: &Graph, target: VertexId) -> Vec<u32> {
+    queue_bfs(graph, &[target], Graph::in_neighbors)
+}
+
+/// A textbook queue BFS from `sources` following `next`.
+fn queue_bfs<'g>(
+    graph: &'g Graph,
+    sources: &[VertexId],
+    next: impl Fn(&'g Graph, VertexId) -> &'g [VertexId],
+) -> Vec<u32> {
     let mut level = vec![UNREACHED; graph.num_vertices()];
     let mut queue = VecDeque::new();
     for &s in sources {
@@ -22,7 +36,7 @@ pub fn serial_bfs_from(graph: &Graph, sources: &[VertexId]) -> Vec<u32> {
         }
     }
     while let Some(u) = queue.pop_front() {
-        for &v in graph.out_neighbors(u) {
+        for &v in next(graph, u) {
             if level[v as usize] == UNREACHED {
                 level[v as usize] = level[u as usize] + 1;
                 queue.push_back(v);

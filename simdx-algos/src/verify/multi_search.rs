@@ -3,25 +3,9 @@
 
 use simdx_core::{Graph, VertexId};
 
-use super::bfs::serial_bfs;
+use super::bfs::{serial_bfs, serial_bfs_to};
 
 const UNREACHED: u32 = u32::MAX;
-
-/// Levels along in-arcs (distances to `s`), by a serial queue.
-fn serial_bfs_in(graph: &Graph, s: VertexId) -> Vec<u32> {
-    let mut level = vec![UNREACHED; graph.num_vertices()];
-    level[s as usize] = 0;
-    let mut queue = std::collections::VecDeque::from([s]);
-    while let Some(u) = queue.pop_front() {
-        for &v in graph.in_neighbors(u) {
-            if level[v as usize] == UNREACHED {
-                level[v as usize] = level[u as usize] + 1;
-                queue.push_back(v);
-            }
-        }
-    }
-    level
-}
 
 /// Checks row-major levels (`levels[v * k + i]`: from `sources[i]`) exactly.
 pub fn levels_from_each(graph: &Graph, sources: &[VertexId], levels: &[u32]) -> Result<(), String> {
@@ -45,7 +29,7 @@ pub fn closeness(graph: &Graph, vertices: &[VertexId], values: &[f64], tolerance
     }
     let n = graph.num_vertices();
     for (&u, &got) in vertices.iter().zip(values) {
-        let reach: Vec<u64> = serial_bfs_in(graph, u).into_iter().filter(|&l| l != UNREACHED).map(u64::from).collect();
+        let reach: Vec<u64> = serial_bfs_to(graph, u).into_iter().filter(|&l| l != UNREACHED).map(u64::from).collect();
         let total: u64 = reach.iter().sum();
         let expected = if total == 0 || n < 2 {
             0.0
