@@ -1,12 +1,14 @@
-//! Label shortcuts ([`Program::VALUES_ARE_LABELS`]): programs whose values name vertices have each
-//! reached vertex follow its chain of labels between steps. Checked on both backends (the GPU where
-//! the build and the machine have one) under every fusion, direction and filter policy: results
-//! equal to union-find (smallest label, largest label with signed values, the smallest source of a
-//! component with "unreached" labels that name no vertex), and far fewer steps than plain label
-//! propagation on a high-diameter grid.
+//! Label programs ([`Program::VALUES_ARE_LABELS`]): by default the engines link classes
+//! (union-find in Afforest's order); when they propagate, each reached vertex follows its chain of
+//! labels between steps. Checked on both backends (the GPU where the build and the machine have one)
+//! under both label policies and every fusion, direction and filter policy: results equal to
+//! union-find (smallest label, largest label with signed values, the smallest source of a component
+//! with "unreached" labels that name no vertex, components of the light edges only), two linking
+//! passes whatever the diameter, weak components of a directed graph, and far fewer propagation steps
+//! than plain label propagation on a high-diameter grid.
 
 use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex, VertexData};
-use simdx::engine::{DirectionPolicy, FilterPolicy, FusionPolicy, RunOptions};
+use simdx::engine::{DirectionPolicy, FilterPolicy, FusionPolicy, LabelPolicy, RunOptions};
 use simdx::{graph_kernel, Backend, Graph, GraphBuilder, Runner, VertexId};
 use simdx_algos::{undirected, verify, Wcc};
 
@@ -91,6 +93,57 @@ impl Program for SmallestSource {
     }
 }
 
+/// Components joined by the edges of weight at most [`LIGHT`] only: an arc passes its label on or
+/// sends nothing, by its weight.
+struct LightComponents;
+
+/// The heaviest weight [`LightComponents`] follows.
+const LIGHT: u32 = 100;
+
+#[graph_kernel]
+impl Program for LightComponents {
+    type Value = u32;
+    type Weight = u32;
+    const OP: CombineOp = CombineOp::Min;
+    const KIND: CombineKind = CombineKind::Aggregate;
+    const APPLY: Apply = Apply::InPlace;
+    const IDENTITY: u32 = u32::MAX;
+    const UNSEEN: u32 = u32::MAX;
+    const VALUES_ARE_LABELS: bool = true;
+    fn init(&self, v: Vertex) -> u32 {
+        v.id
+    }
+    fn active(&self, now: u32, seen: u32) -> bool {
+        now < seen
+    }
+    fn compute(&self, e: Edge<u32, u32>) -> u32 {
+        if e.weight <= LIGHT {
+            e.src
+        } else {
+            u32::MAX
+        }
+    }
+}
+
+/// The smallest vertex of each vertex's class when the edges that `keep` accepts join classes.
+fn smallest_by_edges(g: &Graph, keep: impl Fn(Option<f64>) -> bool) -> Vec<u32> {
+    let mut parent: Vec<u32> = (0..g.num_vertices() as u32).collect();
+    fn root(parent: &mut [u32], mut v: u32) -> u32 {
+        while parent[v as usize] != v {
+            parent[v as usize] = parent[parent[v as usize] as usize];
+            v = parent[v as usize];
+        }
+        v
+    }
+    for (u, v, w) in g.edges() {
+        if keep(w) {
+            let (a, b) = (root(&mut parent, u), root(&mut parent, v));
+            parent[a.max(b) as usize] = a.min(b);
+        }
+    }
+    (0..g.num_vertices() as u32).map(|v| root(&mut parent, v)).collect()
+}
+
 /// Over each vertex's component (by the union-find oracle), the largest member and the smallest
 /// member that `keep` accepts (`u32::MAX` where none does).
 fn per_component(g: &Graph, keep: impl Fn(VertexId) -> bool) -> (Vec<i64>, Vec<u32>) {
@@ -124,12 +177,21 @@ fn graphs() -> Vec<(String, Graph)> {
     all
 }
 
+/// Linking under each fusion policy, then propagation under every fusion, direction and filter policy.
 fn policies() -> Vec<RunOptions> {
-    let mut all = Vec::new();
-    for fusion in [FusionPolicy::None, FusionPolicy::PushPull, FusionPolicy::All, FusionPolicy::Auto] {
+    let fusions = [FusionPolicy::None, FusionPolicy::PushPull, FusionPolicy::All, FusionPolicy::Auto];
+    let mut all: Vec<RunOptions> = fusions.iter().map(|&fusion| RunOptions { fusion, ..RunOptions::default() }).collect();
+    for fusion in fusions {
         for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
             for filter in [FilterPolicy::Online, FilterPolicy::Ballot, FilterPolicy::Jit] {
-                all.push(RunOptions { direction, filter, fusion, bin_capacity: 4, ..RunOptions::default() });
+                all.push(RunOptions {
+                    direction,
+                    filter,
+                    fusion,
+                    bin_capacity: 4,
+                    labels: LabelPolicy::Propagate,
+                    ..RunOptions::default()
+                });
             }
         }
     }
@@ -167,6 +229,49 @@ fn label_programs_match_union_find_on_every_backend_and_policy() {
 }
 
 #[test]
+fn linking_follows_only_the_arcs_that_send_a_label() {
+    for spec in ["kron:10:w", "urand:10:2:w", "grid:30x30:w"] {
+        let g = undirected(&generated(spec)).into_owned();
+        let expected = smallest_by_edges(&g, |w| w.is_some_and(|w| w <= f64::from(LIGHT)));
+        assert!(expected.iter().enumerate().any(|(v, &c)| c as usize != v), "{spec}: no light edge");
+        for backend in backends() {
+            let mut runner = Runner::new(&g, backend).unwrap();
+            for options in policies() {
+                runner.set_options(options);
+                assert_eq!(runner.run(&LightComponents).unwrap().values, expected, "{spec}, {backend:?}, {options:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn linking_takes_two_passes_whatever_the_diameter() {
+    // A long path whose ids are scattered, so that no order of the arcs helps propagation.
+    let n = 3000u32;
+    let order: Vec<u32> = (0..n).map(|i| (i * 1237) % n).collect();
+    let path: Vec<(u32, u32)> = order.windows(2).map(|w| (w[0], w[1])).collect();
+    let g = undirected(&GraphBuilder::new().build(edges(n as usize, &path, None)).unwrap()).into_owned();
+    for backend in backends() {
+        let runner = Runner::new(&g, backend).unwrap();
+        let run = runner.run(&Wcc).unwrap();
+        assert!(run.values.iter().all(|&c| c == 0), "{backend:?}");
+        assert_eq!(run.stats.iterations.len(), 2, "{backend:?}");
+        assert!(run.stats.edges_touched() <= g.num_arcs(), "{backend:?}: {} arcs linked", run.stats.edges_touched());
+    }
+}
+
+#[test]
+fn linking_joins_both_ends_of_an_arc_on_a_directed_graph() {
+    // 0 -> 1 <- 2, 5 -> 3 -> 4: weak components {0, 1, 2} and {3, 4, 5}; 6 alone.
+    let g = GraphBuilder::new().directed(true).build(edges(7, &[(0, 1), (2, 1), (5, 3), (3, 4)], None)).unwrap();
+    for backend in backends() {
+        let runner = Runner::new(&g, backend).unwrap();
+        assert_eq!(runner.run(&Wcc).unwrap().values, [0, 0, 0, 3, 3, 3, 6], "{backend:?}");
+        assert_eq!(runner.run(&LargestLabel).unwrap().values, [2, 2, 2, 5, 5, 5, 6], "{backend:?}");
+    }
+}
+
+#[test]
 fn shortcuts_cut_the_steps_on_a_grid() {
     // 64 x 64: pulling, plain propagation needs one step per hop of the diameter (126), and each
     // vertex's label names the vertex above it (or to its left), whose label came from further up:
@@ -175,7 +280,7 @@ fn shortcuts_cut_the_steps_on_a_grid() {
     let g = undirected(&generated("grid:64x64")).into_owned();
     for backend in backends() {
         let mut runner = Runner::new(&g, backend).unwrap();
-        for options in policies() {
+        for options in policies().into_iter().filter(|o| o.labels == LabelPolicy::Propagate) {
             runner.set_options(options);
             let at = format!("{backend:?}, {options:?}");
             let plain = runner.run(&PlainWcc).unwrap();

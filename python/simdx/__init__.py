@@ -12,7 +12,8 @@ Every algorithm takes ``backend="auto"`` (the GPU when this build has the CUDA b
 usable, otherwise the CPU with a :class:`FallbackWarning`), ``"cpu"`` or ``"cuda"``, and the engine's
 options as keyword arguments: ``direction`` (``"auto"``, ``"push"``, ``"pull"``),
 ``direction_threshold``, ``filter`` (``"jit"``, ``"online"``, ``"ballot"``), ``fusion`` (``"auto"``,
-``"none"``, ``"push-pull"``, ``"all"``), ``max_iterations`` and ``threads``. With
+``"none"``, ``"push-pull"``, ``"all"``), ``labels`` (``"link"``, ``"propagate"``: how ``wcc`` reaches
+its labels), ``max_iterations`` and ``threads``. With
 ``return_stats=True`` it returns ``(values, stats)``, where ``stats`` is a dict: ``backend``,
 ``fallback``, ``iterations``, ``time_s``, ``edges_touched``, ``graph_edges`` and the per-iteration
 ``trace``.

@@ -4,14 +4,14 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use simdx::engine::{DirectionPolicy, FilterPolicy, FusionPolicy, RunOptions};
+use simdx::engine::{DirectionPolicy, FilterPolicy, FusionPolicy, LabelPolicy, RunOptions};
 use simdx::Backend;
 
 use crate::errors::{type_error, value_error};
 
 /// The option names a call accepts, with what each takes.
 pub const OPTIONS: &str = "direction ('auto', 'push', 'pull'), direction_threshold (0..1), \
-    filter ('jit', 'online', 'ballot'), fusion ('auto', 'none', 'push-pull', 'all'), max_iterations, threads";
+    filter ('jit', 'online', 'ballot'), fusion ('auto', 'none', 'push-pull', 'all'), labels ('link', 'propagate'), max_iterations, threads";
 
 /// `"auto"`, `"cpu"` or `"cuda"` as a [`Backend`].
 pub fn backend(name: &str) -> PyResult<Backend> {
@@ -69,6 +69,13 @@ pub fn run_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<RunOptions> 
                             "fusion '{other}' is not one of 'auto', 'none', 'push-pull', 'all'"
                         )))
                     }
+                }
+            }
+            "labels" => {
+                run.labels = match value.extract::<String>()?.as_str() {
+                    "link" => LabelPolicy::Link,
+                    "propagate" => LabelPolicy::Propagate,
+                    other => return Err(value_error(format!("labels '{other}' is not one of 'link', 'propagate'"))),
                 }
             }
             "max_iterations" => run.max_iterations = value.extract()?,

@@ -63,9 +63,10 @@ def test_personalized_pagerank_matches_networkx(pair):
     assert max(abs(ranks[v] - expected[v]) for v in range(g.num_vertices)) < 1e-6
 
 
-def test_wcc_gives_each_component_its_smallest_vertex(pair):
+@pytest.mark.parametrize("policy", ["link", "propagate"])
+def test_wcc_gives_each_component_its_smallest_vertex(pair, policy):
     graph, g = pair
-    labels = simdx.wcc(g, backend=BACKEND)
+    labels = simdx.wcc(g, backend=BACKEND, labels=policy)
     for component in nx.weakly_connected_components(graph) if graph.is_directed() else nx.connected_components(graph):
         assert {labels[v] for v in component} == {min(component)}
 

@@ -1,12 +1,14 @@
-//! Weakly connected components by label propagation: every vertex starts with its own id as label
-//! and repeatedly takes the smallest label among its neighbours, so each ends with the smallest
-//! vertex id of its component (the component id).
+//! Weakly connected components: every vertex starts with its own id as label and takes the smallest
+//! label among its neighbours, so each ends with the smallest vertex id of its component (the
+//! component id). Its values are labels, so the engines link components (union-find, Afforest's
+//! order) rather than propagate labels step by step, unless told to propagate.
 //! Combine: `min`, aggregation. Voting would be wrong here: a voting pull keeps the first active
 //! in-neighbour's label, which need not be the smallest, and a skipped label is never sent again.
 //!
-//! Labels travel along arcs (push: out-arcs, pull: in-arcs), so on a directed graph they would only
-//! flow forwards; run it on an undirected graph, e.g. [`crate::undirected`] of a directed one
-//! (`simdx run wcc` does that), to get weakly connected components.
+//! Linking joins both ends of every arc. Propagated labels travel along arcs (push: out-arcs, pull:
+//! in-arcs), so on a directed graph they would only flow forwards; run it on an undirected graph,
+//! e.g. [`crate::undirected`] of a directed one (`simdx run wcc` does that), to get weakly connected
+//! components under every policy.
 
 use simdx_core::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
 use simdx_macros::graph_kernel;
@@ -25,9 +27,9 @@ impl Program for Wcc {
     const APPLY: Apply = Apply::InPlace;
     const IDENTITY: u32 = u32::MAX;
     const UNSEEN: u32 = u32::MAX;
-    /// A label is a vertex of the same component whose own label is no larger: the engines may
-    /// shortcut chains of labels (pointer jumping), so labels cross a high-diameter graph in tens of
-    /// steps instead of one step per hop.
+    /// A label is a vertex of the same component, and every arc passes its source's label on: the
+    /// engines link components instead of propagating labels (or, propagating, shortcut chains of
+    /// labels), so the steps do not grow with the diameter.
     const VALUES_ARE_LABELS: bool = true;
 
     /// Every vertex starts as its own component.

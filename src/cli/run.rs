@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use simdx_core::acc::Value;
-use simdx_core::engine::{DegreeClasses, DirectionPolicy, FilterPolicy, FusionPolicy, RunOptions, RunStats};
+use simdx_core::engine::{DegreeClasses, DirectionPolicy, FilterPolicy, FusionPolicy, LabelPolicy, RunOptions, RunStats};
 use simdx_core::io::atomic_file::write_atomically;
 use simdx_core::io::VertexLabels;
 use simdx_core::{Graph, VertexId};
@@ -87,6 +87,16 @@ pub struct EngineArgs {
     /// min or max program (SSSP, WCC; BFS when it only pushes) in one parallel region.
     #[arg(long, value_enum, default_value_t = FusionArg::Auto)]
     fusion: FusionArg,
+    /// Programs whose values are labels (wcc): link classes (union-find, a few passes whatever the
+    /// diameter) or propagate labels step by step (with pointer jumping).
+    #[arg(long, value_enum, default_value_t = LabelsArg::Link)]
+    labels: LabelsArg,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum LabelsArg {
+    Link,
+    Propagate,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -139,6 +149,10 @@ impl EngineArgs {
                 FusionArg::PushPull => FusionPolicy::PushPull,
                 FusionArg::All => FusionPolicy::All,
                 FusionArg::Auto => FusionPolicy::Auto,
+            },
+            labels: match self.labels {
+                LabelsArg::Link => LabelPolicy::Link,
+                LabelsArg::Propagate => LabelPolicy::Propagate,
             },
             ..RunOptions::default()
         }

@@ -191,16 +191,22 @@ pub trait Program: Sync {
     /// hand-written impl may set it under the same condition.
     const SOURCE_IGNORES_SENT: bool = false;
 
-    /// Whether each value names a vertex (a *label*, an integer vertex id) whose own value is at least
-    /// as good under [`Program::OP`] (`Min` or `Max`), so that a vertex may take the combine of its value
-    /// and the value of the vertex it names at any time without changing the result. Connected
-    /// components by smallest label are the example: a vertex's label is a vertex of its component
-    /// whose label is no larger. The engines then follow each reached vertex's chain of labels to its
-    /// end before the next step (pointer jumping), so that a label crosses many hops per step where
-    /// chains of labels follow the graph: WCC on a generated 2048 x 2048 grid takes 2 steps instead of
-    /// 4,095 (with vertex ids permuted at random, jumping alone gains little). Values that are not vertex
-    /// ids (negative or too large, e.g. an "unreached" maximum) are left as they are. Ignored unless
-    /// the combine is `Min` or `Max` of an integer value, applied [`Apply::InPlace`].
+    /// Whether the values are class labels: each value names a vertex (an integer vertex id) of the
+    /// vertex's own class, classes are what arcs join, and the result is each class's best vertex under
+    /// [`Program::OP`] (`Min`: the smallest id). Connected components are the example. A program that
+    /// says so promises that [`Program::compute`] passes the source's label on or sends nothing
+    /// ([`Program::IDENTITY`]), and that which of the two it does depends on the arc (its weight),
+    /// not on the labels, alike for both arcs of an undirected edge.
+    ///
+    /// The engines then, by default ([`LabelPolicy::Link`](crate::engine::LabelPolicy::Link)), link
+    /// classes (union-find, Afforest's order: a few sampled arcs per vertex, then the other arcs of the
+    /// vertices outside the largest class) instead of propagating step by step: a few passes whatever
+    /// the graph's diameter. On a directed graph an arc joins both its ends' classes (weak
+    /// connectivity). When they propagate (the policy says so, an iteration cap is set, or some
+    /// vertex does not start as its own label), each reached vertex follows its chain of labels
+    /// (`label = combine(label, label[label])`) to its end after every step. Values that are not
+    /// vertex ids (negative or too large, e.g. an "unreached" maximum) are never followed. Ignored
+    /// unless the combine is `Min` or `Max` of an integer value, applied [`Apply::InPlace`].
     const VALUES_ARE_LABELS: bool = false;
 
     /// An active vertex's share of a sum handed to [`Program::apply`]: summed each iteration over the

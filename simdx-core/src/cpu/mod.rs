@@ -12,13 +12,15 @@
 //! every vertex is active, and as long as the active vertices' out-edges keep the direction at pull.
 //! In-place min and max programs (SSSP, WCC) run bucket-fused rounds instead (module `fused`) unless
 //! the options turn fusion off: a round relaxes, files and picks the next frontier in one parallel
-//! region. Programs whose values are labels have each reached vertex follow its chain of labels
+//! region. Programs whose values are labels link their classes instead (module `link`) where
+//! [`LabelPolicy::Link`] applies; when they propagate, each reached vertex follows its chain of labels
 //! after every step (module `shortcut`).
 
 mod bitmap;
 mod dense;
 mod frontier;
 mod fused;
+mod link;
 mod prefetch;
 mod pull;
 mod push;
@@ -37,7 +39,7 @@ use self::record::BinPolicy;
 use self::state::VertexState;
 use crate::acc::program::shortcuts_labels;
 use crate::acc::{weights_of, Apply, AtomicCell, CombineKind, Program, Value, WeightView};
-use crate::run::options::{DirectionPolicy, FilterPolicy, FusionPolicy, RunOptions};
+use crate::run::options::{DirectionPolicy, FilterPolicy, FusionPolicy, LabelPolicy, RunOptions};
 use crate::run::stats::{Direction, FilterUsed, IterationStats, RunStats};
 use crate::run::{EngineError, Run};
 use crate::{Graph, VertexId};
@@ -59,6 +61,16 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
     let state = VertexState::new(program, graph);
     let mut stats = RunStats { graph_edges: graph.num_edges(), ..RunStats::default() };
     let start = Instant::now();
+    let shortcuts = shortcuts_labels::<P>();
+    if shortcuts
+        && options.labels == LabelPolicy::Link
+        && options.max_iterations == u32::MAX
+        && link::starts_as_singletons(&state)
+    {
+        stats.iterations = link::link_all(program, &state, graph, &out_weights, &in_weights);
+        stats.time = start.elapsed();
+        return Ok(Run { values: state.into_values(), stats });
+    }
     let mut engine = Iterations {
         program,
         state: &state,
@@ -75,7 +87,6 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
     let n = state.len();
     let mut next_active = Some(engine.frontier.select_all(program, &state));
     let mut iterations = 0u32;
-    let shortcuts = shortcuts_labels::<P>();
     while let Some(current) = next_active.take().filter(|a| !a.is_empty(n) && iterations < options.max_iterations) {
         // An iteration's time includes selecting the next frontier.
         let began = Instant::now();

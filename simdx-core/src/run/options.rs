@@ -76,6 +76,25 @@ pub struct RunOptions {
     /// in-place min and max programs fuse (anything but [`FusionPolicy::None`]; see
     /// [`FusionPolicy`]).
     pub fusion: FusionPolicy,
+    /// How programs whose values are labels ([`crate::acc::Program::VALUES_ARE_LABELS`]) reach
+    /// their result.
+    pub labels: LabelPolicy,
+}
+
+/// How the engines run a program whose values are labels ([`crate::acc::Program::VALUES_ARE_LABELS`]:
+/// WCC).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LabelPolicy {
+    /// The default: link classes (union-find) in Afforest's order: every vertex's first two
+    /// out-arcs, then the other arcs of the vertices outside the largest class found so far. A few
+    /// passes over the vertices and at most one over the arcs, whatever the graph's diameter. Used
+    /// when every vertex starts as its own label and no iteration cap is set; otherwise the engine
+    /// propagates.
+    #[default]
+    Link,
+    /// Propagate labels step by step as for any other program, each reached vertex following its
+    /// chain of labels after every step (pointer jumping).
+    Propagate,
 }
 
 /// Kernel fusion on a GPU: how many iterations one launch runs.
@@ -115,6 +134,7 @@ impl Default for RunOptions {
             threads: None,
             bin_capacity: 4096,
             fusion: FusionPolicy::default(),
+            labels: LabelPolicy::default(),
         }
     }
 }

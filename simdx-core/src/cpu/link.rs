@@ -1,0 +1,278 @@
+//! Classes by linking (union-find) for programs whose values are labels
+//! ([`Program::VALUES_ARE_LABELS`], e.g. WCC), in place of step-by-step label propagation. The
+//! values double as parent pointers: a vertex's value names a vertex of its class, roots name
+//! themselves, and every pointer names a better vertex (smaller under `Min`, larger under `Max`), so
+//! each root is the best vertex of its class: the value propagation would end with.
+//!
+//! An arc `u -> v` links `v` with the vertex its message names, when [`Program::compute`] sends one.
+//! The order is Afforest's (Sutton, Ben-Nun, Barak, IPDPS'18): link every vertex's first out-arc,
+//! flatten the trees, the same for the second ([`SAMPLED_ARCS`] rounds), find the class most vertices already belong to (by
+//! sampling), then link the remaining arcs of the vertices outside it only. An arc between two
+//! vertices of that class needs no link, and an arc between it and another vertex is linked from the
+//! other end: on an undirected graph through the other end's out-arcs, on a directed one through its
+//! in-arcs as well.
+//!
+//! A link climbs from both ends towards their roots and hooks the worse root under the better with
+//! the program's atomic combine, not a compare-and-swap: when the hooked vertex turns out to have
+//! been hooked elsewhere meanwhile, the combine keeps the better of its two parents and the link
+//! goes on between the two parents, so no connection is lost.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::prefetch;
+use super::state::VertexState;
+use crate::acc::program::labelled_vertex;
+use crate::acc::{AtomicCell, Edge, Program, Value, WeightView, Wide};
+use crate::gen::rng::WyRand;
+use crate::run::stats::{Direction, FilterUsed, IterationStats};
+use crate::{Graph, VertexId};
+
+/// Out-arcs per vertex linked before the largest class is picked (Afforest's neighbour rounds).
+pub(crate) const SAMPLED_ARCS: usize = 2;
+/// Vertices sampled to find the largest class.
+const SAMPLES: usize = 1024;
+/// Vertices per parallel task.
+const CHUNK: usize = 4096;
+/// How many vertices ahead the sampled rounds fetch an arc.
+const AHEAD: usize = 16;
+
+/// Whether a run can link instead of propagating: every vertex starts as its own label.
+pub(crate) fn starts_as_singletons<P: Program>(state: &VertexState<'_, P>) -> bool {
+    (0..state.len()).into_par_iter().all(|v| labelled_vertex(state.now[v].load(), state.len()) == Some(v))
+}
+
+/// Links every arc of `graph` as the module doc says and leaves each vertex's value at the root of
+/// its class. Returns one record per phase: the sampled links, the links of the remaining arcs.
+pub(crate) fn link_all<P: Program>(
+    program: &P,
+    state: &VertexState<'_, P>,
+    graph: &Graph,
+    out_weights: &WeightView<'_, P::Weight>,
+    in_weights: &WeightView<'_, P::Weight>,
+) -> Vec<IterationStats> {
+    let links = Links { program, state, out_weights, in_weights, graph };
+    let n = state.len();
+    let began = Instant::now();
+    let mut sampled = 0;
+    for round in 0..SAMPLED_ARCS {
+        sampled += links.sampled_round(round);
+        links.flatten();
+    }
+    let sample = IterationStats {
+        direction: Direction::Push,
+        filter: FilterUsed::Every,
+        frontier: n as u64,
+        edges: sampled,
+        bucket: 0,
+        time: began.elapsed(),
+    };
+    let began = Instant::now();
+    let largest = links.largest_class();
+    let outside: Vec<VertexId> = (0..n as VertexId)
+        .into_par_iter()
+        .with_min_len(CHUNK)
+        .filter(|&v| Some(state.now[v as usize].load()) != largest)
+        .collect();
+    let rest: u64 = outside
+        .par_iter()
+        .with_min_len(CHUNK / 16)
+        .map(|&u| {
+            let arcs = graph.out_csr().range(u);
+            let mut linked = links.out_arcs(u, arcs.start.saturating_add(SAMPLED_ARCS).min(arcs.end)..arcs.end);
+            if graph.is_directed() {
+                linked += links.in_arcs(u);
+            }
+            linked
+        })
+        .sum();
+    links.flatten();
+    let rest = IterationStats {
+        direction: Direction::Push,
+        filter: FilterUsed::Every,
+        frontier: outside.len() as u64,
+        edges: rest,
+        bucket: 0,
+        time: began.elapsed(),
+    };
+    vec![sample, rest]
+}
+
+/// What linking reads.
+struct Links<'a, 'g, P: Program> {
+    program: &'a P,
+    state: &'a VertexState<'g, P>,
+    out_weights: &'a WeightView<'g, P::Weight>,
+    in_weights: &'a WeightView<'g, P::Weight>,
+    graph: &'g Graph,
+}
+
+impl<P: Program> Links<'_, '_, P> {
+    /// Links the out-arcs of `u` at positions `arcs` of the out-CSR; returns how many.
+    fn out_arcs(&self, u: VertexId, arcs: std::ops::Range<usize>) -> u64 {
+        if arcs.is_empty() {
+            return 0;
+        }
+        let targets = self.graph.out_csr().targets();
+        let src = self.sent_by(u);
+        let src_out_degree = self.state.out_degree(u);
+        for i in arcs.clone() {
+            let v = targets[i];
+            let dst = self.state.now[v as usize].load();
+            let message = self.program.compute(Edge { src, dst, weight: self.out_weights.get(i), src_out_degree });
+            self.link_message(v, message);
+        }
+        arcs.len() as u64
+    }
+
+    /// Links the out-arc at position `round` of every vertex that has one; returns how many. Latency
+    /// bound (the arc, then its target's label, are each a cache miss), so the arc [`AHEAD`] vertices
+    /// on is fetched early and the label of the target of the one half as far on.
+    fn sampled_round(&self, round: usize) -> u64 {
+        let n = self.state.len();
+        let offsets = self.graph.out_csr().offsets();
+        let targets = self.graph.out_csr().targets();
+        let arc_of = |u: usize| {
+            let (start, end) = (offsets[u] as usize, offsets[u + 1] as usize);
+            (start + round < end).then_some(start + round)
+        };
+        (0..n.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|chunk| {
+                let (first, end) = (chunk * CHUNK, ((chunk + 1) * CHUNK).min(n));
+                let mut linked = 0;
+                for u in first..end {
+                    if let Some(i) = (u + AHEAD < end).then(|| arc_of(u + AHEAD)).flatten() {
+                        prefetch::element(targets, i);
+                    }
+                    if let Some(i) = (u + AHEAD / 2 < end).then(|| arc_of(u + AHEAD / 2)).flatten() {
+                        prefetch::element(&self.state.now, targets[i] as usize);
+                    }
+                    if let Some(i) = arc_of(u) {
+                        linked += self.out_arcs(u as VertexId, i..i + 1);
+                    }
+                }
+                linked
+            })
+            .sum()
+    }
+
+    /// Links every in-arc of `v`; returns how many.
+    fn in_arcs(&self, v: VertexId) -> u64 {
+        let csr = self.graph.in_csr();
+        let arcs = csr.range(v);
+        for i in arcs.clone() {
+            let u = csr.targets()[i];
+            let dst = self.state.now[v as usize].load();
+            let src_out_degree = self.state.out_degree(u);
+            let message =
+                self.program.compute(Edge { src: self.sent_by(u), dst, weight: self.in_weights.get(i), src_out_degree });
+            self.link_message(v, message);
+        }
+        arcs.len() as u64
+    }
+
+    /// What `u` sends along an arc: its label (a vertex of its class).
+    #[inline]
+    fn sent_by(&self, u: VertexId) -> P::Message {
+        let label = self.state.now[u as usize].load();
+        self.program.source_value(self.state.vertex(u), label, label)
+    }
+
+    /// Links `v` with the vertex `message` names, if it names one.
+    #[inline]
+    fn link_message(&self, v: VertexId, message: P::Value) {
+        if let Some(named) = labelled_vertex(message, self.state.len()) {
+            self.link(self.parent(v as usize), named);
+        }
+    }
+
+    /// Puts `a` and `b` in one class: climbs from both towards their roots until they meet, hooking
+    /// the worse of two roots under the better.
+    fn link(&self, a: usize, b: usize) {
+        let (mut a, mut b) = (a, b);
+        while a != b {
+            let (worse, better) = if P::OP.apply(label::<P>(a), label::<P>(b)) == label::<P>(a) { (b, a) } else { (a, b) };
+            let above = self.parent(worse);
+            if above == better {
+                return;
+            }
+            if above == worse {
+                let before = self.state.now[worse].combine(P::OP, label::<P>(better), |x, y| P::OP.apply(x, y));
+                match labelled_vertex(before, self.state.len()) {
+                    Some(hooked) if hooked == worse => return,
+                    // Hooked under another vertex meanwhile, `worse` keeps the better of the two
+                    // parents: the other must join too.
+                    Some(other) => (a, b) = (other, better),
+                    None => return,
+                }
+            } else {
+                (a, b) = (self.parent(above), self.parent(better));
+            }
+        }
+    }
+
+    /// The vertex `v`'s value names (`v` itself for a root).
+    #[inline]
+    fn parent(&self, v: usize) -> usize {
+        labelled_vertex(self.state.now[v].load(), self.state.len()).unwrap_or(v)
+    }
+
+    /// The root of `v`'s tree.
+    #[inline]
+    fn root(&self, mut v: usize) -> usize {
+        loop {
+            let parent = self.parent(v);
+            if parent == v {
+                return v;
+            }
+            v = parent;
+        }
+    }
+
+    /// Points every vertex at its root. Each vertex replaces its parent by its grandparent until they
+    /// agree, storing only its own value: the others see each of its steps, so chains shorten for all.
+    fn flatten(&self) {
+        let n = self.state.len();
+        (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|chunk| {
+            let (first, end) = (chunk * CHUNK, ((chunk + 1) * CHUNK).min(n));
+            for v in first..end {
+                if v + AHEAD < end {
+                    prefetch::element(&self.state.now, self.parent(v + AHEAD));
+                }
+                let mut parent = self.parent(v);
+                loop {
+                    let grandparent = self.parent(parent);
+                    if grandparent == parent {
+                        break;
+                    }
+                    self.state.now[v].store(label::<P>(grandparent));
+                    parent = grandparent;
+                }
+            }
+        });
+    }
+
+    /// The root most of [`SAMPLES`] vertices drawn at random point at (after [`Links::flatten`]).
+    fn largest_class(&self) -> Option<P::Value> {
+        let n = self.state.len();
+        if n == 0 {
+            return None;
+        }
+        let mut rng = WyRand::new(n as u64);
+        let mut counts: HashMap<usize, u32> = HashMap::new();
+        for _ in 0..SAMPLES {
+            let v = rng.below(n as u64) as usize;
+            *counts.entry(self.root(v)).or_default() += 1;
+        }
+        counts.into_iter().max_by_key(|&(root, count)| (count, std::cmp::Reverse(root))).map(|(root, _)| label::<P>(root))
+    }
+}
+
+/// Vertex `v`'s id as a value.
+#[inline]
+fn label<P: Program>(v: usize) -> P::Value {
+    P::Value::narrow(Wide::Unsigned(v as u64))
+}
