@@ -180,7 +180,8 @@ fn graphs() -> Vec<(String, Graph)> {
 /// Linking under each fusion policy, then propagation under every fusion, direction and filter policy.
 fn policies() -> Vec<RunOptions> {
     let fusions = [FusionPolicy::None, FusionPolicy::PushPull, FusionPolicy::All, FusionPolicy::Auto];
-    let mut all: Vec<RunOptions> = fusions.iter().map(|&fusion| RunOptions { fusion, ..RunOptions::default() }).collect();
+    let mut all: Vec<RunOptions> =
+        fusions.iter().map(|&fusion| RunOptions { fusion, ..RunOptions::default() }).collect();
     for fusion in fusions {
         for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
             for filter in [FilterPolicy::Online, FilterPolicy::Ballot, FilterPolicy::Jit] {

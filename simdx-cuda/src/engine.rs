@@ -7,21 +7,23 @@ use std::any::TypeId;
 use std::time::Instant;
 
 use cudarc::driver::{CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
-use simdx_core::acc::device::{device_unit, silent_pulls, DeviceProgram};
+use simdx_core::acc::device::{device_unit, label_program, silent_pulls, DeviceProgram};
 use simdx_core::acc::{Apply, CombineKind, CombineOp, Program};
 use simdx_core::engine::{
-    Direction, DirectionPolicy, FilterPolicy, FilterUsed, FusionPolicy, IterationStats, Run, RunOptions, RunStats,
+    Direction, DirectionPolicy, FilterPolicy, FilterUsed, FusionPolicy, IterationStats, LabelPolicy, Run, RunOptions,
+    RunStats,
 };
 
 use crate::error::{driver, CudaError};
 use crate::fused::{FusedRun, Handback, LoopState};
 use crate::graph::{DeviceGraph, WeightKind};
 use crate::launch::{Kernels, BLOCK, GRID_BARRIER, TILE};
+use crate::link::Linking;
 use crate::workspace::{PullPlan, Workspace, PULL_CHUNK};
 
 /// The step kernels (one launch per phase), one file per phase, in the order they are compiled: after
 /// the prelude and the program's device code, before the grid barrier and the fused kernels.
-const PHASES: [(&str, &str); 11] = [
+const PHASES: [(&str, &str); 12] = [
     ("state.cu", include_str!("kernels/state.cu")),
     ("online_filter.cu", include_str!("kernels/online_filter.cu")),
     ("prepare.cu", include_str!("kernels/prepare.cu")),
@@ -33,6 +35,7 @@ const PHASES: [(&str, &str); 11] = [
     ("select.cu", include_str!("kernels/select.cu")),
     ("buckets.cu", include_str!("kernels/buckets.cu")),
     ("scan.cu", include_str!("kernels/scan.cu")),
+    ("link.cu", include_str!("kernels/link.cu")),
 ];
 /// The fused (persistent) kernels, compiled after [`PHASES`] and [`GRID_BARRIER`].
 const FUSED_KERNELS: &str = include_str!("kernels/fused.cu");
@@ -344,6 +347,26 @@ impl CudaEngine {
         let start = Instant::now();
         let mut stats = RunStats { graph_edges: graph.num_edges, ..RunStats::default() };
         launch!(f_init, per_thread(n), &state);
+        if label_program::<P>() && opts.labels == LabelPolicy::Link && opts.max_iterations == u32::MAX {
+            let linking = Linking {
+                kernels: &k,
+                stream: &stream,
+                state: &state,
+                counters: &mut *counters,
+                scratch: &*next,
+                n,
+                directed: graph.incoming.is_some(),
+                sm_count: sms,
+            };
+            if let Some(records) = linking.run()? {
+                stream.synchronize().map_err(driver("finishing the run"))?;
+                stats.iterations = records;
+                stats.time = start.elapsed();
+                profile(entered, start, std::time::Duration::ZERO, stats.time);
+                let raw = stream.clone_dtoh(&*now).map_err(driver("reading the result"))?;
+                return Ok(Run { values: values_of::<P>(&raw, n), stats });
+            }
+        }
         // The ballot scan into `out` with predicate `mode`; returns the list's length.
         let scan = |mode: u32,
                     bucket: u32,

@@ -14,6 +14,7 @@ mod fused;
 mod gpu;
 mod graph;
 mod launch;
+mod link;
 mod workspace;
 
 pub use compile::{cache_dir, CacheHit};

@@ -8,7 +8,9 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use simdx_core::acc::Value;
-use simdx_core::engine::{DegreeClasses, DirectionPolicy, FilterPolicy, FusionPolicy, LabelPolicy, RunOptions, RunStats};
+use simdx_core::engine::{
+    DegreeClasses, DirectionPolicy, FilterPolicy, FusionPolicy, LabelPolicy, RunOptions, RunStats,
+};
 use simdx_core::io::atomic_file::write_atomically;
 use simdx_core::io::VertexLabels;
 use simdx_core::{Graph, VertexId};

@@ -167,8 +167,12 @@ impl<P: Program> Links<'_, '_, P> {
             let u = csr.targets()[i];
             let dst = self.state.now[v as usize].load();
             let src_out_degree = self.state.out_degree(u);
-            let message =
-                self.program.compute(Edge { src: self.sent_by(u), dst, weight: self.in_weights.get(i), src_out_degree });
+            let message = self.program.compute(Edge {
+                src: self.sent_by(u),
+                dst,
+                weight: self.in_weights.get(i),
+                src_out_degree,
+            });
             self.link_message(v, message);
         }
         arcs.len() as u64
@@ -194,7 +198,8 @@ impl<P: Program> Links<'_, '_, P> {
     fn link(&self, a: usize, b: usize) {
         let (mut a, mut b) = (a, b);
         while a != b {
-            let (worse, better) = if P::OP.apply(label::<P>(a), label::<P>(b)) == label::<P>(a) { (b, a) } else { (a, b) };
+            let (worse, better) =
+                if P::OP.apply(label::<P>(a), label::<P>(b)) == label::<P>(a) { (b, a) } else { (a, b) };
             let above = self.parent(worse);
             if above == better {
                 return;
@@ -267,7 +272,10 @@ impl<P: Program> Links<'_, '_, P> {
             let v = rng.below(n as u64) as usize;
             *counts.entry(self.root(v)).or_default() += 1;
         }
-        counts.into_iter().max_by_key(|&(root, count)| (count, std::cmp::Reverse(root))).map(|(root, _)| label::<P>(root))
+        counts
+            .into_iter()
+            .max_by_key(|&(root, count)| (count, std::cmp::Reverse(root)))
+            .map(|(root, _)| label::<P>(root))
     }
 }
 

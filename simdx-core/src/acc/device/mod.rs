@@ -88,6 +88,13 @@ pub fn program_defines<P: Program>() -> String {
     )
 }
 
+/// Whether the engines treat `P`'s values as labels ([`Program::VALUES_ARE_LABELS`], with an integer
+/// `Min` or `Max` combine applied in place): they link its classes or shortcut its labels. The device
+/// code says the same in `SIMDX_LABELS`.
+pub fn label_program<P: Program>() -> bool {
+    super::program::shortcuts_labels::<P>()
+}
+
 /// Whether a GPU pull may read every source's send slot without testing which sources are active:
 /// an [`Apply::Every`] aggregation program with a silent message ([`Program::SILENT`]), which the
 /// slots of the vertices that do not send then hold. (The device also needs the program to have a
