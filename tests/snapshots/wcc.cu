@@ -31,19 +31,19 @@ typedef struct {
     simdx_weight weight;
     simdx_u32 src_out_degree;
 } simdx_edge;
-#line 34 "simdx-algos/src/wcc.rs"
+#line 36 "simdx-algos/src/wcc.rs"
 __device__ __forceinline__ simdx_value simdx_init(const simdx_params* sx_self, simdx_vertex sx_v) {
     (void)sx_self;
     (void)sx_v;
-#line 35 "simdx-algos/src/wcc.rs"
+#line 37 "simdx-algos/src/wcc.rs"
     return sx_v.id;
 }
-#line 39 "simdx-algos/src/wcc.rs"
+#line 41 "simdx-algos/src/wcc.rs"
 __device__ __forceinline__ bool simdx_active(const simdx_params* sx_self, simdx_value sx_now, simdx_value sx_seen) {
     (void)sx_self;
     (void)sx_now;
     (void)sx_seen;
-#line 40 "simdx-algos/src/wcc.rs"
+#line 42 "simdx-algos/src/wcc.rs"
     return (sx_now < sx_seen);
 }
 __device__ __forceinline__ simdx_msg simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {
@@ -52,11 +52,11 @@ __device__ __forceinline__ simdx_msg simdx_source_value(const simdx_params* sx_s
     (void)sent;
     return (simdx_msg)value;
 }
-#line 43 "simdx-algos/src/wcc.rs"
+#line 45 "simdx-algos/src/wcc.rs"
 __device__ __forceinline__ simdx_value simdx_compute(const simdx_params* sx_self, simdx_edge sx_e) {
     (void)sx_self;
     (void)sx_e;
-#line 44 "simdx-algos/src/wcc.rs"
+#line 46 "simdx-algos/src/wcc.rs"
     return sx_e.src;
 }
 __device__ __forceinline__ simdx_value simdx_combine(const simdx_params* sx_self, simdx_value a, simdx_value b) {
