@@ -41,7 +41,6 @@ impl Program for PageRank {
     const APPLY: Apply = Apply::Every;
     const IDENTITY: f64 = 0.0;
     const UNSEEN: f64 = 0.0;
-    const IDENTITY_KEEPS_VALUE: bool = true;
 
     fn init(&self, v: Vertex) -> f64 {
         1.0 / v.num_vertices as f64

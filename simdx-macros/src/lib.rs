@@ -23,8 +23,11 @@ mod ty;
 /// Makes an `impl Program for T` block run on every simdx backend: the functions stay as they are for
 /// the CPU, and their CUDA C translation is emitted as `impl DeviceProgram for T`. An impl that leaves
 /// out `type Message` gets `type Message = <its Value>;` (messages are values unless it says otherwise);
-/// one whose `source_value` ignores its `sent` argument (none written, or `sent` never read) gets
-/// `const SOURCE_IGNORES_SENT: bool = true;`.
+/// and the engine's performance hints follow from the code where it shows them (a constant the impl
+/// declares itself always wins): `SOURCE_IGNORES_SENT` when `source_value` ignores its `sent`
+/// argument (none written, or `sent` never read), `USES_GLOBAL` when `apply` reads the sum that
+/// `global` defines, `SILENT = Some(0)` when a 0 message provably adds nothing, and
+/// `IDENTITY_KEEPS_VALUE` when `apply` reduces to `old` for a 0 update and a 0 sum.
 ///
 /// ```ignore
 /// #[graph_kernel]

@@ -210,6 +210,8 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<(TokenStream, Vec<
 ///   `apply` reads the sum ([`uses_global`]);
 /// * `const SILENT = Some(0)` when it does not declare it and a 0 message provably adds nothing
 ///   ([`zero_is_silent`]);
+/// * `const IDENTITY_KEEPS_VALUE: bool = true;` when it does not declare it and its `apply` returns
+///   `old` when handed the identity and a 0 sum ([`identity_keeps_value`]);
 /// * `#[inline]` on every method without an inline attribute: the engine calls them once per edge
 ///   or vertex from another crate, where a method not so marked is a call (SSSP's `bucket`, a
 ///   division, cost 6% of a grid run as a call).
@@ -251,6 +253,11 @@ pub fn with_defaults(item: &ItemImpl, krate: &TokenStream, arrays: &[String]) ->
         out.items.push(syn::parse_quote!(
             const SILENT: ::core::option::Option<<Self as #krate::acc::Program>::Message> =
                 ::core::option::Option::Some(0 as <Self as #krate::acc::Program>::Message);
+        ));
+    }
+    if !declares_const("IDENTITY_KEEPS_VALUE") && identity_keeps_value(item) {
+        out.items.push(syn::parse_quote!(
+            const IDENTITY_KEEPS_VALUE: bool = true;
         ));
     }
     let mut marked = false;
@@ -341,6 +348,77 @@ fn zero_is_silent(item: &ItemImpl) -> bool {
         if matches!(&f.member, syn::Member::Named(m) if m == "src")
             && matches!(&*f.base, syn::Expr::Path(p) if p.path.is_ident(&edge.ident)));
     is_sum && zero_identity && returns_src
+}
+
+/// What an expression of `apply` is worth when its combined update is the identity and its sum 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Worth {
+    /// Zero (for finite operands: `x * 0` and `0 / x` count as 0).
+    Zero,
+    /// The `old` parameter itself.
+    Old,
+    /// Anything else.
+    Unknown,
+}
+
+/// Whether `apply(v, old, IDENTITY, 0.0) == old` follows from the code: the impl has no `apply` (the
+/// default combines `old` with the identity), or its `apply` is one expression that reduces to `old`
+/// when its combined update (third parameter) is the identity, written as a literal 0, and its sum
+/// (fourth) is 0, by the rules `old + 0`, `0 + old`, `old - 0`, `0 + 0`, `0 * x`, `x * 0`, `0 / x`,
+/// parentheses, blocks of one expression and casts of 0. PageRank's `old + d * (incoming + dangling /
+/// n)` qualifies. Debug builds of the CPU engine still check the promise where they rely on it.
+fn identity_keeps_value(item: &ItemImpl) -> bool {
+    let Some(apply) = method(item, "apply") else { return true };
+    let zero_identity =
+        item.items.iter().any(|i| matches!(i, ImplItem::Const(c) if c.ident == "IDENTITY" && is_zero(&c.expr)));
+    let name = |index: usize| match apply.sig.inputs.iter().nth(index) {
+        Some(FnArg::Typed(arg)) => match &*arg.pat {
+            Pat::Ident(id) => Some(id.ident.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let (Some(old), combined, global) = (name(2), name(3), name(4)) else { return false };
+    let zeros: Vec<syn::Ident> = [zero_identity.then_some(combined).flatten(), global].into_iter().flatten().collect();
+    let [syn::Stmt::Expr(body, None)] = apply.block.stmts.as_slice() else { return false };
+    worth(body, &old, &zeros) == Worth::Old
+}
+
+/// Whether `e` is the literal 0 (integer or float).
+fn is_zero(e: &syn::Expr) -> bool {
+    matches!(e, syn::Expr::Lit(l) if match &l.lit {
+        syn::Lit::Int(i) => i.base10_digits() == "0",
+        syn::Lit::Float(f) => f.base10_parse::<f64>().is_ok_and(|x| x == 0.0),
+        _ => false,
+    })
+}
+
+/// What `e` is worth when `old` is the old value and every name in `zeros` is 0 (see [`Worth`]).
+fn worth(e: &syn::Expr, old: &syn::Ident, zeros: &[syn::Ident]) -> Worth {
+    use syn::{BinOp, Expr};
+    match e {
+        _ if is_zero(e) => Worth::Zero,
+        Expr::Path(p) if p.path.is_ident(old) => Worth::Old,
+        Expr::Path(p) if zeros.iter().any(|z| p.path.is_ident(z)) => Worth::Zero,
+        Expr::Paren(p) => worth(&p.expr, old, zeros),
+        Expr::Group(g) => worth(&g.expr, old, zeros),
+        Expr::Block(b) => match b.block.stmts.as_slice() {
+            [syn::Stmt::Expr(inner, None)] => worth(inner, old, zeros),
+            _ => Worth::Unknown,
+        },
+        Expr::Cast(c) if worth(&c.expr, old, zeros) == Worth::Zero => Worth::Zero,
+        Expr::Binary(b) => {
+            let (l, r) = (worth(&b.left, old, zeros), worth(&b.right, old, zeros));
+            match (&b.op, l, r) {
+                (BinOp::Add(_), Worth::Zero, x) | (BinOp::Add(_), x, Worth::Zero) => x,
+                (BinOp::Sub(_), x, Worth::Zero) => x,
+                (BinOp::Mul(_), Worth::Zero, _) | (BinOp::Mul(_), _, Worth::Zero) => Worth::Zero,
+                (BinOp::Div(_), Worth::Zero, _) => Worth::Zero,
+                _ => Worth::Unknown,
+            }
+        }
+        _ => Worth::Unknown,
+    }
 }
 
 /// Whether `tokens` contain the identifier `name`, at any depth.

@@ -179,7 +179,8 @@ pub trait Program: Sync {
     /// apply only the vertices an update reached, as [`Apply::Received`] does, whenever that sum is 0,
     /// instead of every vertex (on a graph with no dangling vertex, PageRank's pushes then cost what
     /// they move). The CPU backend uses it; debug builds check the promise on a few vertices each
-    /// time they rely on it.
+    /// time they rely on it. `#[graph_kernel]` sets it when the impl has no `apply`, or its `apply`
+    /// reduces to `old` when the update is a literal-0 identity and the sum is 0 (PageRank's does).
     const IDENTITY_KEEPS_VALUE: bool = false;
 
     /// Whether [`Program::source_value`] ignores its `sent` argument, as the default (which sends the

@@ -1,7 +1,8 @@
 //! `#[graph_kernel]` sets `Program::USES_GLOBAL` when the impl defines `global` and its `apply` reads
 //! the sum, and `Program::SILENT = Some(0)` when the combine is `Sum` with identity 0 and `compute`
-//! returns the message itself (so a 0 message adds nothing); neither when the code does not show it,
-//! and never over a value the impl declares itself.
+//! returns the message itself (so a 0 message adds nothing), and `Program::IDENTITY_KEEPS_VALUE` when
+//! `apply` reduces to `old` for a 0 update and a 0 sum (or is the default); none of them when the code
+//! does not show it, and never over a value the impl declares itself.
 
 use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
 use simdx::graph_kernel;
@@ -71,7 +72,7 @@ summing!(GlobalUnread, {}, {
         old + incoming
     }
 });
-summing!(Declared, { const USES_GLOBAL: bool = false; const SILENT: Option<f32> = None; }, {
+summing!(Declared, { const USES_GLOBAL: bool = false; const SILENT: Option<f32> = None; const IDENTITY_KEEPS_VALUE: bool = false; }, {
     fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
         e.src as f64
     }
@@ -81,6 +82,46 @@ summing!(Declared, { const USES_GLOBAL: bool = false; const SILENT: Option<f32> 
     }
     fn apply(&self, _v: Vertex, old: f64, incoming: f64, pool: f64) -> f64 {
         old + incoming + pool
+    }
+});
+
+summing!(Damped, {}, {
+    fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
+        e.src as f64
+    }
+}, {
+    fn global(&self, v: Vertex, value: f64, _sent: f64) -> f64 {
+        if v.out_degree == 0 { value } else { 0.0 }
+    }
+    fn apply(&self, v: Vertex, old: f64, incoming: f64, dangling: f64) -> f64 {
+        old + 0.85 * (incoming + dangling / v.num_vertices as f64)
+    }
+});
+summing!(Replacing, {}, {
+    fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
+        e.src as f64
+    }
+}, {
+    fn apply(&self, _v: Vertex, _old: f64, incoming: f64, _pool: f64) -> f64 {
+        incoming
+    }
+});
+summing!(Decaying, {}, {
+    fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
+        e.src as f64
+    }
+}, {
+    fn apply(&self, _v: Vertex, old: f64, incoming: f64, _pool: f64) -> f64 {
+        old * 0.5 + incoming
+    }
+});
+summing!(Offset, {}, {
+    fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
+        e.src as f64
+    }
+}, {
+    fn apply(&self, _v: Vertex, old: f64, incoming: f64, _pool: f64) -> f64 {
+        old + incoming + 1.0
     }
 });
 
@@ -117,4 +158,16 @@ fn main() {
     assert!(!<Declared as Program>::USES_GLOBAL);
     assert_eq!(<Declared as Program>::SILENT, None);
     assert_eq!(<MinOfSources as Program>::SILENT, None);
+    assert!(<Pagerankish as Program>::IDENTITY_KEEPS_VALUE);
+    assert!(<Scaled as Program>::IDENTITY_KEEPS_VALUE);
+    assert!(<Damped as Program>::IDENTITY_KEEPS_VALUE, "PageRank's apply");
+    assert!(!<Declared as Program>::IDENTITY_KEEPS_VALUE, "declared");
+    assert!(!<Replacing as Program>::IDENTITY_KEEPS_VALUE, "apply drops old");
+    assert!(!<Decaying as Program>::IDENTITY_KEEPS_VALUE, "apply scales old");
+    assert!(!<Offset as Program>::IDENTITY_KEEPS_VALUE, "apply adds a constant");
+    assert!(<MinOfSources as Program>::IDENTITY_KEEPS_VALUE, "the default apply combines with the identity");
+    // The library's PageRank declares no hint and gets the ones its speed depends on.
+    assert!(<simdx::algos::PageRank as Program>::IDENTITY_KEEPS_VALUE);
+    assert!(<simdx::algos::PageRank as Program>::USES_GLOBAL);
+    assert_eq!(<simdx::algos::PageRank as Program>::SILENT, Some(0.0));
 }
