@@ -523,6 +523,20 @@ fn multi_search_applications_validate_and_write_one_column_per_source() {
         assert!(o.status.success(), "{algorithm}: {}", stderr(&o));
         assert!(std::fs::read_to_string(&out).unwrap().lines().count() <= 10, "{algorithm}");
     }
+    // Betweenness: exact and sampled, a value for every vertex either way.
+    for extra in [&[][..], &["--samples", "10"][..]] {
+        let o = simdx(&[&["run", "bc", "kron:9", "--validate", "--output", &out][..], extra].concat());
+        assert!(o.status.success(), "bc {extra:?}: {}", stderr(&o));
+        assert!(stdout(&o).contains("validation: passed"), "{}", stdout(&o));
+        assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 512, "bc {extra:?}");
+    }
+    let o = simdx(&["run", "bc", "grid:80x80", "--samples", "2", "--validate"]);
+    assert!(!o.status.success());
+    assert!(
+        stdout(&o).contains("at most 5000 vertices") || stderr(&o).contains("at most 5000 vertices"),
+        "{}",
+        stdout(&o)
+    );
     let o = simdx(&["run", "msbfs", "grid:4x4"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("msbfs needs --sources"), "{}", stderr(&o));

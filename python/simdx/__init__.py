@@ -26,6 +26,7 @@ vertex's name in :attr:`Graph.labels`; on such a graph sources are given by name
 from __future__ import annotations
 
 import os
+import random
 import warnings
 from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple, Union
 
@@ -51,6 +52,7 @@ __all__ = [
     "msbfs",
     "closeness",
     "eccentricity",
+    "betweenness",
 ]
 
 __version__ = "0.1.0"
@@ -447,3 +449,30 @@ def eccentricity(
     graph), int64, for ``vertices`` (default: all); the largest is the diameter. CPU backend."""
     ids = _vertex_ids(graph, vertices)
     return _finish(graph, _native.eccentricity(graph._native, ids, group_by, options), "cpu", return_stats)
+
+
+def betweenness(
+    graph: Graph,
+    k: Optional[int] = None,
+    *,
+    sources: Optional[Sequence[Any]] = None,
+    normalized: bool = True,
+    seed: Optional[int] = None,
+    return_stats: bool = False,
+    **options: Any,
+) -> Result:
+    """Betweenness centrality as networkx's ``betweenness_centrality`` (3.5 and later; unweighted
+    shortest paths, Brandes), float64: exact from every vertex; with ``k``, estimated from ``k``
+    sources drawn as networkx draws them (``random.Random(seed).sample`` of the vertices in order) and
+    scaled as networkx scales a sample (a source's own estimate from the other ``k - 1``); or from the
+    given ``sources``, scaled the same way. ``normalized`` divides by the pairs that could pass
+    through a vertex. CPU backend, sources in parallel."""
+    if sources is not None and k is not None:
+        raise ValueError("give k or sources, not both")
+    if k is not None:
+        if not 0 < k <= graph.num_vertices:
+            raise ValueError(f"k = {k} is not within 1..{graph.num_vertices}")
+        ids: Optional[np.ndarray] = np.array(random.Random(seed).sample(range(graph.num_vertices), k), dtype=np.int64)
+    else:
+        ids = _vertex_ids(graph, sources)
+    return _finish(graph, _native.betweenness(graph._native, ids, normalized, options), "cpu", return_stats)

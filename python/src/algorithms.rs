@@ -288,6 +288,24 @@ pub fn eccentricity<'py>(
     Ok((PyArray1::from_vec(py, values).into_any(), multi_stats(py, g, stats)?))
 }
 
+/// Betweenness centrality from `sources` (all when `None`: exact), scaled as networkx's
+/// `betweenness_centrality` (by n / len(sources) for a sample), `float64` (CPU backend).
+#[pyfunction]
+#[pyo3(signature = (graph, sources, normalized, options=None))]
+pub fn betweenness<'py>(
+    py: Python<'py>,
+    graph: &NativeGraph,
+    sources: Option<PyReadonlyArray1<'_, i64>>,
+    normalized: bool,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Output<'py>> {
+    let g = graph.graph();
+    let ids = chosen(g, sources)?;
+    run_options(options)?;
+    let (values, stats) = py.detach(|| simdx::algos::betweenness(g, &ids, normalized)).map_err(simdx_error)?;
+    Ok((PyArray1::from_vec(py, values).into_any(), multi_stats(py, g, stats)?))
+}
+
 /// The vertices given (checked), or every vertex.
 fn chosen(graph: &Graph, vertices: Option<PyReadonlyArray1<'_, i64>>) -> PyResult<Vec<VertexId>> {
     match vertices {

@@ -188,6 +188,24 @@ def test_closeness_matches_networkx(pair):
     assert some.tolist() == [values[5], values[9]]
 
 
+@pytest.mark.parametrize("normalized", [True, False])
+def test_betweenness_matches_networkx(pair, normalized):
+    graph, g = pair
+    expected = nx.betweenness_centrality(graph, normalized=normalized)
+    values = simdx.betweenness(g, normalized=normalized)
+    assert max(abs(values[v] - expected[v]) for v in range(g.num_vertices)) < 1e-9
+
+
+def test_sampled_betweenness_draws_and_scales_as_networkx(pair):
+    graph, g = pair
+    expected = nx.betweenness_centrality(graph, k=20, seed=7)
+    values, stats = simdx.betweenness(g, 20, seed=7, return_stats=True)
+    assert max(abs(values[v] - expected[v]) for v in range(g.num_vertices)) < 1e-9
+    assert stats["backend"] == "cpu" and stats["edges_touched"] > 0
+    with pytest.raises(ValueError):
+        simdx.betweenness(g, 3, sources=[1, 2])
+
+
 def test_eccentricity_matches_networkx_on_a_connected_graph():
     graph = nx.connected_watts_strogatz_graph(150, 4, 0.05, seed=3)
     g = simdx.Graph.from_networkx(graph)

@@ -14,6 +14,7 @@
 //!
 //! [`Program`]: simdx_core::acc::Program
 
+pub mod bc;
 pub mod bfs;
 pub mod bfs_multi;
 pub mod bp;
@@ -30,6 +31,7 @@ pub mod sssp_multi;
 pub mod verify;
 pub mod wcc;
 
+pub use bc::betweenness;
 pub use bfs::Bfs;
 pub use bfs_multi::MultiSourceBfs;
 pub use bp::Bp;

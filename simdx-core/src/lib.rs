@@ -13,6 +13,7 @@
 
 pub mod acc;
 pub(crate) mod cpu;
+pub mod dependencies;
 pub mod engine;
 pub mod error;
 pub mod gen;

@@ -57,6 +57,9 @@ pub enum Algorithm {
     /// Eccentricity of every vertex (or of --sources or --samples K vertices) within what it reaches;
     /// the largest is the diameter (a lower bound when sampled); 64 searches per pass (CPU backend).
     Eccentricity,
+    /// Betweenness centrality (Brandes; networkx's normalisation): exact from every vertex, or
+    /// estimated from --sources or --samples K sources, scaled by n / K as networkx does (CPU backend).
+    Bc,
 }
 
 /// Algorithm parameters.
@@ -97,8 +100,8 @@ pub struct AlgorithmArgs {
     /// kcore: the full core decomposition (every vertex's core number) instead of one k-core.
     #[arg(long)]
     all: bool,
-    /// msbfs, closeness, eccentricity: K sources picked at random (from --seed) among the vertices
-    /// with edges, instead of --sources (msbfs) or every vertex.
+    /// msbfs, closeness, eccentricity, bc: K sources picked at random (from --seed) among the
+    /// vertices with edges, instead of --sources (msbfs) or every vertex.
     #[arg(long, value_name = "K", conflicts_with_all = ["source", "sources"])]
     samples: Option<u32>,
     /// msbfs, closeness, eccentricity: batch the sources that share a highest-degree neighbour
@@ -123,12 +126,13 @@ impl Algorithm {
             Algorithm::Msbfs => "msbfs",
             Algorithm::Closeness => "closeness",
             Algorithm::Eccentricity => "eccentricity",
+            Algorithm::Bc => "bc",
         }
     }
 
     /// Whether only the CPU backend runs it (the multi-source traversal has no GPU version yet).
     pub fn cpu_only(self) -> bool {
-        matches!(self, Algorithm::Msbfs | Algorithm::Closeness | Algorithm::Eccentricity)
+        matches!(self, Algorithm::Msbfs | Algorithm::Closeness | Algorithm::Eccentricity | Algorithm::Bc)
     }
 
     /// Runs the algorithm `count` times on `graph`; validates the last result if asked.
@@ -299,7 +303,7 @@ impl Algorithm {
                 });
                 Ok(outcome(Values::F32(run.values), times, run.stats, None, validation))
             }
-            Algorithm::Msbfs | Algorithm::Closeness | Algorithm::Eccentricity => {
+            Algorithm::Msbfs | Algorithm::Closeness | Algorithm::Eccentricity | Algorithm::Bc => {
                 let everyone = self != Algorithm::Msbfs;
                 let chosen = search_sources(params, graph, seed, everyone)?;
                 let how = Traversal {
@@ -338,6 +342,9 @@ fn search_sources(params: &AlgorithmArgs, graph: &Graph, seed: u64, everyone: bo
     }
 }
 
+/// The largest graph whose betweenness `--validate` checks (the oracle is quadratic in the vertices).
+const BC_ORACLE_VERTICES: usize = 5000;
+
 /// Runs a multi-search application `count` times from `sources`.
 fn multi_search(
     algorithm: Algorithm,
@@ -347,7 +354,7 @@ fn multi_search(
     count: u32,
     validate: bool,
 ) -> Result<Outcome, CliError> {
-    use simdx_algos::{closeness, eccentricity, levels_from_each};
+    use simdx_algos::{betweenness, closeness, eccentricity, levels_from_each};
     let mut times = Vec::new();
     let mut last = None;
     for _ in 0..count.max(1) {
@@ -360,6 +367,10 @@ fn multi_search(
                 let (values, stats) = closeness(graph, sources, how).map_err(usage)?;
                 (Values::Selected { vertices: sources.to_vec(), values: Box::new(Values::F64(values)) }, stats)
             }
+            Algorithm::Bc => {
+                let (values, stats) = betweenness(graph, sources, true).map_err(usage)?;
+                (Values::F64(values), stats)
+            }
             _ => {
                 let (values, stats) = eccentricity(graph, sources, how).map_err(usage)?;
                 (Values::Selected { vertices: sources.to_vec(), values: Box::new(Values::U32(values)) }, stats)
@@ -371,6 +382,12 @@ fn multi_search(
     let (values, stats) = last.expect("at least one trial ran");
     let validation = check(validate, || match &values {
         Values::Rows { values, .. } => verify::levels_from_each(graph, sources, values).map(|()| String::new()),
+        Values::F64(values) if graph.num_vertices() > BC_ORACLE_VERTICES => Err(format!(
+            "the betweenness oracle is quadratic in the vertices; --validate takes graphs of at most \
+             {BC_ORACLE_VERTICES} vertices, this one has {}",
+            graph.num_vertices()
+        )),
+        Values::F64(values) => verify::betweenness(graph, sources, true, values, 1e-9).map(|()| String::new()),
         Values::Selected { values, .. } => match values.as_ref() {
             Values::F64(c) => verify::closeness(graph, sources, c, 1e-9).map(|()| String::new()),
             Values::U32(e) => {

@@ -1,4 +1,4 @@
-//! Oracles of the multi-search applications (msbfs, closeness, eccentricity): one serial
+//! Oracles of the multi-search applications (msbfs, closeness, eccentricity, betweenness): one serial
 //! breadth-first search per source.
 
 use simdx_core::{Graph, VertexId};
@@ -56,4 +56,67 @@ pub fn eccentricity(graph: &Graph, vertices: &[VertexId], values: &[u32]) -> Res
         }
     }
     Ok(())
+}
+
+/// Checks betweenness centrality from `sources` (scaled by [`crate::bc::networkx_scale`]) within
+/// `tolerance` (relative), from the definition: the sum over sources `s` and targets `t` of the share
+/// of shortest `s`-`t` paths through `v`, `sigma(s, v) * sigma(v, t) / sigma(s, t)` where `v` lies on
+/// one (`d(s, v) + d(v, t) = d(s, t)`), with distances and path counts from every vertex. Quadratic in
+/// the vertices: for small graphs.
+pub fn betweenness(
+    graph: &Graph,
+    sources: &[VertexId],
+    normalized: bool,
+    values: &[f64],
+    tolerance: f64,
+) -> Result<(), String> {
+    let n = graph.num_vertices();
+    if values.len() != n {
+        return Err(format!("{} values for {n} vertices", values.len()));
+    }
+    let from: Vec<(Vec<u32>, Vec<f64>)> = (0..n as VertexId).map(|u| paths_from(graph, u)).collect();
+    let mut sums = vec![0.0; n];
+    for &s in sources {
+        let (ds, ps) = &from[s as usize];
+        for (v, sum) in sums.iter_mut().enumerate() {
+            if v == s as usize || ds[v] == UNREACHED {
+                continue;
+            }
+            let (dv, pv) = &from[v];
+            for t in (0..n).filter(|&t| t != v && t != s as usize && ds[t] != UNREACHED && dv[t] != UNREACHED) {
+                if u64::from(ds[v]) + u64::from(dv[t]) == u64::from(ds[t]) {
+                    *sum += ps[v] * pv[t] / ps[t];
+                }
+            }
+        }
+    }
+    for (v, (&got, sum)) in values.iter().zip(sums).enumerate() {
+        let expected =
+            sum * crate::bc::networkx_scale(graph, sources.len(), sources.contains(&(v as VertexId)), normalized);
+        if !(got == expected
+            || got.is_nan() && expected.is_nan()
+            || (got - expected).abs() <= tolerance * expected.abs().max(1e-12))
+        {
+            return Err(format!("the betweenness of vertex {v} is {got}, not {expected}"));
+        }
+    }
+    Ok(())
+}
+
+/// Distances (levels) and shortest-path counts from `s` along out-arcs.
+fn paths_from(graph: &Graph, s: VertexId) -> (Vec<u32>, Vec<f64>) {
+    let distance = serial_bfs(graph, s);
+    let mut by_level: Vec<VertexId> =
+        (0..graph.num_vertices() as VertexId).filter(|&v| distance[v as usize] != UNREACHED).collect();
+    by_level.sort_by_key(|&v| distance[v as usize]);
+    let mut count = vec![0.0; graph.num_vertices()];
+    count[s as usize] = 1.0;
+    for v in by_level {
+        for &w in graph.out_neighbors(v) {
+            if distance[w as usize] == distance[v as usize] + 1 {
+                count[w as usize] += count[v as usize];
+            }
+        }
+    }
+    (distance, count)
 }
