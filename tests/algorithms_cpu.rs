@@ -2,7 +2,7 @@
 //! on generated graphs and hand-made edge cases, under every direction and filter policy: wcc and
 //! kcore exactly, spmv within 1e-5 relative; and `simdx run` for each, with --validate and --output.
 
-use simdx::engine::{DirectionPolicy, Engine, FilterPolicy, FusionPolicy, RunOptions};
+use simdx::engine::{DirectionPolicy, Engine, FilterPolicy, FusionPolicy, LabelPolicy, RunOptions};
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::{core_numbers, undirected, verify, KCore, Spmv, Wcc};
 
@@ -94,8 +94,12 @@ fn wcc_on_a_small_directed_graph() {
     let g = GraphBuilder::new().directed(true).build(edges(7, &[(3, 1), (1, 0), (2, 0), (5, 4)], None)).unwrap();
     let run = Engine::default().run(&Wcc, &undirected(&g)).unwrap();
     assert_eq!(run.values, vec![0, 0, 0, 0, 4, 4, 6]);
-    // Along arcs only, labels flow forwards: vertex 3 would keep its own id.
-    let forwards = Engine::default().run(&Wcc, &g).unwrap();
+    // Linking (the default) joins both ends of every arc: weak components on the directed graph too.
+    let linked = Engine::default().run(&Wcc, &g).unwrap();
+    assert_eq!(linked.values, vec![0, 0, 0, 0, 4, 4, 6]);
+    // Propagated along arcs only, labels flow forwards: vertex 3 would keep its own id.
+    let propagate = RunOptions { labels: LabelPolicy::Propagate, ..RunOptions::default() };
+    let forwards = Engine::new(propagate).run(&Wcc, &g).unwrap();
     assert_eq!(forwards.values[3], 3);
     assert!(verify::wcc(&g, &forwards.values).is_err());
 }

@@ -32,6 +32,22 @@ impl AtomicBitmap {
         word.load(Ordering::Relaxed) & mask == 0 && word.fetch_or(mask, Ordering::Relaxed) & mask == 0
     }
 
+    /// Sets bit `i` with a plain load and store, no locked instruction (which would also keep the
+    /// loads after it from starting early); returns whether it was clear. Only for a caller that is the
+    /// one writer of `i`'s word meanwhile (a pull task owns the words of its block of vertices):
+    /// otherwise a concurrent update of another bit of the word could be lost.
+    #[inline]
+    pub(crate) fn insert_unshared(&self, i: VertexId) -> bool {
+        let mask = 1u64 << (i % 64);
+        let word = &self.words[i as usize / 64];
+        let bits = word.load(Ordering::Relaxed);
+        if bits & mask != 0 {
+            return false;
+        }
+        word.store(bits | mask, Ordering::Relaxed);
+        true
+    }
+
     /// Whether bit `i` is set.
     #[inline]
     pub(crate) fn contains(&self, i: VertexId) -> bool {

@@ -234,13 +234,13 @@ impl<P: Program> Iterations<'_, '_, P> {
         // A program that pushes its live value reads it in the push itself: before a push, its
         // snapshot only keeps each seen value for `source_value` (see `VertexState::keep_seen`).
         let light = VertexState::<P>::PUSHES_LIVE && !P::USES_GLOBAL;
-        let (out_edges, mut global) = match light {
+        let (out_edges, mut global, mut uniform) = match light {
             true => keep_seen(state, &current),
             false => snapshot(program, state, &current),
         };
         let direction = self.direction(out_edges);
         if light && direction == Direction::Pull {
-            global = snapshot(program, state, &current).1;
+            (_, global, uniform) = snapshot(program, state, &current);
         }
         // Every vertex is applied, unless the program keeps the value of a vertex that received
         // nothing while the global sum is 0: then, as for `Apply::Received`, only the reached ones.
@@ -252,7 +252,7 @@ impl<P: Program> Iterations<'_, '_, P> {
             Direction::Push => {
                 push::push_step(program, state, self.out_weights, &current, out_edges, self.split, &bins)
             }
-            Direction::Pull => self.pull(&current, &bins),
+            Direction::Pull => self.pull(&current, uniform.message(), &bins),
         };
 
         if every {
@@ -285,19 +285,20 @@ impl<P: Program> Iterations<'_, '_, P> {
     }
 
     /// A pull step from `current`; sources are tested against a membership bitmap unless every
-    /// vertex is active.
-    fn pull(&mut self, current: &[VertexId], bins: &BinPolicy) -> record::Bin {
+    /// vertex is active. `uniform`: the message every vertex of `current` sends, if they all send the
+    /// same (then a source found is not read).
+    fn pull(&mut self, current: &[VertexId], uniform: Option<P::Message>, bins: &BinPolicy) -> record::Bin {
         let (program, state, split) = (self.program, self.state, self.split);
         let n = state.len();
         let hubs = self.hubs.get_or_insert_with(|| pull::hubs(state.graph.in_csr(), split));
         if current.len() == n {
-            return pull::pull_step(program, state, self.in_weights, None, hubs, split, bins);
+            return pull::pull_step(program, state, self.in_weights, None, uniform, hubs, split, bins);
         }
         let membership = self.membership.get_or_insert_with(|| AtomicBitmap::new(n));
         current.par_iter().with_min_len(4096).for_each(|&u| {
             membership.insert(u);
         });
-        let step = pull::pull_step(program, state, self.in_weights, Some(membership), hubs, split, bins);
+        let step = pull::pull_step(program, state, self.in_weights, Some(membership), uniform, hubs, split, bins);
         membership.clear_list(current);
         step
     }
@@ -330,19 +331,53 @@ impl<P: Program> Iterations<'_, '_, P> {
 
 /// Snapshot: a processed vertex's seen value becomes its value, and what it sends is prepared
 /// ([`VertexState::prepare`]). Returns the frontier's out-edges (for the direction choice and the push
-/// step's task sizes) and the sum of [`Program::global`] over it.
-fn snapshot<P: Program>(program: &P, state: &VertexState<'_, P>, frontier: &[VertexId]) -> (u64, f64) {
+/// step's task sizes), the sum of [`Program::global`] over it, and whether every frontier vertex
+/// sends the same message.
+fn snapshot<P: Program>(
+    program: &P,
+    state: &VertexState<'_, P>,
+    frontier: &[VertexId],
+) -> (u64, f64, Uniform<P::Message>) {
     frontier
         .par_iter()
         .with_min_len(4096)
-        .map(|&u| (state.graph.out_degree(u), state.prepare(program, u)))
-        .reduce(|| (0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1))
+        .map(|&u| (state.graph.out_degree(u), state.prepare(program, u), Uniform::One(state.sent_by(u))))
+        .reduce(|| (0, 0.0, Uniform::Empty), |a, b| (a.0 + b.0, a.1 + b.1, a.2.merge(b.2)))
+}
+
+/// Whether the messages of a frontier are all the same (BFS: every frontier vertex sends its level).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Uniform<M> {
+    /// No vertex.
+    Empty,
+    /// Every vertex sends this.
+    One(M),
+    /// Not all the same.
+    Mixed,
+}
+
+impl<M: PartialEq> Uniform<M> {
+    fn merge(self, other: Self) -> Self {
+        match (self, other) {
+            (Uniform::Empty, x) | (x, Uniform::Empty) => x,
+            (Uniform::One(a), Uniform::One(b)) if a == b => Uniform::One(a),
+            _ => Uniform::Mixed,
+        }
+    }
+
+    /// The message every vertex sends, if there is one.
+    fn message(self) -> Option<M> {
+        match self {
+            Uniform::One(m) => Some(m),
+            Uniform::Empty | Uniform::Mixed => None,
+        }
+    }
 }
 
 /// The light snapshot before a push of live values: each frontier vertex's seen value is kept
 /// ([`VertexState::keep_seen`]). Returns the frontier's out-edges and 0 (no global sum). The vertices
 /// are scattered, so what a vertex a few places ahead reads is prefetched (SSSP 2-6% faster).
-fn keep_seen<P: Program>(state: &VertexState<'_, P>, frontier: &[VertexId]) -> (u64, f64) {
+fn keep_seen<P: Program>(state: &VertexState<'_, P>, frontier: &[VertexId]) -> (u64, f64, Uniform<P::Message>) {
     let out_edges = frontier
         .par_chunks(4096)
         .map(|chunk| {
@@ -357,7 +392,7 @@ fn keep_seen<P: Program>(state: &VertexState<'_, P>, frontier: &[VertexId]) -> (
             sum
         })
         .sum();
-    (out_edges, 0.0)
+    (out_edges, 0.0, Uniform::Mixed)
 }
 
 /// Applies the combined update of every vertex and files the vertices then active by bucket (`current`

@@ -5,21 +5,29 @@
 use rayon::prelude::*;
 
 use super::bitmap::AtomicBitmap;
+use super::prefetch;
 use super::record::{Bin, BinPolicy};
 use super::state::VertexState;
 use crate::acc::{Apply, AtomicCell, CombineKind, Edge, Program, WeightView};
 use crate::{Csr, VertexId};
 
-/// Vertices one task of a pull step takes.
+/// Vertices one task of a pull step takes: a multiple of 64, so that a task owns the words of the
+/// "touched" bitmap its vertices fall in and sets their bits without a locked instruction.
 const PULL_BLOCK: VertexId = 2048;
+/// How many vertices ahead a pull task fetches the start of an in-list.
+const PULL_AHEAD: VertexId = 16;
 
 /// Runs one pull step; `in_frontier` marks the active sources (`None`: every vertex is active);
-/// `hubs` are the vertices whose in-degree reaches `split` (see [`hubs`]).
+/// `uniform` is the message every active source sends, when they all send the same one (BFS: the
+/// level), so that a source found is not read; `hubs` are the vertices whose in-degree reaches
+/// `split` (see [`hubs`]).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn pull_step<P: Program>(
     program: &P,
     state: &VertexState<'_, P>,
     weights: &WeightView<'_, P::Weight>,
     in_frontier: Option<&AtomicBitmap>,
+    uniform: Option<P::Message>,
     hubs: &[VertexId],
     split: u64,
     bins: &BinPolicy,
@@ -32,13 +40,24 @@ pub(crate) fn pull_step<P: Program>(
         .into_par_iter()
         .map(|block| {
             let mut bin = Bin::default();
-            let offsets = csr.offsets();
-            for v in block * PULL_BLOCK..((block + 1) * PULL_BLOCK).min(n) {
+            let (offsets, sources) = (csr.offsets(), csr.targets());
+            let end = ((block + 1) * PULL_BLOCK).min(n);
+            for v in block * PULL_BLOCK..end {
+                // The start of the in-list of a vertex a few places on is a cache miss (the vertices
+                // that can still change are scattered): fetch it early, so that several are in flight.
+                let ahead = v + PULL_AHEAD;
+                if ahead < end && program.can_update(state.now[ahead as usize].load()) {
+                    prefetch::element(sources, offsets[ahead as usize] as usize);
+                }
+                let dst = state.now[v as usize].load();
+                if !program.can_update(dst) {
+                    continue;
+                }
                 let range = offsets[v as usize] as usize..offsets[v as usize + 1] as usize;
                 if (range.len() as u64) < split {
-                    let (combined, edges) = pull_range(program, state, weights, in_frontier, v, range);
+                    let (combined, edges) = pull_range(program, state, weights, in_frontier, uniform, dst, range);
                     bin.edges += edges;
-                    finish(program, state, v, combined, bins, &mut bin);
+                    finish(program, state, v, combined, Owner::Block, bins, &mut bin);
                 }
             }
             bin
@@ -51,7 +70,8 @@ pub(crate) fn pull_step<P: Program>(
         .par_iter()
         .copied()
         .fold(Bin::default, |mut bin, v| {
-            if !program.can_update(state.now[v as usize].load()) {
+            let dst = state.now[v as usize].load();
+            if !program.can_update(dst) {
                 return bin;
             }
             let range = csr.range(v);
@@ -59,10 +79,10 @@ pub(crate) fn pull_step<P: Program>(
             let (combined, edges) = (range.start..range.end)
                 .into_par_iter()
                 .step_by(chunk)
-                .map(|s| pull_range(program, state, weights, in_frontier, v, s..(s + chunk).min(range.end)))
+                .map(|s| pull_range(program, state, weights, in_frontier, uniform, dst, s..(s + chunk).min(range.end)))
                 .reduce(|| (None, 0), |a, b| (merge(program, a.0, b.0), a.1 + b.1));
             bin.edges += edges;
-            finish(program, state, v, combined, bins, &mut bin);
+            finish(program, state, v, combined, Owner::Shared, bins, &mut bin);
             bin
         })
         .reduce(Bin::default, Bin::merge);
@@ -87,28 +107,31 @@ fn merge<P: Program>(program: &P, a: Option<P::Value>, b: Option<P::Value>) -> O
     }
 }
 
-/// Combines the updates from the active sources among `v`'s in-arcs `range`; returns the combined
-/// update (if any arrived) and the number of arcs inspected.
-#[inline]
+/// Combines the updates from the active sources among the in-arcs `range` of a vertex holding `dst`
+/// (one that can still change); returns the combined update (if any arrived) and the number of arcs
+/// inspected.
+#[inline(always)]
 fn pull_range<P: Program>(
     program: &P,
     state: &VertexState<'_, P>,
     weights: &WeightView<'_, P::Weight>,
     in_frontier: Option<&AtomicBitmap>,
-    v: VertexId,
+    uniform: Option<P::Message>,
+    dst: P::Value,
     range: std::ops::Range<usize>,
 ) -> (Option<P::Value>, u64) {
-    let dst = state.now[v as usize].load();
-    if !program.can_update(dst) {
-        return (None, 0);
-    }
-    match in_frontier {
-        Some(frontier) => scan(program, state, weights, dst, range, |u| frontier.contains(u)),
-        None => scan(program, state, weights, dst, range, |_| true),
+    match (in_frontier, uniform) {
+        (Some(frontier), Some(m)) => scan(program, state, weights, dst, range, |u| frontier.contains(u), |_| m),
+        (Some(frontier), None) => {
+            scan(program, state, weights, dst, range, |u| frontier.contains(u), |u| state.sent_by(u))
+        }
+        (None, Some(m)) => scan(program, state, weights, dst, range, |_| true, |_| m),
+        (None, None) => scan(program, state, weights, dst, range, |_| true, |u| state.sent_by(u)),
     }
 }
 
-/// The loop of [`pull_range`], specialised for the frontier test `is_source`.
+/// The loop of [`pull_range`], specialised for the frontier test `is_source` and the source's
+/// message `sent_by`.
 #[inline(always)]
 fn scan<P: Program>(
     program: &P,
@@ -117,6 +140,7 @@ fn scan<P: Program>(
     dst: P::Value,
     range: std::ops::Range<usize>,
     is_source: impl Fn(VertexId) -> bool,
+    sent_by: impl Fn(VertexId) -> P::Message,
 ) -> (Option<P::Value>, u64) {
     let sources = state.graph.in_csr().targets();
     let start = range.start;
@@ -126,7 +150,7 @@ fn scan<P: Program>(
         if !is_source(u) {
             continue;
         }
-        let edge = Edge { src: state.sent_by(u), dst, weight: weights.get(i), src_out_degree: state.out_degree(u) };
+        let edge = Edge { src: sent_by(u), dst, weight: weights.get(i), src_out_degree: state.out_degree(u) };
         let update = program.compute(edge);
         combined = Some(match combined {
             None => update,
@@ -139,6 +163,15 @@ fn scan<P: Program>(
     (combined, range.len() as u64)
 }
 
+/// Who may set a vertex's "touched" bit.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Owner {
+    /// The task that handles the vertex's aligned block: no other task writes the bit's word.
+    Block,
+    /// Any task (hubs, handled in parallel in no block order).
+    Shared,
+}
+
 /// Stores `v`'s combined update and records `v` if it was reached.
 #[inline]
 fn finish<P: Program>(
@@ -146,6 +179,7 @@ fn finish<P: Program>(
     state: &VertexState<'_, P>,
     v: VertexId,
     combined: Option<P::Value>,
+    owner: Owner,
     bins: &BinPolicy,
     bin: &mut Bin,
 ) {
@@ -161,7 +195,11 @@ fn finish<P: Program>(
         }
         Apply::Received | Apply::Every => state.acc[v as usize].store(update),
     }
-    if state.touched.insert(v) {
+    let first = match owner {
+        Owner::Block => state.touched.insert_unshared(v),
+        Owner::Shared => state.touched.insert(v),
+    };
+    if first {
         bins.record(bin, v);
     }
 }
