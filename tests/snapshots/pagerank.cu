@@ -33,35 +33,35 @@ typedef struct {
     simdx_weight weight;
     simdx_u32 src_out_degree;
 } simdx_edge;
-#line 46 "simdx-algos/src/pagerank.rs"
+#line 45 "simdx-algos/src/pagerank.rs"
 __device__ __forceinline__ simdx_value simdx_init(const simdx_params* sx_self, simdx_vertex sx_v) {
     (void)sx_self;
     (void)sx_v;
-#line 47 "simdx-algos/src/pagerank.rs"
+#line 46 "simdx-algos/src/pagerank.rs"
     return ((1.0) / ((simdx_f64)sx_v.num_vertices));
 }
-#line 53 "simdx-algos/src/pagerank.rs"
+#line 52 "simdx-algos/src/pagerank.rs"
 __device__ __forceinline__ bool simdx_active(const simdx_params* sx_self, simdx_value sx_now, simdx_value sx_sent) {
     (void)sx_self;
     (void)sx_now;
     (void)sx_sent;
-#line 54 "simdx-algos/src/pagerank.rs"
+#line 53 "simdx-algos/src/pagerank.rs"
     return (fabs((sx_now - sx_sent)) > ((sx_self->sx_tolerance * ((1.0) - sx_self->sx_damping)) * sx_now));
 }
-#line 58 "simdx-algos/src/pagerank.rs"
+#line 57 "simdx-algos/src/pagerank.rs"
 __device__ __forceinline__ simdx_msg simdx_source_value(const simdx_params* sx_self, simdx_vertex sx_v, simdx_value sx_rank, simdx_value sx_sent) {
     (void)sx_self;
     (void)sx_v;
     (void)sx_rank;
     (void)sx_sent;
-#line 59 "simdx-algos/src/pagerank.rs"
+#line 58 "simdx-algos/src/pagerank.rs"
     return ((simdx_f32)((sx_rank - sx_sent) / ((simdx_f64)sx_v.out_degree)));
 }
-#line 62 "simdx-algos/src/pagerank.rs"
+#line 61 "simdx-algos/src/pagerank.rs"
 __device__ __forceinline__ simdx_value simdx_compute(const simdx_params* sx_self, simdx_edge sx_e) {
     (void)sx_self;
     (void)sx_e;
-#line 63 "simdx-algos/src/pagerank.rs"
+#line 62 "simdx-algos/src/pagerank.rs"
     return ((simdx_f64)sx_e.src);
 }
 __device__ __forceinline__ simdx_value simdx_combine(const simdx_params* sx_self, simdx_value a, simdx_value b) {
@@ -79,27 +79,27 @@ __device__ __forceinline__ simdx_value simdx_combine(const simdx_params* sx_self
     return a;
 #endif
 }
-#line 74 "simdx-algos/src/pagerank.rs"
+#line 73 "simdx-algos/src/pagerank.rs"
 __device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex sx_v, simdx_value sx_old, simdx_value sx_incoming, simdx_f64 sx_dangling) {
     (void)sx_self;
     (void)sx_v;
     (void)sx_old;
     (void)sx_incoming;
     (void)sx_dangling;
-#line 75 "simdx-algos/src/pagerank.rs"
+#line 74 "simdx-algos/src/pagerank.rs"
     return (sx_old + (sx_self->sx_damping * (sx_incoming + (sx_dangling / ((simdx_f64)sx_v.num_vertices)))));
 }
-#line 68 "simdx-algos/src/pagerank.rs"
+#line 67 "simdx-algos/src/pagerank.rs"
 __device__ __forceinline__ simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex sx_v, simdx_value sx_rank, simdx_value sx_sent) {
     (void)sx_self;
     (void)sx_v;
     (void)sx_rank;
     (void)sx_sent;
-#line 69 "simdx-algos/src/pagerank.rs"
+#line 68 "simdx-algos/src/pagerank.rs"
     simdx_f64 sx_kept = ((sx_v.out_degree == 0u) ? (sx_rank - sx_sent) : (0.0));
-#line 70 "simdx-algos/src/pagerank.rs"
+#line 69 "simdx-algos/src/pagerank.rs"
     simdx_f64 sx_initial = ((sx_sent == (0.0)) ? ((1.0) / ((simdx_f64)sx_v.num_vertices)) : (0.0));
-#line 71 "simdx-algos/src/pagerank.rs"
+#line 70 "simdx-algos/src/pagerank.rs"
     return (sx_kept - sx_initial);
 }
 __device__ __forceinline__ bool simdx_can_update(const simdx_params* sx_self, simdx_value value) {
@@ -112,11 +112,11 @@ __device__ __forceinline__ simdx_u32 simdx_bucket(const simdx_params* sx_self, s
     (void)value;
     return 0u;
 }
-#line 78 "simdx-algos/src/pagerank.rs"
+#line 77 "simdx-algos/src/pagerank.rs"
 __device__ __forceinline__ bool simdx_done(const simdx_params* sx_self, simdx_u32 sx_iterations, simdx_f64 sx_change) {
     (void)sx_self;
     (void)sx_iterations;
     (void)sx_change;
-#line 79 "simdx-algos/src/pagerank.rs"
+#line 78 "simdx-algos/src/pagerank.rs"
     return ((sx_change < sx_self->sx_tolerance) || (sx_iterations >= sx_self->sx_max_iterations));
 }
