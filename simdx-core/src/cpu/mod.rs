@@ -50,6 +50,12 @@ use crate::{Graph, VertexId};
 /// as much as pushing 6.6M).
 const AGGREGATE_PULL_SHARE: f64 = 0.85;
 
+/// GAP's alpha: a voting program pulls once the frontier's out-edges exceed 1 / alpha of the arcs
+/// not yet explored.
+const VOTING_ALPHA: u64 = 15;
+/// GAP's beta: a frontier under 1 / beta of the vertices keeps pushing (see `voting_direction`).
+const VOTING_BETA: usize = 18;
+
 /// Runs `program` on `graph` in the current rayon pool.
 pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) -> Result<Run<P::Value>, EngineError> {
     let out_weights = weights_of::<P::Weight>(graph.out_csr()).map_err(EngineError::Weights)?;
@@ -83,6 +89,7 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
         hubs: None,
         dense: None,
         bucket_work: (0, 0, 0),
+        explored: 0,
     };
     let n = state.len();
     let mut next_active = Some(engine.frontier.select_all(program, &state));
@@ -148,6 +155,8 @@ struct Iterations<'a, 'g, P: Program> {
     dense: Option<Dense<P>>,
     /// The bucket of the last fused round, the edges its rounds relaxed, and those of the bucket before.
     bucket_work: (u32, u64, u64),
+    /// The out-edges of every frontier so far (the arcs explored, for GAP's direction rule).
+    explored: u64,
 }
 
 impl<P: Program> Iterations<'_, '_, P> {
@@ -238,7 +247,7 @@ impl<P: Program> Iterations<'_, '_, P> {
             true => keep_seen(state, &current),
             false => snapshot(program, state, &current),
         };
-        let direction = self.direction(out_edges);
+        let direction = self.voting_direction(out_edges, current.len());
         if light && direction == Direction::Pull {
             (_, global, uniform) = snapshot(program, state, &current);
         }
@@ -301,6 +310,28 @@ impl<P: Program> Iterations<'_, '_, P> {
         let step = pull::pull_step(program, state, self.in_weights, Some(membership), uniform, hubs, split, bins);
         membership.clear_list(current);
         step
+    }
+
+    /// [`Iterations::direction`], and for a voting program under the auto policy also the rule of
+    /// Beamer's direction-optimizing BFS with GAP's constants, where the frontier holds at least
+    /// [`VOTING_BETA`]-th of the vertices: pull once its out-edges exceed [`VOTING_ALPHA`]-th of the
+    /// arcs not yet explored (out of the vertices not yet in a frontier). The size guard keeps small
+    /// frontiers pushing: early on a power-law graph, and at the end of a high-diameter one, where
+    /// few arcs are left and a pull would still visit every vertex. Records what the frontier
+    /// explores.
+    fn voting_direction(&mut self, out_edges: u64, frontier: usize) -> Direction {
+        let by_share = self.direction(out_edges);
+        let unexplored = self.state.graph.num_arcs().saturating_sub(self.explored);
+        self.explored += out_edges;
+        let voting_auto =
+            P::KIND == CombineKind::Voting && matches!(self.options.direction, DirectionPolicy::Auto { .. });
+        if voting_auto
+            && frontier * VOTING_BETA >= self.state.len()
+            && out_edges.saturating_mul(VOTING_ALPHA) > unexplored
+        {
+            return Direction::Pull;
+        }
+        by_share
     }
 
     /// Pull when the frontier's `out_edges` exceed the policy's share of all arcs (for aggregation
