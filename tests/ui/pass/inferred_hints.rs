@@ -170,4 +170,6 @@ fn main() {
     assert!(<simdx::algos::PageRank as Program>::IDENTITY_KEEPS_VALUE);
     assert!(<simdx::algos::PageRank as Program>::USES_GLOBAL);
     assert_eq!(<simdx::algos::PageRank as Program>::SILENT, Some(0.0));
+    // BP likewise gets the one it used to declare.
+    assert!(<simdx::algos::Bp as Program>::USES_GLOBAL);
 }
