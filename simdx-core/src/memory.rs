@@ -63,6 +63,31 @@ pub fn check(needed: u64, what: &str) -> Result<(), String> {
     verdict(needed, what, limit(), available_bytes())
 }
 
+/// [`check`] for `more` bytes on top of `held` bytes already in use for the same job (a run's state
+/// beside its graph): the limit caps both together, what is available must hold `more`.
+pub fn check_more(held: u64, more: u64, what: &str) -> Result<(), String> {
+    more_verdict(held, more, what, limit(), available_bytes())
+}
+
+/// [`check_more`] against a given limit and available memory.
+fn more_verdict(held: u64, more: u64, what: &str, limit: Option<u64>, available: Option<u64>) -> Result<(), String> {
+    let total = held.saturating_add(more);
+    match (limit, available) {
+        (Some(limit), _) if total > limit => {
+            let with = if held > 0 { format!(", {} with the graph,", show_bytes(total)) } else { String::new() };
+            Err(format!(
+                "{what} needs about {} of memory{with} over the limit of {} (--memory-limit)",
+                show_bytes(more),
+                show_bytes(limit)
+            ))
+        }
+        (_, Some(free)) if more > free => {
+            Err(format!("{what} needs about {} of memory but {} are available", show_bytes(more), show_bytes(free)))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// [`check`] against a given limit and available memory.
 fn verdict(needed: u64, what: &str, limit: Option<u64>, available: Option<u64>) -> Result<(), String> {
     match (limit, available) {
@@ -133,5 +158,21 @@ mod tests {
         assert!(verdict(2 * mib, "the test graph", Some(mib), None).is_err());
         assert!(verdict(mib, "the test graph", Some(mib), Some(gib)).is_ok());
         assert!(verdict(mib, "the test graph", None, None).is_ok());
+    }
+
+    #[test]
+    fn the_limit_caps_what_is_held_and_what_comes() {
+        let (mib, gib) = (1 << 20, 1 << 30);
+        assert_eq!(
+            more_verdict(3 * mib, 2 * mib, "the run", Some(4 * mib), Some(gib)).unwrap_err(),
+            "the run needs about 2.0 MiB of memory, 5.0 MiB with the graph, over the limit of 4.0 MiB (--memory-limit)"
+        );
+        assert_eq!(
+            more_verdict(0, 2 * mib, "the run", Some(mib), Some(gib)).unwrap_err(),
+            "the run needs about 2.0 MiB of memory over the limit of 1.0 MiB (--memory-limit)"
+        );
+        assert!(more_verdict(2 * mib, 2 * mib, "the run", Some(4 * mib), Some(gib)).is_ok());
+        assert!(more_verdict(0, 2 * gib, "the run", None, Some(gib)).is_err());
+        assert!(more_verdict(gib, gib, "the run", None, None).is_ok());
     }
 }

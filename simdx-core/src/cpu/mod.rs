@@ -64,6 +64,9 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
     } else {
         out_weights.clone()
     };
+    let needed = VertexState::<P>::bytes(graph.num_vertices());
+    crate::memory::check_more(graph.heap_bytes() as u64, needed, "the run's per-vertex state")
+        .map_err(EngineError::Memory)?;
     let state = VertexState::new(program, graph);
     let mut stats = RunStats { graph_edges: graph.num_edges(), ..RunStats::default() };
     let start = Instant::now();

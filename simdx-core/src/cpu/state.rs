@@ -58,6 +58,17 @@ impl<'g, P: Program> VertexState<'g, P> {
         }
     }
 
+    /// About what [`VertexState::new`] allocates for `n` vertices, and the engine's per-vertex buffers
+    /// besides (frontier lists and bitmaps: a few words a vertex).
+    pub(crate) fn bytes(n: usize) -> u64 {
+        let value = std::mem::size_of::<<P::Value as Value>::Cell>();
+        let message = std::mem::size_of::<<P::Message as Value>::Cell>();
+        let before = if Self::KEEPS_BEFORE { value } else { 0 };
+        let acc = if P::APPLY == Apply::InPlace { 0 } else { value };
+        let buffers = 3 * std::mem::size_of::<VertexId>();
+        (n as u64).saturating_mul((2 * value + message + before + acc + buffers) as u64)
+    }
+
     /// Whether push steps send each source's live value rather than its snapshot: in-place min and
     /// max programs, for which a newer value is never worse (fewer repeated relaxations within a
     /// delta-stepping bucket); the source then becomes active again only if it improves after the read.

@@ -19,6 +19,9 @@ pub enum EngineError {
     /// A per-vertex array of the program does not match the graph.
     #[error(transparent)]
     VertexData(#[from] crate::acc::LengthMismatch),
+    /// The run's per-vertex state would not fit in memory (or under `--memory-limit`).
+    #[error("{0}")]
+    Memory(String),
     /// The thread pool could not be created.
     #[error("cannot start {threads} worker threads: {message}")]
     Threads {
