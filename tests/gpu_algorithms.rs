@@ -42,6 +42,9 @@ fn policies() -> Vec<RunOptions> {
         all.push(RunOptions { direction: DirectionPolicy::Push, classes, fusion, ..RunOptions::default() });
         all.push(RunOptions { direction: DirectionPolicy::Pull, classes, fusion, ..RunOptions::default() });
     }
+    // Asynchronous rounds (programs that cannot run them run as under `Auto`); they read no direction,
+    // filter or degree classes.
+    all.push(RunOptions { fusion: FusionPolicy::Async, ..RunOptions::default() });
     all
 }
 

@@ -4,7 +4,10 @@
 //! Without a GPU these tests print that they were skipped; with `SIMDX_REQUIRE_GPU=1` they fail.
 #![cfg(feature = "cuda")]
 
-use simdx::engine::{DegreeClasses, Direction, DirectionPolicy, Engine, FilterPolicy, FusionPolicy, RunOptions};
+use simdx::engine::{
+    DegreeClasses, Direction, DirectionPolicy, Engine, FilterPolicy, FilterUsed, FusionPolicy, RunOptions,
+    ASYNC_AFTER_ITERATIONS,
+};
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp};
 use simdx_cuda::{CudaEngine, DeviceGraph};
@@ -42,6 +45,9 @@ fn policies() -> Vec<RunOptions> {
         all.push(RunOptions { direction: DirectionPolicy::Push, classes, fusion, ..RunOptions::default() });
         all.push(RunOptions { direction: DirectionPolicy::Pull, classes, fusion, ..RunOptions::default() });
     }
+    // Asynchronous rounds (programs that cannot run them run as under `Auto`); they read no direction,
+    // filter or degree classes.
+    all.push(RunOptions { fusion: FusionPolicy::Async, ..RunOptions::default() });
     all
 }
 
@@ -112,8 +118,8 @@ fn gpu_stats_record_filters_and_directions() {
     assert_eq!(it[0].edges, g.out_degree(source));
     let tiny =
         CudaEngine::new(RunOptions { bin_capacity: 1, ..RunOptions::default() }).run(&Bfs { source }, &dg).unwrap();
-    assert!(tiny.stats.iterations.iter().any(|i| i.filter == simdx::engine::FilterUsed::Ballot));
-    assert!(tiny.stats.iterations.iter().any(|i| i.filter == simdx::engine::FilterUsed::Online));
+    assert!(tiny.stats.iterations.iter().any(|i| i.filter == FilterUsed::Ballot));
+    assert!(tiny.stats.iterations.iter().any(|i| i.filter == FilterUsed::Online));
 }
 
 #[test]
@@ -150,13 +156,26 @@ fn fusion_modes_agree_on_a_high_diameter_graph() {
     let g = generated("grid:300x200");
     let dg = DeviceGraph::upload(&gpu, &g).unwrap();
     let source = 0;
-    for fusion in [FusionPolicy::None, FusionPolicy::PushPull, FusionPolicy::All, FusionPolicy::Auto] {
+    let cpu = Engine::default().run(&Bfs { source }, &g).unwrap();
+    assert!(cpu.stats.iterations.len() > ASYNC_AFTER_ITERATIONS as usize);
+    for fusion in
+        [FusionPolicy::None, FusionPolicy::PushPull, FusionPolicy::All, FusionPolicy::Auto, FusionPolicy::Async]
+    {
         let options = RunOptions { fusion, ..RunOptions::default() };
         let bfs = CudaEngine::new(options).run(&Bfs { source }, &dg).unwrap();
         verify::bfs(&g, source, &bfs.values).unwrap_or_else(|e| panic!("{fusion:?}: {e}"));
-        let cpu = Engine::default().run(&Bfs { source }, &g).unwrap();
         assert_eq!(bfs.values, cpu.values, "{fusion:?}");
-        assert_eq!(bfs.stats.iterations.len(), cpu.stats.iterations.len(), "{fusion:?}");
+        let it = &bfs.stats.iterations;
+        match fusion {
+            // Selective fusion hands the long run of small levels over to asynchronous rounds.
+            FusionPolicy::Auto => {
+                assert_eq!(it.len(), ASYNC_AFTER_ITERATIONS as usize + 1, "{fusion:?}");
+                assert_eq!(it.last().map(|i| i.filter), Some(FilterUsed::Queue), "{fusion:?}");
+                assert!(it[..it.len() - 1].iter().all(|i| i.filter != FilterUsed::Queue), "{fusion:?}");
+            }
+            FusionPolicy::Async => assert_eq!((it.len(), it[0].filter), (1, FilterUsed::Queue), "{fusion:?}"),
+            _ => assert_eq!(it.len(), cpu.stats.iterations.len(), "{fusion:?}"),
+        }
         let sssp = CudaEngine::new(options).run(&Sssp { source, delta: default_delta(&g) }, &dg).unwrap();
         verify::sssp(&g, source, &sssp.values).unwrap_or_else(|e| panic!("{fusion:?}: {e}"));
     }
@@ -214,7 +233,16 @@ fn selective_fusion_hands_steps_back_and_forth() {
             let at = format!("{spec}, threshold {threshold}");
             let bfs = engine.run(&Bfs { source: 5 }, &dg).unwrap();
             verify::bfs(&g, 5, &bfs.values).unwrap_or_else(|e| panic!("{at}: {e}"));
-            assert_eq!(bfs.stats.iterations.len(), cpu_bfs.stats.iterations.len(), "{at}");
+            // Unless a long run of small steps went on asynchronously (one row for the rest).
+            let it = &bfs.stats.iterations;
+            if it.last().is_some_and(|i| i.filter == FilterUsed::Queue) {
+                assert!(
+                    it.len() > ASYNC_AFTER_ITERATIONS as usize && it.len() < cpu_bfs.stats.iterations.len(),
+                    "{at}"
+                );
+            } else {
+                assert_eq!(it.len(), cpu_bfs.stats.iterations.len(), "{at}");
+            }
             if threshold == 0 || threshold == u64::MAX {
                 assert_eq!(engine.last_fused_kernel().is_some(), threshold > 0, "{at}");
             }
@@ -226,4 +254,38 @@ fn selective_fusion_hands_steps_back_and_forth() {
             verify::wcc(&g, &wcc.values).unwrap_or_else(|e| panic!("{at}: {e}"));
         }
     }
+}
+
+#[test]
+fn asynchronous_rounds_wrap_their_queue_without_overflowing_and_stay_exact() {
+    let Some(gpu) = gpu() else { return };
+    // An arc from the source to every vertex, each worse than the path 0 -> 1 -> ... (weight 1 a hop):
+    // the source queues every vertex, then the path improves each once more, so about twice as many
+    // vertices pass through the queue as its ring has cells (one per vertex).
+    let n = 5000u32;
+    let (mut arcs, mut weights) = (Vec::new(), Vec::new());
+    for v in 1..n {
+        arcs.extend([(0, v), (v - 1, v)]);
+        weights.extend([2 * v + 10, 1]);
+    }
+    let g = GraphBuilder::new().directed(true).build(edges(n as usize, &arcs, Some(weights))).unwrap();
+    let dg = DeviceGraph::upload(&gpu, &g).unwrap();
+    let options = RunOptions { fusion: FusionPolicy::Async, ..RunOptions::default() };
+    for blocks in [None, Some(1)] {
+        let engine = match blocks {
+            Some(b) => CudaEngine::new(options).with_fused_blocks(b),
+            None => CudaEngine::new(options),
+        };
+        let run = engine.run(&Sssp { source: 0, delta: 1 }, &dg).unwrap();
+        assert_eq!(run.values, (0..n).collect::<Vec<_>>(), "blocks {blocks:?}");
+        let it = &run.stats.iterations;
+        assert_eq!((it.len(), it[0].filter), (1, FilterUsed::Queue), "{it:?}");
+        assert!(it[0].frontier > u64::from(n) && it[0].edges > g.num_arcs(), "blocks {blocks:?}: {it:?}");
+        assert_eq!(engine.last_fused_kernel().map(|k| k.0).as_deref(), Some("sx_async"));
+    }
+    // A program that cannot run asynchronously (a global sum, a stopping test) runs as under `Auto`.
+    let params = PageRank { tolerance: 1e-9, max_iterations: 200, ..PageRank::default() };
+    let pr = CudaEngine::new(options).run(&params, &dg).unwrap();
+    assert!(pr.stats.iterations.iter().all(|i| i.filter != FilterUsed::Queue));
+    verify::pagerank(&g, &params, &pr.values, 1e-6).unwrap();
 }

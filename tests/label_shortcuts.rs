@@ -196,6 +196,8 @@ fn policies() -> Vec<RunOptions> {
             }
         }
     }
+    // Propagation in asynchronous rounds (linking comes first under any fusion policy).
+    all.push(RunOptions { fusion: FusionPolicy::Async, labels: LabelPolicy::Propagate, ..RunOptions::default() });
     all
 }
 

@@ -27,7 +27,7 @@ fn graphs() -> Vec<(String, Graph)> {
 
 fn policies() -> Vec<RunOptions> {
     let mut all = Vec::new();
-    for fusion in [FusionPolicy::None, FusionPolicy::All, FusionPolicy::Auto] {
+    for fusion in [FusionPolicy::None, FusionPolicy::All, FusionPolicy::Auto, FusionPolicy::Async] {
         for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
             let filter = FilterPolicy::Jit;
             all.push(RunOptions { direction, filter, fusion, bin_capacity: 4, ..RunOptions::default() });

@@ -345,6 +345,7 @@ fn stats<'py>(py: Python<'py>, stats: &RunStats, ran: &Ran) -> PyResult<Bound<'p
             FilterUsed::Online => "online",
             FilterUsed::Ballot => "ballot",
             FilterUsed::Every => "every",
+            FilterUsed::Queue => "queue",
         };
         row.set_item("filter", filter)?;
         row.set_item("frontier", it.frontier)?;

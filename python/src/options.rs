@@ -11,7 +11,7 @@ use crate::errors::{type_error, value_error};
 
 /// The option names a call accepts, with what each takes.
 pub const OPTIONS: &str = "direction ('auto', 'push', 'pull'), direction_threshold (0..1), \
-    filter ('jit', 'online', 'ballot'), fusion ('auto', 'none', 'push-pull', 'all'), labels ('link', 'propagate'), max_iterations, threads";
+    filter ('jit', 'online', 'ballot'), fusion ('auto', 'none', 'push-pull', 'all', 'async'), labels ('link', 'propagate'), max_iterations, threads";
 
 /// `"auto"`, `"cpu"` or `"cuda"` as a [`Backend`].
 pub fn backend(name: &str) -> PyResult<Backend> {
@@ -64,9 +64,10 @@ pub fn run_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<RunOptions> 
                     "none" => FusionPolicy::None,
                     "push-pull" => FusionPolicy::PushPull,
                     "all" => FusionPolicy::All,
+                    "async" => FusionPolicy::Async,
                     other => {
                         return Err(value_error(format!(
-                            "fusion '{other}' is not one of 'auto', 'none', 'push-pull', 'all'"
+                            "fusion '{other}' is not one of 'auto', 'none', 'push-pull', 'all', 'async'"
                         )))
                     }
                 }

@@ -11,9 +11,10 @@ use simdx_core::acc::device::{device_unit, label_program, silent_pulls, DevicePr
 use simdx_core::acc::{Apply, CombineKind, CombineOp, Program};
 use simdx_core::engine::{
     Direction, DirectionPolicy, FilterPolicy, FilterUsed, FusionPolicy, IterationStats, LabelPolicy, Run, RunOptions,
-    RunStats,
+    RunStats, ASYNC_AFTER_ITERATIONS,
 };
 
+use crate::asynchronous::{runs_asynchronously, AsyncRounds, QueueBuffers};
 use crate::error::{driver, CudaError};
 use crate::fused::{FusedRun, Handback, LoopState};
 use crate::graph::{DeviceGraph, WeightKind};
@@ -39,6 +40,8 @@ const PHASES: [(&str, &str); 12] = [
 ];
 /// The fused (persistent) kernels, compiled after [`PHASES`] and [`GRID_BARRIER`].
 const FUSED_KERNELS: &str = include_str!("kernels/fused.cu");
+/// The asynchronous rounds' kernel, compiled last.
+const ASYNC_KERNEL: &str = include_str!("kernels/async.cu");
 /// The pull stamp "every source, read live" (`SX_LIVE` in kernels/state.cu).
 const LIVE_STAMP: u32 = u32::MAX;
 /// Counter slots, as in kernels/state.cu.
@@ -72,7 +75,11 @@ pub struct CudaEngine {
 /// The full source compiled for program `P`: prelude, program, the kernel files (with `#line`
 /// directives, so that compiler messages name the kernel files rather than the program's source).
 pub fn kernel_source<P: DeviceProgram>() -> String {
-    let files = PHASES.iter().copied().chain([("barrier.cu", GRID_BARRIER), ("fused.cu", FUSED_KERNELS)]);
+    let files = PHASES.iter().copied().chain([
+        ("barrier.cu", GRID_BARRIER),
+        ("fused.cu", FUSED_KERNELS),
+        ("async.cu", ASYNC_KERNEL),
+    ]);
     let mut source = device_unit::<P>();
     for (name, text) in files {
         source.push_str(&format!("\n#line 1 \"simdx-cuda/src/kernels/{name}\"\n{text}"));
@@ -114,6 +121,8 @@ impl CudaEngine {
         let name = match self.options.fusion {
             FusionPolicy::All | FusionPolicy::None | FusionPolicy::Auto => "sx_fused_all",
             FusionPolicy::PushPull => "sx_fused_push",
+            FusionPolicy::Async if runs_asynchronously::<P>(&self.options) => "sx_async",
+            FusionPolicy::Async => "sx_fused_all",
         };
         crate::fused::grid_for(&graph.gpu, &kernels.get(name)?)
     }
@@ -125,7 +134,15 @@ impl CudaEngine {
 
     /// Runs `program` on `graph`.
     pub fn run<P: DeviceProgram>(&self, program: &P, graph: &DeviceGraph) -> Result<Run<P::Value>, CudaError> {
-        let opts = &RunOptions { direction: direction_for::<P>(self.options.direction), ..self.options };
+        let mut opts = RunOptions { direction: direction_for::<P>(self.options.direction), ..self.options };
+        // Asynchronous rounds: from the start (`Async`), or after many small steps (`Auto`); a program
+        // that cannot run them runs as under `Auto`.
+        let asynchronous = runs_asynchronously::<P>(&opts);
+        if opts.fusion == FusionPolicy::Async && !asynchronous {
+            opts.fusion = FusionPolicy::Auto;
+        }
+        let asynchronous = asynchronous && matches!(opts.fusion, FusionPolicy::Auto | FusionPolicy::Async);
+        let opts = &opts;
         let gpu = &graph.gpu;
         let stream = gpu.stream.clone();
         let entered = Instant::now();
@@ -167,7 +184,18 @@ impl CudaEngine {
             pull_plan,
             tile_counts,
             counters,
+            queue,
         } = ws;
+        if asynchronous && queue.is_none() {
+            *queue = Some(QueueBuffers::new(gpu, n)?);
+        }
+        let queue = match queue {
+            Some(q) if asynchronous => {
+                q.reset(&stream)?;
+                Some(&*q)
+            }
+            _ => None,
+        };
         let acc = (!in_place).then_some(&*acc);
         let send = sends.then_some(&*send);
         let (in_frontier, pending, tile_counts, far_len) = (&*in_frontier, &*pending, &*tile_counts, &*far_len);
@@ -332,10 +360,11 @@ impl CudaEngine {
             tile_counts,
             blocks_override: self.blocks_override,
             silent_pulls,
+            async_after: if asynchronous { ASYNC_AFTER_ITERATIONS } else { 0 },
         };
         // Made before the clock starts, as the run's other buffers are.
         let mut session = match opts.fusion {
-            FusionPolicy::None => None,
+            FusionPolicy::None | FusionPolicy::Async => None,
             _ => Some(fused_run.session(gpu, opts, graph.num_arcs, self.fusion_threshold)?),
         };
         // Selective fusion hands a step to the persistent kernel while its work stays under
@@ -366,6 +395,28 @@ impl CudaEngine {
                 let raw = stream.clone_dtoh(&*now).map_err(driver("reading the result"))?;
                 return Ok(Run { values: values_of::<P>(&raw, n), stats });
             }
+        }
+        if let (Some(queue), FusionPolicy::Async) = (queue, opts.fusion) {
+            // Every initially active vertex goes into the work queue; nothing is handed over.
+            let rounds = AsyncRounds {
+                gpu,
+                kernels: &k,
+                state: &state,
+                queue,
+                list: &*frontier,
+                len: 0,
+                blocks_override: self.blocks_override,
+            };
+            let (record, grid) = rounds.run()?;
+            stats.iterations.push(record);
+            stream.synchronize().map_err(driver("finishing the run"))?;
+            stats.time = start.elapsed();
+            profile(entered, start, std::time::Duration::ZERO, stats.time);
+            if let Ok(mut last) = self.last_grid.lock() {
+                *last = Some(("sx_async".to_string(), grid));
+            }
+            let raw = stream.clone_dtoh(&*now).map_err(driver("reading the result"))?;
+            return Ok(Run { values: values_of::<P>(&raw, n), stats });
         }
         // The ballot scan into `out` with predicate `mode`; returns the list's length.
         let scan = |mode: u32,
@@ -475,6 +526,20 @@ impl CudaEngine {
                     Handback::Host(back) => {
                         LoopState { len, bucket, iterations, pending_maybe, fcur } = back;
                         continue;
+                    }
+                    Handback::Async(back) => {
+                        // Asynchronous rounds finish the run from the prepared frontier.
+                        let rounds = AsyncRounds {
+                            gpu,
+                            kernels: &k,
+                            state: &state,
+                            queue: queue.expect("a hand-over to asynchronous rounds comes with their queue"),
+                            list: &*frontier,
+                            len: back.len,
+                            blocks_override: self.blocks_override,
+                        };
+                        stats.iterations.push(rounds.run()?.0);
+                        break;
                     }
                 }
             }

@@ -21,6 +21,7 @@ const MIN_BUCKET: usize = 3;
 const LOOP_STATE: usize = 148;
 const STATUS_SWITCH: u32 = 2;
 const STATUS_HOST: u32 = 3;
+const STATUS_ASYNC: u32 = 4;
 /// Iterations whose statistics a fused run records (later ones still run, unrecorded).
 const LOG_CAPACITY: u32 = 1 << 16;
 
@@ -51,6 +52,9 @@ pub(crate) struct FusedRun<'a> {
     /// read at run time, not the compile-time macro: a stamp known to be 0 when the fused kernel is
     /// compiled made NVRTC lay it out differently, and its all-active iterations ran 10% slower.
     pub silent_pulls: bool,
+    /// Selective fusion hands a run still going after this many iterations over to asynchronous
+    /// rounds (0: never; the program cannot run asynchronously, or the policy is not `Auto`).
+    pub async_after: u32,
 }
 
 /// The largest cooperative grid for `kernel`: blocks per SM from the occupancy API times the SMs.
@@ -84,6 +88,9 @@ pub(crate) enum Handback {
     Done,
     /// Selective fusion: the next step is big; the host runs it from this state.
     Host(LoopState),
+    /// Selective fusion: many small steps have run; asynchronous rounds finish the run from this
+    /// state's prepared frontier (in the first list).
+    Async(LoopState),
 }
 
 /// The device buffers of a run's fused launches, made once per run; it borrows none of the run's
@@ -186,6 +193,10 @@ impl FusedRun<'_> {
         debug_assert_eq!(bytes.len(), 192);
         bytes.extend_from_slice(&host_above.to_le_bytes());
         debug_assert_eq!(bytes.len(), 200);
+        let async_after = if opts.fusion == FusionPolicy::Auto { self.async_after } else { 0 };
+        bytes.extend_from_slice(&async_after.to_le_bytes());
+        bytes.extend_from_slice(&0u32.to_le_bytes());
+        debug_assert_eq!(bytes.len(), 208);
         Ok(FusedSession {
             gpu,
             blocks_override: self.blocks_override,
@@ -291,14 +302,10 @@ impl FusedSession<'_> {
         let mut grid = self.grids[which];
         grid.blocks = self.blocks_override.unwrap_or(grid.blocks);
         self.last = Some((NAMES[which].to_string(), grid));
+        let state = LoopState { len: word(0), bucket: word(1), iterations, pending_maybe: word(4) != 0, fcur: word(6) };
         Ok(match status {
-            STATUS_HOST => Handback::Host(LoopState {
-                len: word(0),
-                bucket: word(1),
-                iterations,
-                pending_maybe: word(4) != 0,
-                fcur: word(6),
-            }),
+            STATUS_HOST => Handback::Host(state),
+            STATUS_ASYNC => Handback::Async(state),
             _ => Handback::Done,
         })
     }

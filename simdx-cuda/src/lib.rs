@@ -6,6 +6,7 @@
 //! The CUDA driver and NVRTC are loaded at run time: this crate builds anywhere, and [`Gpu::open`]
 //! says clearly when there is no usable GPU.
 
+mod asynchronous;
 mod compile;
 mod energy;
 mod engine;

@@ -4,6 +4,7 @@
 use cudarc::driver::CudaSlice;
 use simdx_core::engine::DegreeClasses;
 
+use crate::asynchronous::QueueBuffers;
 use crate::error::{driver, CudaError};
 use crate::launch::{COUNTERS, TILE};
 
@@ -30,6 +31,8 @@ pub(crate) struct Workspace {
     pub(crate) pull_plan: Option<PullPlan>,
     pub(crate) tile_counts: CudaSlice<u32>,
     pub(crate) counters: CudaSlice<u64>,
+    /// The work queue of asynchronous rounds, made by the first run that may use it.
+    pub(crate) queue: Option<QueueBuffers>,
 }
 
 impl Workspace {
@@ -61,6 +64,7 @@ impl Workspace {
             pull_plan: None,
             tile_counts: u32s(tiles)?,
             counters: s.alloc_zeros::<u64>(COUNTERS).map_err(driver("allocating counters"))?,
+            queue: None,
         })
     }
 }

@@ -14,6 +14,7 @@ void __syncthreads();
 void __syncwarp(unsigned int mask = 0xffffffffu);
 void __threadfence();
 void __trap();
+void __nanosleep(unsigned int ns);
 unsigned int __activemask();
 unsigned int __ballot_sync(unsigned int mask, int predicate);
 int __any_sync(unsigned int mask, int predicate);

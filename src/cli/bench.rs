@@ -35,7 +35,7 @@ pub struct BenchArgs {
     /// Filter policies (online, ballot, jit), comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "jit")]
     filters: Vec<String>,
-    /// Fusion modes (auto, none, push-pull, all), comma-separated: GPU kernel fusion; on the CPU, none
+    /// Fusion modes (auto, none, push-pull, all, async), comma-separated: GPU kernel fusion; on the CPU, none
     /// runs one step at a time and the others fuse delta-stepping rounds (see `simdx run --fusion`).
     #[arg(long, value_delimiter = ',', default_value = "auto")]
     fusions: Vec<String>,
@@ -114,6 +114,7 @@ enum FusionName {
     PushPull,
     All,
     Auto,
+    Async,
 }
 
 /// Bytes `algorithm` must move at least: one pass over the offsets, the targets, the weights it reads
@@ -249,6 +250,7 @@ fn options(direction: DirectionName, filter: FilterName, fusion: FusionName) -> 
             FusionName::PushPull => FusionPolicy::PushPull,
             FusionName::All => FusionPolicy::All,
             FusionName::Auto => FusionPolicy::Auto,
+            FusionName::Async => FusionPolicy::Async,
         },
         ..RunOptions::default()
     }

@@ -21,6 +21,7 @@ const SIZE: (u32, u32) = (960, 640);
 const ONLINE: RGBColor = RGBColor(31, 119, 180);
 const BALLOT: RGBColor = RGBColor(255, 127, 14);
 const EVERY: RGBColor = RGBColor(127, 127, 127);
+const QUEUE: RGBColor = RGBColor(44, 160, 44);
 const PALETTE: [RGBColor; 8] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
@@ -60,6 +61,7 @@ fn filter_colour(filter: FilterUsed) -> RGBColor {
         FilterUsed::Online => ONLINE,
         FilterUsed::Ballot => BALLOT,
         FilterUsed::Every => EVERY,
+        FilterUsed::Queue => QUEUE,
     }
 }
 
@@ -109,6 +111,7 @@ pub fn run_chart(path: &Path, title: &str, iterations: &[IterationStats]) -> Res
             ("pull", ONLINE, true),
             ("ballot filter", BALLOT, false),
             ("every vertex applied", EVERY, false),
+            ("asynchronous (work queue)", QUEUE, false),
         ] {
             let fill = ShapeStyle::from(&style).filled();
             chart.draw_series(std::iter::empty::<Circle<(u32, f64), i32>>()).map_err(drawing)?.label(label).legend(

@@ -84,9 +84,11 @@ pub struct EngineArgs {
     #[arg(long)]
     threads: Option<usize>,
     /// Fusion: on a GPU, auto (selective: a persistent kernel for small steps, a launch per phase for
-    /// big ones), none (a launch per step), push-pull (a persistent kernel per direction) or all; on
-    /// the CPU, none runs one step at a time, the others run each delta-stepping round of an in-place
-    /// min or max program (SSSP, WCC; BFS when it only pushes) in one parallel region.
+    /// big ones; a long run of small steps ends asynchronously), none (a launch per step), push-pull (a
+    /// persistent kernel per direction), all, or async (asynchronous rounds from a device work queue,
+    /// for in-place min or max programs: bfs, sssp, wcc); on the CPU, none runs one step at a time, the
+    /// others run each delta-stepping round of an in-place min or max program (SSSP, WCC; BFS when it
+    /// only pushes) in one parallel region.
     #[arg(long, value_enum, default_value_t = FusionArg::Auto)]
     fusion: FusionArg,
     /// Programs whose values are labels (wcc): link classes (union-find, a few passes whatever the
@@ -107,6 +109,7 @@ enum FusionArg {
     PushPull,
     All,
     Auto,
+    Async,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -151,6 +154,7 @@ impl EngineArgs {
                 FusionArg::PushPull => FusionPolicy::PushPull,
                 FusionArg::All => FusionPolicy::All,
                 FusionArg::Auto => FusionPolicy::Auto,
+                FusionArg::Async => FusionPolicy::Async,
             },
             labels: match self.labels {
                 LabelsArg::Link => LabelPolicy::Link,

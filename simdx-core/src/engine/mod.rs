@@ -2,7 +2,9 @@
 //! per-vertex result with [`RunStats`]. The CPU backend (module `cpu`) is built in; the CUDA backend
 //! lives in simdx-cuda and runs the same programs.
 
-pub use crate::run::options::{DegreeClasses, DirectionPolicy, FilterPolicy, FusionPolicy, LabelPolicy, RunOptions};
+pub use crate::run::options::{
+    DegreeClasses, DirectionPolicy, FilterPolicy, FusionPolicy, LabelPolicy, RunOptions, ASYNC_AFTER_ITERATIONS,
+};
 pub use crate::run::stats::{Direction, FilterUsed, IterationStats, RunStats};
 pub use crate::run::{options, stats, EngineError, Run};
 

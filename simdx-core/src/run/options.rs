@@ -105,7 +105,7 @@ pub enum LabelPolicy {
 /// the others, the vertices it brought into the current delta-stepping bucket, while fewer than
 /// 1,000 of them wait. Such an iteration's `frontier` counts the vertices it relaxed. Such rounds
 /// always push and find the next frontier online (the ballot filter steps one iteration at a time).
-/// `None` runs one push or pull step per iteration.
+/// `None` runs one push or pull step per iteration; `Async` runs as `All` (its queue is the GPU's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum FusionPolicy {
     /// One launch per step of every iteration; the host decides everything.
@@ -119,10 +119,26 @@ pub enum FusionPolicy {
     /// small, where launches and host round trips would dominate (long tails, high-diameter graphs,
     /// delta-stepping buckets), and hands a big step back to the host, which runs it with one launch
     /// per phase, where a full-size grid does more. The threshold is a few out-edges per thread of the
-    /// persistent grid.
+    /// persistent grid. A run of an asynchronous-capable program (see `Async`) that is still going
+    /// after [`ASYNC_AFTER_ITERATIONS`] small synchronous iterations (a high-diameter graph) finishes in
+    /// asynchronous rounds.
     #[default]
     Auto,
+    /// Asynchronous rounds from the start: one persistent kernel takes each vertex whose value improved
+    /// from a device work queue and relaxes its out-arcs at once, without a grid barrier per level.
+    /// For in-place min or max programs without a global sum, a stopping test or an iteration cap
+    /// (BFS, SSSP, WCC, widest path); others run as under `Auto`. Exact when `compute` never gives a
+    /// worse update for a better source value (the result is then the best value over all paths, as
+    /// synchronous rounds give); `bucket` and `can_update` only order and prune synchronous rounds, so
+    /// asynchronous rounds read neither. The queue holds each vertex at most once, so it never overflows.
+    Async,
 }
+
+/// Synchronous iterations after which selective fusion ([`FusionPolicy::Auto`]) hands a run that
+/// could run asynchronously over to asynchronous rounds: a breadth-first search of a power-law or
+/// random graph ends well before (its frontier grows by the degree each level), one of a road network
+/// or a grid well after.
+pub const ASYNC_AFTER_ITERATIONS: u32 = 64;
 
 impl Default for RunOptions {
     fn default() -> Self {

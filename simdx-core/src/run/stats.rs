@@ -21,6 +21,10 @@ pub enum FilterUsed {
     Ballot,
     /// Every vertex was applied and tested (programs with [`crate::acc::Apply::Every`]).
     Every,
+    /// Asynchronous rounds ([`crate::engine::FusionPolicy::Async`]): each improved vertex went into a
+    /// device work queue as it improved. One such row covers all of a run's asynchronous rounds; its
+    /// `frontier` counts the vertices taken from the queue.
+    Queue,
 }
 
 /// One iteration.

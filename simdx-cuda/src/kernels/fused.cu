@@ -5,12 +5,14 @@
  * `sx_fused_push` stops when an iteration would pull and `sx_fused_pull` when it would push (mode
  * push-pull: the host relaunches the other); `sx_fused_all` switches direction on the device. Under
  * selective fusion (mode auto) a kernel also stops when a frontier's out-edges exceed `host_above`, and
- * the host runs that step with one launch per phase. */
+ * the host runs that step with one launch per phase, and once `async_after` iterations have run it hands
+ * the run over to asynchronous rounds (kernels/async.cu). */
 
 #define SX_RING 16 /* counter sets in rotation: each phase takes a fresh, zeroed set */
 #define SX_STATUS_DONE 1u
 #define SX_STATUS_SWITCH 2u
 #define SX_STATUS_HOST 3u /* selective fusion: the frontier grew past host_above; the host runs it */
+#define SX_STATUS_ASYNC 4u /* selective fusion: a long run of small steps goes on in asynchronous rounds */
 
 /* What the host and a fused kernel hand each other. */
 typedef struct {
@@ -34,6 +36,8 @@ typedef struct {
     unsigned long long host_above; /* selective fusion: hand back to the host when a step's work (the
                                       frontier's out-edges, plus n for `Every` programs) exceeds this
                                       (0: never) */
+    simdx_u32 async_after;        /* selective fusion: hand a push step over to asynchronous rounds
+                                     (kernels/async.cu) from this iteration on (0: never) */
 } sx_fused;
 
 /* A counter written by other blocks before the last grid barrier, read once per block (thread 0) and
@@ -146,6 +150,12 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
             /* A step big enough to fill the GPU (an `Every` program also applies and tests every vertex):
              * one launch per phase costs less than the persistent grid. */
             status = SX_STATUS_HOST;
+            break;
+        }
+        if (f->async_after && iterations >= f->async_after && want == 0) {
+            /* Many small steps (a high-diameter graph): asynchronous rounds finish it without a grid
+             * barrier per level, from this prepared frontier and every vertex still active. */
+            status = SX_STATUS_ASYNC;
             break;
         }
         if (dir != 2 && want != dir) {

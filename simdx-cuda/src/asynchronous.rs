@@ -1,0 +1,131 @@
+//! The host side of asynchronous rounds (kernels/async.cu): which programs may run them, the work
+//! queue's buffers (kept with a device graph's workspace), and one launch that relaxes every active
+//! vertex, and every vertex it improves, until nothing improves.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
+use simdx_core::acc::device::DeviceProgram;
+use simdx_core::acc::{Apply, CombineOp};
+use simdx_core::engine::{Direction, FilterUsed, IterationStats, RunOptions};
+
+use crate::error::{driver, CudaError};
+use crate::fused::{grid_for, FusedGrid};
+use crate::gpu::Gpu;
+use crate::launch::{Kernels, BLOCK, GRID_BARRIER_WORDS};
+
+/// Counter words of the queue (`SX_Q_WORDS` in kernels/async.cu) and the two the host reads.
+const CONTROL_WORDS: usize = 80;
+const ITEMS: usize = 48;
+const EDGES: usize = 64;
+
+/// Whether `P` may run in asynchronous rounds: combined in place by min or max, with no global sum
+/// and no stopping test (which count iterations or their changes), and no iteration cap.
+pub(crate) fn runs_asynchronously<P: DeviceProgram>(opts: &RunOptions) -> bool {
+    P::APPLY == Apply::InPlace
+        && matches!(P::OP, CombineOp::Min | CombineOp::Max)
+        && !P::USES_GLOBAL
+        && !P::device_code().contains("#define SIMDX_HAS_DONE 1")
+        && opts.max_iterations == u32::MAX
+}
+
+/// The work queue of asynchronous rounds for a graph of `n` vertices: a ring of one 8-byte cell per
+/// vertex, a flag per vertex, counters and a grid barrier.
+pub(crate) struct QueueBuffers {
+    cells: CudaSlice<u64>,
+    queued: CudaSlice<u32>,
+    control: CudaSlice<u64>,
+    barrier: CudaSlice<u32>,
+    capacity: u32,
+}
+
+impl QueueBuffers {
+    /// Allocates the queue for `n` vertices after checking that it fits in free memory.
+    pub(crate) fn new(gpu: &Gpu, n: u32) -> Result<QueueBuffers, CudaError> {
+        let capacity = n.max(1);
+        gpu.check_free("the asynchronous work queue", u64::from(capacity) * 12)?;
+        let s = &gpu.stream;
+        Ok(QueueBuffers {
+            cells: s.alloc_zeros::<u64>(capacity as usize).map_err(driver("allocating the work queue"))?,
+            queued: s.alloc_zeros::<u32>(capacity as usize).map_err(driver("allocating the work queue"))?,
+            control: s.alloc_zeros::<u64>(CONTROL_WORDS).map_err(driver("allocating the work queue"))?,
+            barrier: s.alloc_zeros::<u32>(GRID_BARRIER_WORDS).map_err(driver("allocating the work queue"))?,
+            capacity,
+        })
+    }
+
+    /// Zeroes the queue for a run (every cell free for lap 0, no vertex queued); asynchronous, on
+    /// `stream`, so that it can be done before a run's clock starts.
+    pub(crate) fn reset(&mut self, stream: &Arc<CudaStream>) -> Result<(), CudaError> {
+        stream.memset_zeros(&mut self.cells).map_err(driver("resetting the work queue"))?;
+        stream.memset_zeros(&mut self.queued).map_err(driver("resetting the work queue"))?;
+        stream.memset_zeros(&mut self.control).map_err(driver("resetting the work queue"))?;
+        stream.memset_zeros(&mut self.barrier).map_err(driver("resetting the work queue"))
+    }
+}
+
+/// One launch of asynchronous rounds.
+pub(crate) struct AsyncRounds<'a> {
+    pub(crate) gpu: &'a Gpu,
+    pub(crate) kernels: &'a Kernels,
+    /// The run's `sx_state`.
+    pub(crate) state: &'a CudaSlice<u8>,
+    /// Zeroed by [`QueueBuffers::reset`] since its last use.
+    pub(crate) queue: &'a QueueBuffers,
+    /// A prepared frontier handed over from synchronous rounds, and its length (0 at a run's start).
+    pub(crate) list: &'a CudaSlice<u32>,
+    pub(crate) len: u32,
+    /// Blocks instead of the largest co-resident grid (tests).
+    pub(crate) blocks_override: Option<u32>,
+}
+
+impl AsyncRounds<'_> {
+    /// Runs the rounds to the end and returns their record (one row: the vertices relaxed and their
+    /// out-arcs) and the kernel's grid.
+    pub(crate) fn run(self) -> Result<(IterationStats, FusedGrid), CudaError> {
+        let AsyncRounds { gpu, kernels, state, queue, list, len, blocks_override } = self;
+        let stream = &gpu.stream;
+        let began = Instant::now();
+        let kernel = kernels.get("sx_async")?;
+        let grid = grid_for(gpu, &kernel)?;
+        if grid.blocks == 0 {
+            return Err(CudaError::Driver {
+                what: "sizing the asynchronous kernel",
+                message: format!("sx_async cannot have one block of {BLOCK} threads resident per SM"),
+            });
+        }
+        // `sx_queue`: cells, queued, ctl, barrier, list, len, capacity.
+        let mut bytes = Vec::with_capacity(48);
+        for p in [
+            queue.cells.device_ptr(stream).0,
+            queue.queued.device_ptr(stream).0,
+            queue.control.device_ptr(stream).0,
+            queue.barrier.device_ptr(stream).0,
+            list.device_ptr(stream).0,
+        ] {
+            bytes.extend_from_slice(&p.to_le_bytes());
+        }
+        bytes.extend_from_slice(&len.to_le_bytes());
+        bytes.extend_from_slice(&queue.capacity.to_le_bytes());
+        let control = stream.clone_htod(&bytes).map_err(driver("uploading the work queue's description"))?;
+        let blocks = blocks_override.unwrap_or(grid.blocks);
+        let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (BLOCK, 1, 1), shared_mem_bytes: 0 };
+        let mut b = stream.launch_builder(&kernel);
+        b.arg(state).arg(&control);
+        // SAFETY: the arguments are the kernel's (`sx_state*`, `sx_queue*`); the buffers both point to
+        // outlive the launch, which the read below waits for. The grid is co-resident (cooperative
+        // launch), which the kernel's waiting needs.
+        unsafe { b.launch_cooperative(cfg) }.map_err(driver("launching the asynchronous kernel cooperatively"))?;
+        let counters = stream.clone_dtoh(&queue.control).map_err(driver("reading the work queue's counters"))?;
+        let record = IterationStats {
+            direction: Direction::Push,
+            filter: FilterUsed::Queue,
+            frontier: u64::from(len) + counters[ITEMS],
+            edges: counters[EDGES],
+            bucket: 0,
+            time: began.elapsed(),
+        };
+        Ok((record, FusedGrid { blocks, ..grid }))
+    }
+}
