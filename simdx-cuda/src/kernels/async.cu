@@ -22,6 +22,16 @@
 #define SX_Q_WORDS 80
 /* Out-degree from which a warp relaxes a vertex's arcs together rather than one lane alone. */
 #define SX_Q_WARP_DEGREE 32
+/* A wait that makes no progress for this long (ns) aborts the kernel (an error the host reports)
+ * rather than hang the GPU, as the grid barrier does; the queue's waits cannot deadlock. */
+#define SX_Q_WATCHDOG 10000000000ull
+
+/* The device clock, in ns. */
+__device__ __forceinline__ unsigned long long sx_q_clock() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
 
 typedef struct {
     unsigned long long* cells;  /* the ring */
@@ -50,9 +60,13 @@ __device__ __forceinline__ void sx_q_push(const sx_queue* q, bool take, simdx_u3
         unsigned long long* cell = &q->cells[pos % q->capacity];
         unsigned int free_tag = (unsigned int)(2ull * (pos / q->capacity));
         unsigned int pause = 32;
+        unsigned long long since = 0;
         while ((unsigned int)(*(volatile unsigned long long*)cell >> 32) != free_tag) {
             __nanosleep(pause); /* the reader of the previous lap has not come yet */
             pause = min(pause * 2u, 1024u);
+            unsigned long long t = sx_q_clock();
+            if (!since) since = t;
+            else if (t - since > SX_Q_WATCHDOG) __trap();
         }
         atomicExch(cell, ((unsigned long long)(free_tag + 1u) << 32) | v);
     }
@@ -145,6 +159,7 @@ __device__ __forceinline__ void sx_q_work(const sx_state* s, const sx_queue* q, 
         unsigned long long* cell = &q->cells[pos % q->capacity];
         unsigned int full_tag = (unsigned int)(2ull * (pos / q->capacity)) + 1u;
         unsigned waiting = SX_FULL, pause = 32;
+        unsigned long long since = 0; /* when this warp last found nothing to do (0: it just did) */
         while (waiting) {
             bool mine = (waiting >> lane) & 1u;
             unsigned long long word = mine ? *(volatile unsigned long long*)cell : 0ull;
@@ -159,10 +174,14 @@ __device__ __forceinline__ void sx_q_work(const sx_state* s, const sx_queue* q, 
                  * leader that fenced before the ballot that brought the warp here). */
                 if (lane == 0) atomicAdd(&q->ctl[SX_Q_OUTSTANDING], (unsigned long long)(-(long long)__popc(got)));
                 pause = 32;
+                since = 0;
             } else {
                 unsigned long long left = 0;
                 if (lane == 0) left = *(volatile unsigned long long*)&q->ctl[SX_Q_OUTSTANDING];
                 if (__shfl_sync(SX_FULL, left, 0) == 0ull) return;
+                unsigned long long t = sx_q_clock();
+                if (!since) since = t;
+                else if (t - since > SX_Q_WATCHDOG) __trap();
                 __nanosleep(pause);
                 pause = min(pause * 2u, 512u);
             }
