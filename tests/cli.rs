@@ -408,11 +408,11 @@ fn plots_of_a_run_and_of_a_bench_are_svg_with_their_content() {
     {
         assert!(svg.contains(text), "the run's chart names {text}");
     }
-    // One marker per iteration and series (circles push, triangles pull), plus four in the legend.
+    // One marker per iteration and series (circles push, triangles pull), plus five in the legend.
     let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let iterations = report["trace"].as_array().unwrap().len();
     let markers = svg.matches("<circle").count() + svg.matches("<polygon").count();
-    assert_eq!(markers, 2 * iterations + 4, "{iterations} iterations");
+    assert_eq!(markers, 2 * iterations + 5, "{iterations} iterations");
 
     let bench_svg = dir.path().join("b.svg").display().to_string();
     let o = simdx(&[

@@ -257,11 +257,11 @@ fn selective_fusion_hands_steps_back_and_forth() {
 }
 
 #[test]
-fn asynchronous_rounds_wrap_their_queue_without_overflowing_and_stay_exact() {
+fn asynchronous_rounds_that_outgrow_their_queue_go_on_in_epochs_and_stay_exact() {
     let Some(gpu) = gpu() else { return };
     // An arc from the source to every vertex, each worse than the path 0 -> 1 -> ... (weight 1 a hop):
     // the source queues every vertex, then the path improves each once more, so about twice as many
-    // vertices pass through the queue as its ring has cells (one per vertex).
+    // vertices go through the queue as the graph has.
     let n = 5000u32;
     let (mut arcs, mut weights) = (Vec::new(), Vec::new());
     for v in 1..n {
@@ -271,16 +271,31 @@ fn asynchronous_rounds_wrap_their_queue_without_overflowing_and_stay_exact() {
     let g = GraphBuilder::new().directed(true).build(edges(n as usize, &arcs, Some(weights))).unwrap();
     let dg = DeviceGraph::upload(&gpu, &g).unwrap();
     let options = RunOptions { fusion: FusionPolicy::Async, ..RunOptions::default() };
-    for blocks in [None, Some(1)] {
-        let engine = match blocks {
-            Some(b) => CudaEngine::new(options).with_fused_blocks(b),
-            None => CudaEngine::new(options),
-        };
+    // The default queue, then ones too small for the run (down to a single cell), on the whole grid
+    // and on one block.
+    for (cells, blocks) in [(None, None), (Some(n / 4), None), (Some(n / 4), Some(1)), (Some(1), None)] {
+        let mut engine = CudaEngine::new(options);
+        if let Some(c) = cells {
+            engine = engine.with_queue_cells(c);
+        }
+        if let Some(b) = blocks {
+            engine = engine.with_fused_blocks(b);
+        }
+        let at = format!("cells {cells:?}, blocks {blocks:?}");
         let run = engine.run(&Sssp { source: 0, delta: 1 }, &dg).unwrap();
-        assert_eq!(run.values, (0..n).collect::<Vec<_>>(), "blocks {blocks:?}");
+        assert_eq!(run.values, (0..n).collect::<Vec<_>>(), "{at}");
         let it = &run.stats.iterations;
-        assert_eq!((it.len(), it[0].filter), (1, FilterUsed::Queue), "{it:?}");
-        assert!(it[0].frontier > u64::from(n) && it[0].edges > g.num_arcs(), "blocks {blocks:?}: {it:?}");
+        assert!(it.iter().all(|i| i.filter == FilterUsed::Queue), "{at}: {it:?}");
+        let relaxed: u64 = it.iter().map(|i| i.frontier).sum();
+        assert!(relaxed >= u64::from(n), "{at}: {relaxed} vertices relaxed");
+        if cells.is_none() {
+            // The path's improvements come after the source's: vertices are relaxed again.
+            assert!(relaxed > u64::from(n), "{at}: {relaxed} vertices relaxed");
+        }
+        if let Some(c) = cells {
+            // Each epoch takes at most `c` vertices.
+            assert!(it.len() as u64 >= relaxed.div_ceil(u64::from(c)).min(64), "{at}: {} epochs", it.len());
+        }
         assert_eq!(engine.last_fused_kernel().map(|k| k.0).as_deref(), Some("sx_async"));
     }
     // A program that cannot run asynchronously (a global sum, a stopping test) runs as under `Auto`.

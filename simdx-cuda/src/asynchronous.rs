@@ -1,9 +1,10 @@
 //! The host side of asynchronous rounds (kernels/async.cu): which programs may run them, the work
 //! queue's buffers (kept with a device graph's workspace), and one launch that relaxes every active
-//! vertex, and every vertex it improves, until nothing improves.
+//! vertex, and every vertex it improves, until nothing improves: one epoch, or more when the queue's
+//! cells ran out (each epoch starts again at the first cell with the vertices that did not fit).
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::Duration;
 
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
 use simdx_core::acc::device::DeviceProgram;
@@ -15,10 +16,16 @@ use crate::fused::{grid_for, FusedGrid};
 use crate::gpu::Gpu;
 use crate::launch::{Kernels, BLOCK, GRID_BARRIER_WORDS};
 
-/// Counter words of the queue (`SX_Q_WORDS` in kernels/async.cu) and the two the host reads.
-const CONTROL_WORDS: usize = 80;
-const ITEMS: usize = 48;
-const EDGES: usize = 64;
+/// Counter words of the queue (`SX_Q_WORDS` in kernels/async.cu) and those the host reads: the
+/// epochs, and per epoch (up to [`LOG_EPOCHS`]) the vertices and arcs relaxed so far and its end time;
+/// the last word holds the start time.
+const CONTROL_WORDS: usize = LOG + 3 * LOG_EPOCHS + 1;
+const EPOCHS: usize = 96;
+const LOG: usize = 112;
+const LOG_EPOCHS: usize = 64;
+/// Cells of the queue per vertex, by default: asynchronous rounds relax a vertex more than once when
+/// a better value reaches it after it was relaxed, which takes more cells than vertices.
+pub(crate) const CELLS_PER_VERTEX: u64 = 2;
 
 /// Whether `P` may run in asynchronous rounds: combined in place by min or max, with no global sum
 /// and no stopping test (which count iterations or their changes), and no iteration cap.
@@ -30,8 +37,8 @@ pub(crate) fn runs_asynchronously<P: DeviceProgram>(opts: &RunOptions) -> bool {
         && opts.max_iterations == u32::MAX
 }
 
-/// The work queue of asynchronous rounds for a graph of `n` vertices: a ring of one 8-byte cell per
-/// vertex, a flag per vertex, counters and a grid barrier.
+/// The work queue of asynchronous rounds for a graph of `n` vertices: 8-byte cells, a flag per
+/// vertex, counters and a grid barrier.
 pub(crate) struct QueueBuffers {
     cells: CudaSlice<u64>,
     queued: CudaSlice<u32>,
@@ -41,18 +48,23 @@ pub(crate) struct QueueBuffers {
 }
 
 impl QueueBuffers {
-    /// Allocates the queue for `n` vertices after checking that it fits in free memory.
-    pub(crate) fn new(gpu: &Gpu, n: u32) -> Result<QueueBuffers, CudaError> {
-        let capacity = n.max(1);
-        gpu.check_free("the asynchronous work queue", u64::from(capacity) * 12)?;
+    /// Allocates a queue of `cells` cells for `n` vertices after checking that it fits in free memory.
+    pub(crate) fn new(gpu: &Gpu, n: u32, cells: u32) -> Result<QueueBuffers, CudaError> {
+        let capacity = cells.max(1);
+        gpu.check_free("the asynchronous work queue", u64::from(capacity) * 8 + u64::from(n.max(1)) * 4)?;
         let s = &gpu.stream;
         Ok(QueueBuffers {
             cells: s.alloc_zeros::<u64>(capacity as usize).map_err(driver("allocating the work queue"))?,
-            queued: s.alloc_zeros::<u32>(capacity as usize).map_err(driver("allocating the work queue"))?,
+            queued: s.alloc_zeros::<u32>(n.max(1) as usize).map_err(driver("allocating the work queue"))?,
             control: s.alloc_zeros::<u64>(CONTROL_WORDS).map_err(driver("allocating the work queue"))?,
             barrier: s.alloc_zeros::<u32>(GRID_BARRIER_WORDS).map_err(driver("allocating the work queue"))?,
             capacity,
         })
+    }
+
+    /// The queue's cells.
+    pub(crate) fn capacity(&self) -> u32 {
+        self.capacity
     }
 
     /// Zeroes the queue for a run (every cell free for lap 0, no vertex queued); asynchronous, on
@@ -81,12 +93,11 @@ pub(crate) struct AsyncRounds<'a> {
 }
 
 impl AsyncRounds<'_> {
-    /// Runs the rounds to the end and returns their record (one row: the vertices relaxed and their
-    /// out-arcs) and the kernel's grid.
-    pub(crate) fn run(self) -> Result<(IterationStats, FusedGrid), CudaError> {
+    /// Runs the rounds to the end and returns their record (a row per epoch: the vertices relaxed and
+    /// their out-arcs; epochs past the 64th share the last row) and the kernel's grid.
+    pub(crate) fn run(self) -> Result<(Vec<IterationStats>, FusedGrid), CudaError> {
         let AsyncRounds { gpu, kernels, state, queue, list, len, blocks_override } = self;
         let stream = &gpu.stream;
-        let began = Instant::now();
         let kernel = kernels.get("sx_async")?;
         let grid = grid_for(gpu, &kernel)?;
         if grid.blocks == 0 {
@@ -118,14 +129,22 @@ impl AsyncRounds<'_> {
         // launch), which the kernel's waiting needs.
         unsafe { b.launch_cooperative(cfg) }.map_err(driver("launching the asynchronous kernel cooperatively"))?;
         let counters = stream.clone_dtoh(&queue.control).map_err(driver("reading the work queue's counters"))?;
-        let record = IterationStats {
-            direction: Direction::Push,
-            filter: FilterUsed::Queue,
-            frontier: u64::from(len) + counters[ITEMS],
-            edges: counters[EDGES],
-            bucket: 0,
-            time: began.elapsed(),
-        };
-        Ok((record, FusedGrid { blocks, ..grid }))
+        let epochs = (counters[EPOCHS] as usize).clamp(1, LOG_EPOCHS);
+        let mut records = Vec::with_capacity(epochs);
+        let (mut items, mut edges, mut at) = (0, 0, counters[CONTROL_WORDS - 1]);
+        for row in counters[LOG..LOG + 3 * epochs].chunks(3) {
+            // The handed-over frontier's vertices count in the first epoch.
+            let handed = if records.is_empty() { u64::from(len) } else { 0 };
+            records.push(IterationStats {
+                direction: Direction::Push,
+                filter: FilterUsed::Queue,
+                frontier: handed + row[0] - items,
+                edges: row[1] - edges,
+                bucket: 0,
+                time: Duration::from_nanos(row[2].saturating_sub(at)),
+            });
+            (items, edges, at) = (row[0], row[1], row[2]);
+        }
+        Ok((records, FusedGrid { blocks, ..grid }))
     }
 }

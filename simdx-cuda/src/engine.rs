@@ -14,7 +14,7 @@ use simdx_core::engine::{
     RunStats, ASYNC_AFTER_ITERATIONS,
 };
 
-use crate::asynchronous::{runs_asynchronously, AsyncRounds, QueueBuffers};
+use crate::asynchronous::{runs_asynchronously, AsyncRounds, QueueBuffers, CELLS_PER_VERTEX};
 use crate::error::{driver, CudaError};
 use crate::fused::{FusedRun, Handback, LoopState};
 use crate::graph::{DeviceGraph, WeightKind};
@@ -69,6 +69,8 @@ pub struct CudaEngine {
     blocks_override: Option<u32>,
     /// Selective fusion's hand-back threshold on a frontier's out-edges, instead of the default.
     fusion_threshold: Option<u64>,
+    /// Cells of the asynchronous rounds' queue, instead of the default.
+    queue_cells: Option<u32>,
     last_grid: std::sync::Arc<std::sync::Mutex<Option<(String, crate::FusedGrid)>>>,
 }
 
@@ -90,7 +92,13 @@ pub fn kernel_source<P: DeviceProgram>() -> String {
 impl CudaEngine {
     /// An engine with `options`.
     pub fn new(options: RunOptions) -> Self {
-        CudaEngine { options, blocks_override: None, fusion_threshold: None, last_grid: Default::default() }
+        CudaEngine {
+            options,
+            blocks_override: None,
+            fusion_threshold: None,
+            queue_cells: None,
+            last_grid: Default::default(),
+        }
     }
 
     /// Launches fused kernels with `blocks` blocks instead of the largest co-resident grid. A grid that
@@ -105,6 +113,14 @@ impl CudaEngine {
     /// tests (a small threshold makes small graphs hand steps back and forth) and measurements.
     pub fn with_fusion_threshold(mut self, edges: u64) -> Self {
         self.fusion_threshold = Some(edges);
+        self
+    }
+
+    /// Gives asynchronous rounds ([`FusionPolicy::Async`]) a work queue of `cells` cells instead of two
+    /// per vertex. Vertices that do not fit wait for the next epoch (the queue starts again at its first
+    /// cell once the others are done); for tests of that, and measurements.
+    pub fn with_queue_cells(mut self, cells: u32) -> Self {
+        self.queue_cells = Some(cells);
         self
     }
 
@@ -186,8 +202,11 @@ impl CudaEngine {
             counters,
             queue,
         } = ws;
-        if asynchronous && queue.is_none() {
-            *queue = Some(QueueBuffers::new(gpu, n)?);
+        let cells =
+            self.queue_cells.unwrap_or((u64::from(n) * CELLS_PER_VERTEX).min(u64::from(u32::MAX)) as u32).max(1);
+        if asynchronous && queue.as_ref().map(QueueBuffers::capacity) != Some(cells) {
+            *queue = None; // freed before the new one is allocated
+            *queue = Some(QueueBuffers::new(gpu, n, cells)?);
         }
         let queue = match queue {
             Some(q) if asynchronous => {
@@ -407,8 +426,8 @@ impl CudaEngine {
                 len: 0,
                 blocks_override: self.blocks_override,
             };
-            let (record, grid) = rounds.run()?;
-            stats.iterations.push(record);
+            let (records, grid) = rounds.run()?;
+            stats.iterations.extend(records);
             stream.synchronize().map_err(driver("finishing the run"))?;
             stats.time = start.elapsed();
             profile(entered, start, std::time::Duration::ZERO, stats.time);
@@ -538,7 +557,7 @@ impl CudaEngine {
                             len: back.len,
                             blocks_override: self.blocks_override,
                         };
-                        stats.iterations.push(rounds.run()?.0);
+                        stats.iterations.extend(rounds.run()?.0);
                         break;
                     }
                 }
