@@ -257,7 +257,7 @@ fn selective_fusion_hands_steps_back_and_forth() {
 }
 
 #[test]
-fn asynchronous_rounds_that_outgrow_their_queue_go_on_in_epochs_and_stay_exact() {
+fn asynchronous_rounds_go_on_in_epochs_by_bucket_and_when_they_outgrow_their_queue() {
     let Some(gpu) = gpu() else { return };
     // An arc from the source to every vertex, each worse than the path 0 -> 1 -> ... (weight 1 a hop):
     // the source queues every vertex, then the path improves each once more, so about twice as many
@@ -271,8 +271,9 @@ fn asynchronous_rounds_that_outgrow_their_queue_go_on_in_epochs_and_stay_exact()
     let g = GraphBuilder::new().directed(true).build(edges(n as usize, &arcs, Some(weights))).unwrap();
     let dg = DeviceGraph::upload(&gpu, &g).unwrap();
     let options = RunOptions { fusion: FusionPolicy::Async, ..RunOptions::default() };
-    // The default queue, then ones too small for the run (down to a single cell), on the whole grid
-    // and on one block.
+    // One bucket (all relaxed asynchronously together): the default queue, then ones too small for the
+    // run (down to a single cell), on the whole grid and on one block.
+    let one_bucket = Sssp { source: 0, delta: 1 << 30 };
     for (cells, blocks) in [(None, None), (Some(n / 4), None), (Some(n / 4), Some(1)), (Some(1), None)] {
         let mut engine = CudaEngine::new(options);
         if let Some(c) = cells {
@@ -282,7 +283,7 @@ fn asynchronous_rounds_that_outgrow_their_queue_go_on_in_epochs_and_stay_exact()
             engine = engine.with_fused_blocks(b);
         }
         let at = format!("cells {cells:?}, blocks {blocks:?}");
-        let run = engine.run(&Sssp { source: 0, delta: 1 }, &dg).unwrap();
+        let run = engine.run(&one_bucket, &dg).unwrap();
         assert_eq!(run.values, (0..n).collect::<Vec<_>>(), "{at}");
         let it = &run.stats.iterations;
         assert!(it.iter().all(|i| i.filter == FilterUsed::Queue), "{at}: {it:?}");
@@ -298,6 +299,15 @@ fn asynchronous_rounds_that_outgrow_their_queue_go_on_in_epochs_and_stay_exact()
         }
         assert_eq!(engine.last_fused_kernel().map(|k| k.0).as_deref(), Some("sx_async"));
     }
+    // Buckets of one distance each: each epoch relaxes the lowest bucket still active, so every vertex
+    // is relaxed once, at its distance, as Dijkstra's algorithm would.
+    let engine = CudaEngine::new(options);
+    let run = engine.run(&Sssp { source: 0, delta: 1 }, &dg).unwrap();
+    assert_eq!(run.values, (0..n).collect::<Vec<_>>());
+    let it = &run.stats.iterations;
+    assert_eq!(it.len(), 64, "the log's rows");
+    assert_eq!(it.iter().map(|i| i.frontier).sum::<u64>(), u64::from(n));
+    assert_eq!(it.iter().map(|i| i.edges).sum::<u64>(), g.num_arcs());
     // A program that cannot run asynchronously (a global sum, a stopping test) runs as under `Auto`.
     let params = PageRank { tolerance: 1e-9, max_iterations: 200, ..PageRank::default() };
     let pr = CudaEngine::new(options).run(&params, &dg).unwrap();

@@ -23,8 +23,8 @@ const CONTROL_WORDS: usize = LOG + 3 * LOG_EPOCHS + 1;
 const EPOCHS: usize = 96;
 const LOG: usize = 112;
 const LOG_EPOCHS: usize = 64;
-/// Cells of the queue per vertex, by default: asynchronous rounds relax a vertex more than once when
-/// a better value reaches it after it was relaxed, which takes more cells than vertices.
+/// Cells of the queue per vertex, by default: every improvement of a vertex enqueues it, and asynchronous
+/// rounds improve some vertices more than once (a better value reaches them after a first).
 pub(crate) const CELLS_PER_VERTEX: u64 = 2;
 
 /// Whether `P` may run in asynchronous rounds: combined in place by min or max, with no global sum
@@ -37,25 +37,22 @@ pub(crate) fn runs_asynchronously<P: DeviceProgram>(opts: &RunOptions) -> bool {
         && opts.max_iterations == u32::MAX
 }
 
-/// The work queue of asynchronous rounds for a graph of `n` vertices: 8-byte cells, a flag per
-/// vertex, counters and a grid barrier.
+/// The work queue of asynchronous rounds: 8-byte cells, counters and a grid barrier.
 pub(crate) struct QueueBuffers {
     cells: CudaSlice<u64>,
-    queued: CudaSlice<u32>,
     control: CudaSlice<u64>,
     barrier: CudaSlice<u32>,
     capacity: u32,
 }
 
 impl QueueBuffers {
-    /// Allocates a queue of `cells` cells for `n` vertices after checking that it fits in free memory.
-    pub(crate) fn new(gpu: &Gpu, n: u32, cells: u32) -> Result<QueueBuffers, CudaError> {
+    /// Allocates a queue of `cells` cells after checking that it fits in free memory.
+    pub(crate) fn new(gpu: &Gpu, cells: u32) -> Result<QueueBuffers, CudaError> {
         let capacity = cells.max(1);
-        gpu.check_free("the asynchronous work queue", u64::from(capacity) * 8 + u64::from(n.max(1)) * 4)?;
+        gpu.check_free("the asynchronous work queue", u64::from(capacity) * 8)?;
         let s = &gpu.stream;
         Ok(QueueBuffers {
             cells: s.alloc_zeros::<u64>(capacity as usize).map_err(driver("allocating the work queue"))?,
-            queued: s.alloc_zeros::<u32>(n.max(1) as usize).map_err(driver("allocating the work queue"))?,
             control: s.alloc_zeros::<u64>(CONTROL_WORDS).map_err(driver("allocating the work queue"))?,
             barrier: s.alloc_zeros::<u32>(GRID_BARRIER_WORDS).map_err(driver("allocating the work queue"))?,
             capacity,
@@ -67,11 +64,10 @@ impl QueueBuffers {
         self.capacity
     }
 
-    /// Zeroes the queue for a run (every cell free for lap 0, no vertex queued); asynchronous, on
+    /// Zeroes the queue for a run (every cell empty for every epoch); asynchronous, on
     /// `stream`, so that it can be done before a run's clock starts.
     pub(crate) fn reset(&mut self, stream: &Arc<CudaStream>) -> Result<(), CudaError> {
         stream.memset_zeros(&mut self.cells).map_err(driver("resetting the work queue"))?;
-        stream.memset_zeros(&mut self.queued).map_err(driver("resetting the work queue"))?;
         stream.memset_zeros(&mut self.control).map_err(driver("resetting the work queue"))?;
         stream.memset_zeros(&mut self.barrier).map_err(driver("resetting the work queue"))
     }
@@ -106,11 +102,10 @@ impl AsyncRounds<'_> {
                 message: format!("sx_async cannot have one block of {BLOCK} threads resident per SM"),
             });
         }
-        // `sx_queue`: cells, queued, ctl, barrier, list, len, capacity.
-        let mut bytes = Vec::with_capacity(48);
+        // `sx_queue`: cells, ctl, barrier, list, len, capacity.
+        let mut bytes = Vec::with_capacity(40);
         for p in [
             queue.cells.device_ptr(stream).0,
-            queue.queued.device_ptr(stream).0,
             queue.control.device_ptr(stream).0,
             queue.barrier.device_ptr(stream).0,
             list.device_ptr(stream).0,

@@ -129,8 +129,10 @@ pub enum FusionPolicy {
     /// For in-place min or max programs without a global sum, a stopping test or an iteration cap
     /// (BFS, SSSP, WCC, widest path); others run as under `Auto`. Exact when `compute` never gives a
     /// worse update for a better source value (the result is then the best value over all paths, as
-    /// synchronous rounds give); `bucket` and `can_update` only order and prune synchronous rounds, so
-    /// asynchronous rounds read neither. The queue holds each vertex at most once, so it never overflows.
+    /// synchronous rounds give). `can_update` prunes synchronous rounds only and is not read. The rounds
+    /// go in epochs: each relaxes, asynchronously, the active vertices of the lowest `bucket` and every
+    /// vertex they improve within it (delta-stepping's order); vertices that do not fit in the queue
+    /// (two cells per vertex) wait for the next epoch, so the queue never overflows.
     Async,
 }
 
