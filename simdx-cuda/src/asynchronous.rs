@@ -21,7 +21,7 @@ use crate::launch::{Kernels, BLOCK, GRID_BARRIER_WORDS};
 /// the last word holds the start time.
 const CONTROL_WORDS: usize = LOG + 3 * LOG_EPOCHS + 1;
 const EPOCHS: usize = 96;
-const LOG: usize = 112;
+const LOG: usize = 128;
 const LOG_EPOCHS: usize = 64;
 /// Cells of the queue per vertex, by default: every improvement of a vertex enqueues it, and asynchronous
 /// rounds improve some vertices more than once (a better value reaches them after a first).
@@ -37,22 +37,31 @@ pub(crate) fn runs_asynchronously<P: DeviceProgram>(opts: &RunOptions) -> bool {
         && opts.max_iterations == u32::MAX
 }
 
-/// The work queue of asynchronous rounds: 8-byte cells, counters and a grid barrier.
+/// The work queue of asynchronous rounds: 8-byte cells, two far lists of vertices deferred to later
+/// epochs (one entry per vertex each; more spill into a scan of every vertex), counters and a grid
+/// barrier.
 pub(crate) struct QueueBuffers {
     cells: CudaSlice<u64>,
+    far: [CudaSlice<u32>; 2],
+    far_capacity: u32,
     control: CudaSlice<u64>,
     barrier: CudaSlice<u32>,
     capacity: u32,
 }
 
 impl QueueBuffers {
-    /// Allocates a queue of `cells` cells after checking that it fits in free memory.
-    pub(crate) fn new(gpu: &Gpu, cells: u32) -> Result<QueueBuffers, CudaError> {
+    /// Allocates a queue of `cells` cells for a graph of `n` vertices after checking that it fits in
+    /// free memory.
+    pub(crate) fn new(gpu: &Gpu, n: u32, cells: u32) -> Result<QueueBuffers, CudaError> {
         let capacity = cells.max(1);
-        gpu.check_free("the asynchronous work queue", u64::from(capacity) * 8)?;
+        let far_capacity = n.max(1);
+        gpu.check_free("the asynchronous work queue", u64::from(capacity) * 8 + u64::from(far_capacity) * 8)?;
         let s = &gpu.stream;
+        let far = || s.alloc_zeros::<u32>(far_capacity as usize).map_err(driver("allocating the work queue"));
         Ok(QueueBuffers {
             cells: s.alloc_zeros::<u64>(capacity as usize).map_err(driver("allocating the work queue"))?,
+            far: [far()?, far()?],
+            far_capacity,
             control: s.alloc_zeros::<u64>(CONTROL_WORDS).map_err(driver("allocating the work queue"))?,
             barrier: s.alloc_zeros::<u32>(GRID_BARRIER_WORDS).map_err(driver("allocating the work queue"))?,
             capacity,
@@ -102,18 +111,21 @@ impl AsyncRounds<'_> {
                 message: format!("sx_async cannot have one block of {BLOCK} threads resident per SM"),
             });
         }
-        // `sx_queue`: cells, ctl, barrier, list, len, capacity.
-        let mut bytes = Vec::with_capacity(40);
+        // `sx_queue`: cells, ctl, barrier, list, far[2], len, capacity, far_capacity (and padding).
+        let mut bytes = Vec::with_capacity(64);
         for p in [
             queue.cells.device_ptr(stream).0,
             queue.control.device_ptr(stream).0,
             queue.barrier.device_ptr(stream).0,
             list.device_ptr(stream).0,
+            queue.far[0].device_ptr(stream).0,
+            queue.far[1].device_ptr(stream).0,
         ] {
             bytes.extend_from_slice(&p.to_le_bytes());
         }
-        bytes.extend_from_slice(&len.to_le_bytes());
-        bytes.extend_from_slice(&queue.capacity.to_le_bytes());
+        for x in [len, queue.capacity, queue.far_capacity, 0] {
+            bytes.extend_from_slice(&x.to_le_bytes());
+        }
         let control = stream.clone_htod(&bytes).map_err(driver("uploading the work queue's description"))?;
         let blocks = blocks_override.unwrap_or(grid.blocks);
         let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (BLOCK, 1, 1), shared_mem_bytes: 0 };

@@ -206,7 +206,7 @@ impl CudaEngine {
             self.queue_cells.unwrap_or((u64::from(n) * CELLS_PER_VERTEX).min(u64::from(u32::MAX)) as u32).max(1);
         if asynchronous && queue.as_ref().map(QueueBuffers::capacity) != Some(cells) {
             *queue = None; // freed before the new one is allocated
-            *queue = Some(QueueBuffers::new(gpu, cells)?);
+            *queue = Some(QueueBuffers::new(gpu, n, cells)?);
         }
         let queue = match queue {
             Some(q) if asynchronous => {

@@ -9,13 +9,14 @@
  * (epoch << 32) | vertex: a cell is full when it carries the current epoch's number (zeroed memory:
  * empty for every epoch from 1). Warps take positions 32 at a time, ahead of what has been written,
  * and wait at their own cells. An epoch ends when every vertex enqueued in it has been relaxed
- * (`finished` = `tail` - `dropped`). Two kinds of vertex wait for a later epoch instead of entering the
- * queue: those enqueued past its last cell (dropped), and those whose priority bucket
- * (`simdx_bucket`, delta-stepping's) is above the epoch's; they stay active. When an epoch ends with
- * any, the grid meets at a barrier, finds the lowest bucket among the active vertices, and starts a new
- * epoch at the first cell with the active vertices of that bucket. So no vertex is lost, the queue
- * never needs more cells than it has, and SSSP relaxes its buckets in order, each one asynchronously.
- * Called with a co-resident grid (cooperative launch). */
+ * (`finished` = `tail` - `dropped`). Two kinds of vertex wait for a later epoch instead: those enqueued
+ * past the queue's last cell (dropped), and those whose priority bucket (`simdx_bucket`,
+ * delta-stepping's) is above the epoch's. They stay active and go into the far list (or, once it is
+ * full, a flag says to scan every vertex instead). Between epochs the grid meets at barriers, finds
+ * the lowest bucket among the far list's active vertices, enqueues those of that bucket from the first
+ * cell and moves the others to the other far list. So no vertex is lost, the queue never needs more
+ * cells than it has, and SSSP relaxes its buckets in order, each one asynchronously. Called with a
+ * co-resident grid (cooperative launch). */
 
 /* Counter words of `ctl` (u64), each on its own 128-byte line. */
 #define SX_Q_HEAD 0
@@ -25,9 +26,10 @@
 #define SX_Q_EDGES 64
 #define SX_Q_DROPPED 80   /* enqueued past the last cell */
 #define SX_Q_EPOCHS 96
-#define SX_Q_DEFERRED 100 /* 1: some vertex improved to a bucket above the epoch's */
-#define SX_Q_BUCKET 104   /* the lowest bucket of an active vertex, found between epochs */
-#define SX_Q_LOG 112      /* per epoch: items and edges so far, end time (ns); SX_Q_LOG_EPOCHS rows */
+#define SX_Q_BUCKET 104   /* the lowest bucket of a deferred active vertex, found between epochs */
+#define SX_Q_FAR_LEN 112  /* 2 words: the lengths of far[0] and far[1] */
+#define SX_Q_FAR_FULL 120 /* 1: a vertex did not fit in the far list; the next epoch scans every vertex */
+#define SX_Q_LOG 128      /* per epoch: items and edges so far, end time (ns); SX_Q_LOG_EPOCHS rows */
 #define SX_Q_LOG_EPOCHS 64
 #define SX_Q_WORDS (SX_Q_LOG + 3 * SX_Q_LOG_EPOCHS + 1) /* the last word: the start time */
 /* Out-degree from which a warp relaxes a vertex's arcs together rather than one lane alone. */
@@ -43,9 +45,33 @@ typedef struct {
     unsigned long long* ctl;    /* SX_Q_WORDS counters, zeroed before the launch */
     unsigned int* barrier;      /* SX_BARRIER_WORDS, zeroed */
     const simdx_u32* list;      /* a frontier handed over from synchronous rounds, already prepared */
+    simdx_u32* far[2];          /* vertices deferred to later epochs (repeats allowed); far[cur] fills */
     simdx_u32 len;
     simdx_u32 capacity;
+    simdx_u32 far_capacity;     /* of each far list */
 } sx_queue;
+
+/* A vertex's priority bucket (0 for programs without buckets). */
+__device__ __forceinline__ simdx_u32 sx_q_bucket(const simdx_params* p, simdx_value value) {
+    return SIMDX_HAS_BUCKET ? simdx_bucket(p, value) : 0u;
+}
+
+/* Defers v (where `take`; active) to a later epoch: appended to far[cur], or, past its end, flagged for
+ * a scan of every vertex. Called by whole warps. */
+__device__ __forceinline__ void sx_q_defer(const sx_queue* q, simdx_u32 cur, bool take, simdx_u32 v) {
+    unsigned want = __ballot_sync(SX_FULL, take);
+    if (!want) return;
+    int lane = threadIdx.x & 31, leader = __ffs(want) - 1;
+    unsigned long long base = 0;
+    if (lane == leader) base = atomicAdd(&q->ctl[SX_Q_FAR_LEN + cur], (unsigned long long)__popc(want));
+    base = __shfl_sync(SX_FULL, base, leader);
+    unsigned long long pos = base + __popc(want & ((1u << lane) - 1u));
+    if (take && pos < q->far_capacity) q->far[cur][pos] = v;
+    if (take && pos >= q->far_capacity) {
+        volatile unsigned long long* full = &q->ctl[SX_Q_FAR_FULL];
+        if (*full == 0ull) *full = 1ull;
+    }
+}
 
 /* The device clock, in ns. */
 __device__ __forceinline__ unsigned long long sx_q_clock() {
@@ -54,9 +80,9 @@ __device__ __forceinline__ unsigned long long sx_q_clock() {
     return t;
 }
 
-/* Appends v (where `take`) to the queue in `epoch`; past the last cell it is dropped instead (it stays
- * active for a later epoch). Called by whole warps. */
-__device__ __forceinline__ void sx_q_push(const sx_queue* q, unsigned int epoch, bool take, simdx_u32 v) {
+/* Appends v (where `take`) to the queue in `epoch`; past the last cell it is dropped instead and
+ * deferred to a later epoch (far[cur]). Called by whole warps. */
+__device__ __forceinline__ void sx_q_push(const sx_queue* q, unsigned int epoch, simdx_u32 cur, bool take, simdx_u32 v) {
     unsigned want = __ballot_sync(SX_FULL, take);
     if (!want) return;
     int lane = threadIdx.x & 31, leader = __ffs(want) - 1;
@@ -72,14 +98,19 @@ __device__ __forceinline__ void sx_q_push(const sx_queue* q, unsigned int epoch,
         __threadfence(); /* the improvement is visible before the entry that announces it */
         *(volatile unsigned long long*)&q->cells[pos] = ((unsigned long long)epoch << 32) | v;
     }
+    sx_q_defer(q, cur, take && pos >= q->capacity, v);
 }
 
-/* Relaxes out-arc i (from a source sending `src`, out-degree `deg`); true if its target, returned in
- * *t, improved within the epoch's bucket (the caller enqueues it). An improvement above that bucket
- * is deferred: the target stays active for a later epoch. `can_update` is not read: it prunes
- * synchronous rounds only (an improvement is never refused here). */
-__device__ __forceinline__ bool sx_q_arc(const sx_state* s, const sx_queue* q, const simdx_params* p, simdx_u32 bucket,
-                                         simdx_msg src, simdx_u32 deg, simdx_u64 i, simdx_u32* t) {
+/* What a relaxation asks of the queue for its target. */
+#define SX_Q_NOTHING 0
+#define SX_Q_ENQUEUE 1 /* improved within the epoch's bucket */
+#define SX_Q_DEFER 2   /* improved into a later bucket: it waits, active, in the far list */
+
+/* Relaxes out-arc i (from a source sending `src`, out-degree `deg`) and says what its target, returned
+ * in *t, needs. `can_update` is not read: it prunes synchronous rounds only (an improvement is never
+ * refused here). */
+__device__ __forceinline__ int sx_q_arc(const sx_state* s, const simdx_params* p, simdx_u32 bucket, simdx_msg src,
+                                        simdx_u32 deg, simdx_u64 i, simdx_u32* t) {
     simdx_u32 v = s->out_targets[i];
     *t = v;
     simdx_value dst = *(volatile simdx_value*)&s->now[v];
@@ -89,15 +120,10 @@ __device__ __forceinline__ bool sx_q_arc(const sx_state* s, const sx_queue* q, c
     e.weight = sx_weight(s, s->out_weights, i);
     e.src_out_degree = deg;
     simdx_value update = simdx_compute(p, e);
-    if (sx_same(simdx_combine(p, dst, update), dst)) return false;
+    if (sx_same(simdx_combine(p, dst, update), dst)) return SX_Q_NOTHING;
     simdx_value old = sx_atomic(&s->now[v], update, p);
-    if (sx_same(simdx_combine(p, old, update), old)) return false;
-    if (SIMDX_HAS_BUCKET && simdx_bucket(p, update) > bucket) {
-        volatile unsigned long long* deferred = &q->ctl[SX_Q_DEFERRED];
-        if (*deferred == 0ull) *deferred = 1ull;
-        return false;
-    }
-    return true;
+    if (sx_same(simdx_combine(p, old, update), old)) return SX_Q_NOTHING;
+    return sx_q_bucket(p, update) > bucket ? SX_Q_DEFER : SX_Q_ENQUEUE;
 }
 
 /* Relaxes the out-arcs of each lane's vertex v (where `take`): a vertex from the queue relaxes if it
@@ -105,7 +131,7 @@ __device__ __forceinline__ bool sx_q_arc(const sx_state* s, const sx_queue* q, c
  * sends what it was prepared with. Lanes relax their own small vertices; the warp relaxes each big one
  * together. Adds the arcs read to *edges. Called by whole warps. */
 __device__ __forceinline__ void sx_q_relax(const sx_state* s, const sx_queue* q, unsigned int epoch, simdx_u32 bucket,
-                                           bool take, simdx_u32 v, bool handed, unsigned long long* edges) {
+                                           simdx_u32 cur, bool take, simdx_u32 v, bool handed, unsigned long long* edges) {
     simdx_params p = s->params;
     simdx_msg src = (simdx_msg)0;
     simdx_u64 b = 0, e = 0;
@@ -134,8 +160,9 @@ __device__ __forceinline__ void sx_q_relax(const sx_state* s, const sx_queue* q,
     for (int o = 16; o > 0; o >>= 1) most = max(most, __shfl_xor_sync(SX_FULL, most, o));
     for (simdx_u32 k = 0; k < most; k++) {
         simdx_u32 t = 0;
-        bool improved = !big && b + k < e && sx_q_arc(s, q, &p, bucket, src, deg, b + k, &t);
-        sx_q_push(q, epoch, improved, t);
+        int need = (!big && b + k < e) ? sx_q_arc(s, &p, bucket, src, deg, b + k, &t) : SX_Q_NOTHING;
+        sx_q_push(q, epoch, cur, need == SX_Q_ENQUEUE, t);
+        sx_q_defer(q, cur, need == SX_Q_DEFER, t);
     }
     int lane = threadIdx.x & 31;
     for (unsigned bigs = __ballot_sync(SX_FULL, big); bigs; bigs &= bigs - 1u) {
@@ -145,8 +172,9 @@ __device__ __forceinline__ void sx_q_relax(const sx_state* s, const sx_queue* q,
         simdx_u32 dd = __shfl_sync(SX_FULL, deg, owner);
         for (simdx_u64 k = bb; k < ee; k += 32) {
             simdx_u32 t = 0;
-            bool improved = k + lane < ee && sx_q_arc(s, q, &p, bucket, ss, dd, k + lane, &t);
-            sx_q_push(q, epoch, improved, t);
+            int need = k + lane < ee ? sx_q_arc(s, &p, bucket, ss, dd, k + lane, &t) : SX_Q_NOTHING;
+            sx_q_push(q, epoch, cur, need == SX_Q_ENQUEUE, t);
+            sx_q_defer(q, cur, need == SX_Q_DEFER, t);
         }
     }
 }
@@ -165,7 +193,7 @@ __device__ __forceinline__ bool sx_q_over(const sx_queue* q, unsigned long long*
 /* Takes positions 32 at a time and relaxes each vertex as its cell fills, until the epoch is over.
  * Called by whole warps. */
 __device__ __forceinline__ void sx_q_work(const sx_state* s, const sx_queue* q, unsigned int epoch, simdx_u32 bucket,
-                                          unsigned long long* items, unsigned long long* edges) {
+                                          simdx_u32 cur, unsigned long long* items, unsigned long long* edges) {
     int lane = threadIdx.x & 31;
     unsigned long long since = 0, seen_tail = ~0ull; /* when the queue's tail was last seen to move */
     for (;;) {
@@ -181,7 +209,7 @@ __device__ __forceinline__ void sx_q_work(const sx_state* s, const sx_queue* q, 
             bool ready = mine && (unsigned int)(word >> 32) == epoch;
             unsigned got = __ballot_sync(SX_FULL, ready);
             if (got) {
-                sx_q_relax(s, q, epoch, bucket, ready, (simdx_u32)word, false, edges);
+                sx_q_relax(s, q, epoch, bucket, cur, ready, (simdx_u32)word, false, edges);
                 waiting &= ~got;
                 /* Counted after the enqueues of the relaxations (their leaders' atomics returned
                  * before the ballots that brought the warp here). */
@@ -226,42 +254,54 @@ __device__ __forceinline__ void sx_q_log(const sx_queue* q, unsigned int epoch) 
     row[2] = sx_q_clock();
 }
 
-/* The lowest bucket of an active vertex into ctl[SX_Q_BUCKET] (preset to ~0). Whole blocks. */
-__device__ __forceinline__ void sx_q_lowest_bucket(const sx_state* s, const sx_queue* q) {
-    if (!SIMDX_HAS_BUCKET) return;
+/* The candidates for the next epoch: the far list far[cur] (`count` entries), or every vertex when it
+ * overflowed (`all`). Whole blocks call `sx_q_candidates` with a callback per active candidate. */
+template <typename F>
+__device__ __forceinline__ void sx_q_candidates(const sx_state* s, const sx_queue* q, simdx_u32 cur, bool all,
+                                                unsigned long long count, F f) {
     simdx_params p = s->params;
+    unsigned long long total = all ? (unsigned long long)s->n : count;
+    unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    unsigned long long rounds = (total + stride - 1) / stride;
+    for (unsigned long long r = 0; r < rounds; r++) {
+        unsigned long long i = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
+        bool live = i < total;
+        simdx_u32 v = live ? (all ? (simdx_u32)i : q->far[cur][i]) : 0u;
+        simdx_value now = live ? *(volatile simdx_value*)&s->now[v] : (simdx_value)0;
+        bool active = live && simdx_active(&p, now, *(volatile simdx_value*)&s->seen[v]);
+        f(active, v, active ? sx_q_bucket(&p, now) : 0u);
+    }
+}
+
+/* The lowest bucket among the active candidates into ctl[SX_Q_BUCKET] (preset to ~0). Whole blocks. */
+__device__ __forceinline__ void sx_q_lowest_bucket(const sx_state* s, const sx_queue* q, simdx_u32 cur, bool all,
+                                                   unsigned long long count) {
     __shared__ unsigned int lowest;
     if (threadIdx.x == 0) lowest = 0xffffffffu;
     __syncthreads();
-    for (simdx_u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < s->n; v += gridDim.x * blockDim.x) {
-        simdx_value now = *(volatile simdx_value*)&s->now[v];
-        if (simdx_active(&p, now, *(volatile simdx_value*)&s->seen[v])) atomicMin(&lowest, simdx_bucket(&p, now));
-    }
+    sx_q_candidates(s, q, cur, all, count, [&](bool active, simdx_u32 v, simdx_u32 b) {
+        (void)v;
+        if (active) atomicMin(&lowest, b);
+    });
     __syncthreads();
     if (threadIdx.x == 0 && lowest != 0xffffffffu) atomicMin(&q->ctl[SX_Q_BUCKET], (unsigned long long)lowest);
 }
 
-/* Enqueues every active vertex of bucket `bucket` or below. Whole blocks. */
-__device__ __forceinline__ void sx_q_enqueue_active(const sx_state* s, const sx_queue* q, unsigned int epoch, simdx_u32 bucket) {
-    simdx_params p = s->params;
-    simdx_u32 stride = gridDim.x * blockDim.x;
-    simdx_u32 rounds = (s->n + stride - 1) / stride;
-    for (simdx_u32 r = 0; r < rounds; r++) {
-        simdx_u32 v = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
-        bool take = false;
-        if (v < s->n) {
-            simdx_value now = *(volatile simdx_value*)&s->now[v];
-            take = simdx_active(&p, now, *(volatile simdx_value*)&s->seen[v]) &&
-                   (!SIMDX_HAS_BUCKET || simdx_bucket(&p, now) <= bucket);
-        }
-        sx_q_push(q, epoch, take, v);
-    }
+/* Starts an epoch: the active candidates of bucket `bucket` or below into the queue, the other active
+ * ones into far[next]. Whole blocks. */
+__device__ __forceinline__ void sx_q_start(const sx_state* s, const sx_queue* q, unsigned int epoch, simdx_u32 bucket,
+                                           simdx_u32 cur, bool all, unsigned long long count, simdx_u32 next) {
+    sx_q_candidates(s, q, cur, all, count, [&](bool active, simdx_u32 v, simdx_u32 b) {
+        sx_q_push(q, epoch, next, active && b <= bucket, v);
+        sx_q_defer(q, next, active && b > bucket, v);
+    });
 }
 
 extern "C" __global__ void __launch_bounds__(SX_BLOCK) sx_async(const sx_state* s, const sx_queue* q) {
     simdx_u32 lane = threadIdx.x & 31;
     simdx_u32 warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, warps = gridDim.x * blockDim.x / 32;
     unsigned int epoch = 1;
+    simdx_u32 cur = 0; /* the far list that fills during the epoch */
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         q->ctl[SX_Q_WORDS - 1] = sx_q_clock();
         q->ctl[SX_Q_BUCKET] = ~0ull;
@@ -269,24 +309,22 @@ extern "C" __global__ void __launch_bounds__(SX_BLOCK) sx_async(const sx_state* 
     unsigned long long items = 0, edges = 0;
     /* The first epoch's bucket: the lowest of an active vertex, the handed-over frontier's included
      * (prepared, so no longer active, but all of one bucket). */
-    if (SIMDX_HAS_BUCKET) {
-        sx_grid_sync(q->barrier);
-        if (blockIdx.x == 0 && threadIdx.x == 0 && q->len)
-            atomicMin(&q->ctl[SX_Q_BUCKET], (unsigned long long)simdx_bucket(&s->params, s->seen[q->list[0]]));
-        sx_q_lowest_bucket(s, q);
-        sx_grid_sync(q->barrier);
-    }
-    simdx_u32 bucket = SIMDX_HAS_BUCKET ? (simdx_u32)*(volatile unsigned long long*)&q->ctl[SX_Q_BUCKET] : 0u;
+    sx_grid_sync(q->barrier);
+    if (blockIdx.x == 0 && threadIdx.x == 0 && q->len)
+        atomicMin(&q->ctl[SX_Q_BUCKET], (unsigned long long)sx_q_bucket(&s->params, s->seen[q->list[0]]));
+    sx_q_lowest_bucket(s, q, 0, true, 0);
+    sx_grid_sync(q->barrier);
+    simdx_u32 bucket = (simdx_u32)*(volatile unsigned long long*)&q->ctl[SX_Q_BUCKET];
     /* The handed-over frontier sends what it was prepared with. */
     for (simdx_u32 i = warp * 32; i < q->len; i += warps * 32) {
         bool take = i + lane < q->len;
-        sx_q_relax(s, q, epoch, bucket, take, take ? q->list[i + lane] : 0u, true, &edges);
+        sx_q_relax(s, q, epoch, bucket, cur, take, take ? q->list[i + lane] : 0u, true, &edges);
     }
-    /* Every active vertex of the bucket (all of them at the start of a run without buckets) goes in. */
-    sx_q_enqueue_active(s, q, epoch, bucket);
+    /* Every active vertex (the source, at the start of a run) goes in, or waits in the far list. */
+    sx_q_start(s, q, epoch, bucket, 0, true, 0, cur);
     for (;;) {
         sx_grid_sync(q->barrier); /* `tail` counts every vertex enqueued so far */
-        sx_q_work(s, q, epoch, bucket, &items, &edges);
+        sx_q_work(s, q, epoch, bucket, cur, &items, &edges);
         for (int o = 16; o > 0; o >>= 1) {
             items += __shfl_down_sync(SX_FULL, items, o);
             edges += __shfl_down_sync(SX_FULL, edges, o);
@@ -299,28 +337,32 @@ extern "C" __global__ void __launch_bounds__(SX_BLOCK) sx_async(const sx_state* 
         edges = 0;
         sx_grid_sync(q->barrier); /* every warp is done: the epoch is over */
         sx_q_log(q, epoch);
-        if (*(volatile unsigned long long*)&q->ctl[SX_Q_DROPPED] == 0ull &&
-            *(volatile unsigned long long*)&q->ctl[SX_Q_DEFERRED] == 0ull)
-            break;
-        sx_grid_sync(q->barrier); /* everyone has read the drops and deferrals */
+        bool all = *(volatile unsigned long long*)&q->ctl[SX_Q_FAR_FULL] != 0ull;
+        unsigned long long count = *(volatile unsigned long long*)&q->ctl[SX_Q_FAR_LEN + cur];
+        if (!all && count == 0ull) break; /* nothing was deferred */
+        sx_grid_sync(q->barrier); /* everyone has read the far list's state */
+        simdx_u32 next = cur ^ 1u;
         if (blockIdx.x == 0 && threadIdx.x == 0) {
             q->ctl[SX_Q_HEAD] = 0ull;
             q->ctl[SX_Q_TAIL] = 0ull;
             q->ctl[SX_Q_FINISHED] = 0ull;
             q->ctl[SX_Q_DROPPED] = 0ull;
-            q->ctl[SX_Q_DEFERRED] = 0ull;
+            q->ctl[SX_Q_FAR_FULL] = 0ull;
+            q->ctl[SX_Q_FAR_LEN + next] = 0ull;
             q->ctl[SX_Q_BUCKET] = ~0ull;
             q->ctl[SX_Q_EPOCHS] = epoch;
         }
         sx_grid_sync(q->barrier);
-        /* A new epoch: the lowest bucket still active, its vertices from the first cell. */
+        sx_q_lowest_bucket(s, q, cur, all, count);
+        sx_grid_sync(q->barrier);
+        unsigned long long lowest = *(volatile unsigned long long*)&q->ctl[SX_Q_BUCKET];
+        if (lowest == ~0ull) break; /* every deferred vertex was relaxed since */
+        bucket = (simdx_u32)lowest;
+        /* A new epoch: the deferred vertices of the lowest bucket from the first cell, the rest to the
+         * other far list. */
         epoch += 1;
-        if (SIMDX_HAS_BUCKET) {
-            sx_q_lowest_bucket(s, q);
-            sx_grid_sync(q->barrier);
-            bucket = (simdx_u32)*(volatile unsigned long long*)&q->ctl[SX_Q_BUCKET];
-        }
-        sx_q_enqueue_active(s, q, epoch, bucket);
+        sx_q_start(s, q, epoch, bucket, cur, all, count, next);
+        cur = next;
     }
     if (blockIdx.x == 0 && threadIdx.x == 0) q->ctl[SX_Q_EPOCHS] = epoch;
 }
