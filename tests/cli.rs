@@ -496,6 +496,33 @@ fn energy_is_reported_on_the_gpu_and_explained_away_on_the_cpu() {
 }
 
 #[test]
+fn a_device_memory_limit_refuses_a_run_in_one_sentence_and_auto_falls_back_to_the_cpu() {
+    // Parsed and accepted everywhere; the CPU backend does not read it.
+    let o = simdx(&["--device-memory-limit", "1M", "run", "bfs", "kron:10", "--backend", "cpu"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = simdx(&["--device-memory-limit", "lots", "run", "bfs", "kron:10"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    #[cfg(feature = "cuda")]
+    {
+        if let Err(e) = simdx_cuda::available() {
+            assert!(std::env::var("SIMDX_REQUIRE_GPU").map_or(true, |v| v != "1"), "SIMDX_REQUIRE_GPU=1 but {e}");
+            eprintln!("skipped the GPU half: {e}");
+            return;
+        }
+        // kron:14 takes a few MiB on the device: 1 MiB is too little, 1 GiB plenty.
+        let o = simdx(&["--device-memory-limit", "1M", "run", "bfs", "kron:14", "--backend", "cuda"]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let e = stderr(&o);
+        assert!(e.contains("over the GPU memory limit: the graph needs") && e.contains("--device-memory-limit"), "{e}");
+        assert_eq!(e.trim_end().lines().count(), 1, "{e}");
+        let o = simdx(&["--device-memory-limit", "1M", "run", "bfs", "kron:14", "--validate"]);
+        assert!(o.status.success() && stdout(&o).contains("backend cpu"), "{}{}", stdout(&o), stderr(&o));
+        let o = simdx(&["--device-memory-limit", "1G", "run", "bfs", "kron:14", "--backend", "cuda", "--validate"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+}
+
+#[test]
 fn without_a_usable_gpu_cuda_is_one_sentence_and_auto_runs_on_the_cpu() {
     if std::env::var_os("SIMDX_REQUIRE_GPU").is_some() {
         return; // a GPU machine: the GPU tests cover --backend cuda there

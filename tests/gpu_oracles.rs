@@ -299,15 +299,19 @@ fn asynchronous_rounds_go_on_in_epochs_by_bucket_and_when_they_outgrow_their_que
         }
         assert_eq!(engine.last_fused_kernel().map(|k| k.0).as_deref(), Some("sx_async"));
     }
-    // Buckets of one distance each: each epoch relaxes the lowest bucket still active, so every vertex
-    // is relaxed once, at its distance, as Dijkstra's algorithm would.
-    let engine = CudaEngine::new(options);
-    let run = engine.run(&Sssp { source: 0, delta: 1 }, &dg).unwrap();
-    assert_eq!(run.values, (0..n).collect::<Vec<_>>());
-    let it = &run.stats.iterations;
-    assert_eq!(it.len(), 64, "the log's rows");
-    assert_eq!(it.iter().map(|i| i.frontier).sum::<u64>(), u64::from(n));
-    assert_eq!(it.iter().map(|i| i.edges).sum::<u64>(), g.num_arcs());
+    // Buckets of one distance each: each epoch relaxes the lowest buckets still active, its span of
+    // buckets widening while epochs are small; exact, in more than one epoch, on the grid and on one block.
+    for blocks in [None, Some(1)] {
+        let engine = match blocks {
+            Some(b) => CudaEngine::new(options).with_fused_blocks(b),
+            None => CudaEngine::new(options),
+        };
+        let run = engine.run(&Sssp { source: 0, delta: 1 }, &dg).unwrap();
+        assert_eq!(run.values, (0..n).collect::<Vec<_>>(), "blocks {blocks:?}");
+        let it = &run.stats.iterations;
+        assert!(it.len() > 1, "blocks {blocks:?}: {it:?}");
+        assert!(it.iter().map(|i| i.edges).sum::<u64>() >= g.num_arcs(), "blocks {blocks:?}");
+    }
     // A program that cannot run asynchronously (a global sum, a stopping test) runs as under `Auto`.
     let params = PageRank { tolerance: 1e-9, max_iterations: 200, ..PageRank::default() };
     let pr = CudaEngine::new(options).run(&params, &dg).unwrap();

@@ -51,6 +51,23 @@ pub enum CudaError {
         /// Bytes free on the device.
         free: u64,
     },
+    /// A run would take more device memory than the limit set with [`crate::set_memory_limit`].
+    #[error(
+        "over the GPU memory limit: {what} needs {} but {} of the {} limit is left (raise --device-memory-limit, use --backend cpu, or a smaller graph)",
+        simdx_core::memory::show_bytes(*needed),
+        simdx_core::memory::show_bytes(*left),
+        simdx_core::memory::show_bytes(*limit)
+    )]
+    OverLimit {
+        /// What was being allocated.
+        what: &'static str,
+        /// Bytes asked for.
+        needed: u64,
+        /// Bytes of the limit not yet used by this process's device memory.
+        left: u64,
+        /// The limit.
+        limit: u64,
+    },
     /// The graph's weights cannot serve as the program's weight type.
     #[error("{0}")]
     Weights(String),
@@ -129,6 +146,12 @@ mod tests {
         assert_eq!(
             estimate,
             "out of GPU memory: the graph needs 3.0 GiB but the device has 1.0 GiB free (use --backend cpu, or a smaller graph)"
+        );
+        let over =
+            CudaError::OverLimit { what: "the graph", needed: 3 << 20, left: 1 << 20, limit: 2 << 20 }.to_string();
+        assert_eq!(
+            over,
+            "over the GPU memory limit: the graph needs 3.0 MiB but 1.0 MiB of the 2.0 MiB limit is left (raise --device-memory-limit, use --backend cpu, or a smaller graph)"
         );
     }
 }

@@ -1,6 +1,7 @@
 //! [`Gpu`]: one CUDA device opened through the dynamically loaded driver — its context, stream,
 //! architecture and multiprocessor count — or a clear error when there is no usable GPU.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use cudarc::driver::sys::CUdevice_attribute;
@@ -19,6 +20,20 @@ pub struct Gpu {
     pub sm_count: u32,
     /// The device's name.
     pub name: String,
+    /// Free device memory when the device was opened: what this process has allocated since is the
+    /// difference with what is free now (other processes aside).
+    free_at_open: u64,
+}
+
+/// The most device memory simdx may allocate in this process (0: what the device has free).
+static MEMORY_LIMIT: AtomicU64 = AtomicU64::new(0);
+
+/// Limits the device memory simdx allocates in this process (graphs, run buffers, queues) to `limit`
+/// bytes, or lifts the limit (`None`): an allocation beyond it fails with [`CudaError::OverLimit`]
+/// before it is made, as one beyond the free memory fails with [`CudaError::OutOfMemory`]. The CLI's
+/// `--device-memory-limit`.
+pub fn set_memory_limit(limit: Option<u64>) {
+    MEMORY_LIMIT.store(limit.unwrap_or(0), Ordering::Relaxed);
 }
 
 impl Gpu {
@@ -39,7 +54,8 @@ impl Gpu {
             .map_err(driver("reading the multiprocessor count"))? as u32;
         let name = ctx.name().unwrap_or_else(|_| "CUDA device".to_string());
         let stream = ctx.default_stream();
-        Ok(Gpu { ctx, stream, compute_capability, sm_count, name })
+        let (free_at_open, _) = ctx.mem_get_info().map_err(driver("reading free memory"))?;
+        Ok(Gpu { ctx, stream, compute_capability, sm_count, name, free_at_open: free_at_open as u64 })
     }
 
     /// Compiles CUDA C `source` for this device (NVRTC, `sm_XY`, CUBIN) through the kernel cache
@@ -84,12 +100,18 @@ impl Gpu {
         Ok(2.0 * (words * 8) as f64 / best / 1e9)
     }
 
-    /// Fails with [`CudaError::OutOfMemory`] unless `bytes` (plus a margin) are free.
+    /// Fails with [`CudaError::OutOfMemory`] unless `bytes` (plus a margin) are free, and with
+    /// [`CudaError::OverLimit`] if they would take this process past [`set_memory_limit`]'s limit.
     pub(crate) fn check_free(&self, what: &'static str, bytes: u64) -> Result<(), CudaError> {
         let (free, _) = self.memory()?;
         let margin = 64 << 20;
         if bytes + margin > free {
             return Err(CudaError::OutOfMemory { what, needed: bytes, free });
+        }
+        let limit = MEMORY_LIMIT.load(Ordering::Relaxed);
+        let used = self.free_at_open.saturating_sub(free);
+        if limit > 0 && used + bytes > limit {
+            return Err(CudaError::OverLimit { what, needed: bytes, left: limit.saturating_sub(used), limit });
         }
         Ok(())
     }

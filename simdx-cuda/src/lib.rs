@@ -23,6 +23,6 @@ pub use energy::EnergyMeter;
 pub use engine::{kernel_source, CudaEngine};
 pub use error::CudaError;
 pub use fused::FusedGrid;
-pub use gpu::{available, Gpu};
+pub use gpu::{available, set_memory_limit, Gpu};
 pub use graph::DeviceGraph;
 pub use launch::{GRID_BARRIER, GRID_BARRIER_WORDS};

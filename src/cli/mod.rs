@@ -31,6 +31,10 @@ pub struct Cli {
     /// available.
     #[arg(long, global = true, value_name = "SIZE", value_parser = simdx_core::memory::parse_bytes)]
     memory_limit: Option<u64>,
+    /// The most GPU memory a run may allocate (graph, run buffers, work queue; e.g. 512M, 8G); a run
+    /// that needs more is refused with its estimate before allocating. Default: what the device has free.
+    #[arg(long, global = true, value_name = "SIZE", value_parser = simdx_core::memory::parse_bytes)]
+    device_memory_limit: Option<u64>,
     #[command(subcommand)]
     command: Command,
 }
@@ -52,6 +56,10 @@ enum Command {
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<(), CliError> {
     simdx_core::memory::set_limit(cli.memory_limit);
+    #[cfg(feature = "cuda")]
+    simdx_cuda::set_memory_limit(cli.device_memory_limit);
+    #[cfg(not(feature = "cuda"))]
+    let _ = cli.device_memory_limit; // no GPU backend in this build: nothing to limit
     match cli.command {
         Command::Info(args) => info::run(args),
         Command::Convert(args) => convert::run(args),

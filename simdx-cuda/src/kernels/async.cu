@@ -15,8 +15,11 @@
  * full, a flag says to scan every vertex instead). Between epochs the grid meets at barriers, finds
  * the lowest bucket among the far list's active vertices, enqueues those of that bucket from the first
  * cell and moves the others to the other far list. So no vertex is lost, the queue never needs more
- * cells than it has, and SSSP relaxes its buckets in order, each one asynchronously. Called with a
- * co-resident grid (cooperative launch). */
+ * cells than it has, and SSSP relaxes its buckets in order, each one asynchronously. An epoch takes
+ * `span` buckets from the lowest: an epoch too small to keep the grid busy doubles the span (the cost of
+ * an epoch, a few grid barriers, then buys more work), a big one halves it (asynchronous rounds over a
+ * wide range of buckets relax vertices again that a narrower one would have relaxed once). Called with
+ * a co-resident grid (cooperative launch). */
 
 /* Counter words of `ctl` (u64), each on its own 128-byte line. */
 #define SX_Q_HEAD 0
@@ -34,6 +37,10 @@
 #define SX_Q_WORDS (SX_Q_LOG + 3 * SX_Q_LOG_EPOCHS + 1) /* the last word: the start time */
 /* Out-degree from which a warp relaxes a vertex's arcs together rather than one lane alone. */
 #define SX_Q_WARP_DEGREE 32
+/* An epoch that takes fewer vertices than this many per warp of the grid doubles the next one's span of
+ * buckets; one that takes SX_Q_SPAN_RANGE times more halves it. */
+#define SX_Q_SMALL_EPOCH 4
+#define SX_Q_SPAN_RANGE 16
 /* Idle polls of a warp's cells between two readings of the epoch's shared counters. */
 #define SX_Q_POLLS_PER_CHECK 8
 /* A warp that waits this long (ns) while the epoch is not over but nothing is enqueued anywhere aborts
@@ -314,7 +321,10 @@ extern "C" __global__ void __launch_bounds__(SX_BLOCK) sx_async(const sx_state* 
         atomicMin(&q->ctl[SX_Q_BUCKET], (unsigned long long)sx_q_bucket(&s->params, s->seen[q->list[0]]));
     sx_q_lowest_bucket(s, q, 0, true, 0);
     sx_grid_sync(q->barrier);
-    simdx_u32 bucket = (simdx_u32)*(volatile unsigned long long*)&q->ctl[SX_Q_BUCKET];
+    /* The epoch takes buckets up to `bucket` (lowest + span - 1). */
+    simdx_u32 bucket = (simdx_u32)*(volatile unsigned long long*)&q->ctl[SX_Q_BUCKET], span = 1;
+    unsigned long long before = 0; /* vertices taken before this epoch */
+    unsigned long long small = (unsigned long long)warps * SX_Q_SMALL_EPOCH;
     /* The handed-over frontier sends what it was prepared with. */
     for (simdx_u32 i = warp * 32; i < q->len; i += warps * 32) {
         bool take = i + lane < q->len;
@@ -337,6 +347,10 @@ extern "C" __global__ void __launch_bounds__(SX_BLOCK) sx_async(const sx_state* 
         edges = 0;
         sx_grid_sync(q->barrier); /* every warp is done: the epoch is over */
         sx_q_log(q, epoch);
+        unsigned long long taken = *(volatile unsigned long long*)&q->ctl[SX_Q_ITEMS];
+        if (taken - before < small) span = min(span * 2u, 1u << 30);
+        else if (taken - before > small * SX_Q_SPAN_RANGE) span = max(span / 2u, 1u);
+        before = taken;
         bool all = *(volatile unsigned long long*)&q->ctl[SX_Q_FAR_FULL] != 0ull;
         unsigned long long count = *(volatile unsigned long long*)&q->ctl[SX_Q_FAR_LEN + cur];
         if (!all && count == 0ull) break; /* nothing was deferred */
@@ -357,7 +371,7 @@ extern "C" __global__ void __launch_bounds__(SX_BLOCK) sx_async(const sx_state* 
         sx_grid_sync(q->barrier);
         unsigned long long lowest = *(volatile unsigned long long*)&q->ctl[SX_Q_BUCKET];
         if (lowest == ~0ull) break; /* every deferred vertex was relaxed since */
-        bucket = (simdx_u32)lowest;
+        bucket = (simdx_u32)min(lowest + span - 1ull, 0xffffffffull);
         /* A new epoch: the deferred vertices of the lowest bucket from the first cell, the rest to the
          * other far list. */
         epoch += 1;
