@@ -289,6 +289,9 @@ fn shortcuts_cut_the_steps_on_a_grid() {
             let plain = runner.run(&PlainWcc).unwrap();
             let labels = runner.run(&Wcc).unwrap();
             assert_eq!(plain.values, labels.values, "{at}");
+            if options.fusion == FusionPolicy::Async {
+                continue; // no steps to count: epochs of asynchronous rounds on the GPU
+            }
             let (steps, plain_steps) = (labels.stats.iterations.len(), plain.stats.iterations.len());
             assert!(steps <= plain_steps, "{at}: {steps} steps with shortcuts, {plain_steps} without");
             if options.direction == DirectionPolicy::Pull {
