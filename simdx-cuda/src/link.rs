@@ -3,20 +3,16 @@
 //! as the CPU backend runs it. The out-arcs sampled first, then the largest class found from a sample
 //! of 1,024 vertices' roots read back to the host, then the other arcs of the vertices outside it.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
 use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use simdx_core::engine::linking::{largest_class, SAMPLED_ARCS, SAMPLES};
 use simdx_core::engine::{Direction, FilterUsed, IterationStats};
 
 use crate::error::{driver, CudaError};
 use crate::launch::{Kernels, BLOCK};
 
-/// Out-arcs per vertex linked before the largest class is picked (as on the CPU).
-const SAMPLED_ARCS: u32 = 2;
-/// Vertices whose roots are sampled to find the largest class.
-const SAMPLES: u32 = 1024;
 /// Counter slots used (as in kernels/state.cu).
 const NEXT_LEN: usize = 0;
 const EDGES: usize = 4;
@@ -83,7 +79,7 @@ impl Linking<'_> {
             time: began.elapsed(),
         };
         let began = Instant::now();
-        let largest = most_frequent(&roots).unwrap_or(u32::MAX);
+        let largest = largest_class(roots.iter().map(|&r| u64::from(r))).map_or(u32::MAX, |r| r as u32);
         let directed = u32::from(directed);
         launch!("sx_link_rest", &largest, &SAMPLED_ARCS, &directed);
         launch!("sx_link_flatten");
@@ -97,26 +93,5 @@ impl Linking<'_> {
             time: began.elapsed(),
         };
         Ok(Some(vec![sample, rest]))
-    }
-}
-
-/// The value that occurs most often in `roots` (the smallest of those tied).
-fn most_frequent(roots: &[u32]) -> Option<u32> {
-    let mut counts: HashMap<u32, u32> = HashMap::new();
-    for &r in roots {
-        *counts.entry(r).or_default() += 1;
-    }
-    counts.into_iter().max_by_key(|&(root, count)| (count, std::cmp::Reverse(root))).map(|(root, _)| root)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::most_frequent;
-
-    #[test]
-    fn the_most_frequent_root_wins_and_ties_go_to_the_smallest() {
-        assert_eq!(most_frequent(&[5, 3, 5, 3, 7]), Some(3));
-        assert_eq!(most_frequent(&[9, 9, 1]), Some(9));
-        assert_eq!(most_frequent(&[]), None);
     }
 }

@@ -17,7 +17,6 @@
 //! been hooked elsewhere meanwhile, the combine keeps the better of its two parents and the link
 //! goes on between the two parents, so no connection is lost.
 
-use std::collections::HashMap;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -27,13 +26,10 @@ use super::state::VertexState;
 use crate::acc::program::labelled_vertex;
 use crate::acc::{AtomicCell, Edge, Program, Value, WeightView, Wide};
 use crate::gen::rng::WyRand;
+use crate::run::linking::{largest_class, SAMPLED_ARCS, SAMPLES};
 use crate::run::stats::{Direction, FilterUsed, IterationStats};
 use crate::{Graph, VertexId};
 
-/// Out-arcs per vertex linked before the largest class is picked (Afforest's neighbour rounds).
-pub(crate) const SAMPLED_ARCS: usize = 2;
-/// Vertices sampled to find the largest class.
-const SAMPLES: usize = 1024;
 /// Vertices per parallel task.
 const CHUNK: usize = 4096;
 /// How many vertices ahead the sampled rounds fetch an arc.
@@ -57,7 +53,7 @@ pub(crate) fn link_all<P: Program>(
     let n = state.len();
     let began = Instant::now();
     let mut sampled = 0;
-    for round in 0..SAMPLED_ARCS {
+    for round in 0..SAMPLED_ARCS as usize {
         sampled += links.sampled_round(round);
         links.flatten();
     }
@@ -81,7 +77,8 @@ pub(crate) fn link_all<P: Program>(
         .with_min_len(CHUNK / 16)
         .map(|&u| {
             let arcs = graph.out_csr().range(u);
-            let mut linked = links.out_arcs(u, arcs.start.saturating_add(SAMPLED_ARCS).min(arcs.end)..arcs.end);
+            let mut linked =
+                links.out_arcs(u, arcs.start.saturating_add(SAMPLED_ARCS as usize).min(arcs.end)..arcs.end);
             if graph.is_directed() {
                 linked += links.in_arcs(u);
             }
@@ -267,15 +264,8 @@ impl<P: Program> Links<'_, '_, P> {
             return None;
         }
         let mut rng = WyRand::new(n as u64);
-        let mut counts: HashMap<usize, u32> = HashMap::new();
-        for _ in 0..SAMPLES {
-            let v = rng.below(n as u64) as usize;
-            *counts.entry(self.root(v)).or_default() += 1;
-        }
-        counts
-            .into_iter()
-            .max_by_key(|&(root, count)| (count, std::cmp::Reverse(root)))
-            .map(|(root, _)| label::<P>(root))
+        let roots = (0..SAMPLES).map(|_| self.root(rng.below(n as u64) as usize) as u64).collect::<Vec<_>>();
+        largest_class(roots).map(|root| label::<P>(root as usize))
     }
 }
 

@@ -6,7 +6,7 @@ pub use crate::run::options::{
     DegreeClasses, DirectionPolicy, FilterPolicy, FusionPolicy, LabelPolicy, RunOptions, ASYNC_AFTER_ITERATIONS,
 };
 pub use crate::run::stats::{Direction, FilterUsed, IterationStats, RunStats};
-pub use crate::run::{options, stats, EngineError, Run};
+pub use crate::run::{linking, options, stats, EngineError, Run};
 
 use crate::acc::Program;
 use crate::Graph;

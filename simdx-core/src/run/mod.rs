@@ -1,7 +1,9 @@
 //! What a run takes and gives back, shared by the engine and its backends (so that neither imports
-//! the other for it): the options ([`options`]), the statistics ([`stats`]), the result ([`Run`]) and
-//! why a run could not start ([`EngineError`]). The public paths are those of [`crate::engine`].
+//! the other for it): the options ([`options`]), the statistics ([`stats`]), the result ([`Run`]),
+//! why a run could not start ([`EngineError`]) and the rules both engines' linking follows
+//! ([`linking`]). The public paths are those of [`crate::engine`].
 
+pub mod linking;
 pub mod options;
 pub mod stats;
 
