@@ -207,6 +207,28 @@ fn concurrent_improvements_of_the_same_vertices_are_not_lost() {
     }
 }
 
+#[test]
+fn fused_bfs_rounds_correct_levels_reached_ahead_of_the_others() {
+    // Workers of a fused round run ahead of each other, so a BFS vertex may first be reached at a
+    // deeper level than its own, then improved: the rounds must not keep BFS's `can_update` (only
+    // unvisited vertices), which would refuse the improvement. Pushing only, from the start, and
+    // under the auto policy, which fuses a run still going after ASYNC_AFTER_ITERATIONS steps.
+    // From the middle of a 600 x 600 grid the wavefront outgrows what one worker keeps to itself (1,000
+    // vertices), so rounds run on several workers (kept, with 2 and 4 threads, the test failed every
+    // time).
+    let g = generated("grid:600x600");
+    let source = 300 * 600 + 300;
+    for direction in [DirectionPolicy::Push, DirectionPolicy::default()] {
+        for threads in [2, 4] {
+            let options = RunOptions { direction, threads: Some(threads), ..RunOptions::default() };
+            let run = Engine::new(options).run(&Bfs { source }, &g).unwrap();
+            verify::bfs(&g, source, &run.values).unwrap_or_else(|e| panic!("{direction:?}, {threads} threads: {e}"));
+            let steps = run.stats.iterations.len();
+            assert!(steps < 200, "{direction:?}: {steps} iterations, not fused (the search has 600 levels)");
+        }
+    }
+}
+
 /// Fused rounds and single steps with hubs split into chunks (every vertex of degree 8 or more is
 /// a hub here), on four threads, against Dijkstra and union-find. The widest rounds of SSSP on
 /// urand:12 start from about 900 vertices with 30K out-edges, which run in parallel (above 16K).

@@ -156,7 +156,9 @@ fn fusion_modes_agree_on_a_high_diameter_graph() {
     let g = generated("grid:300x200");
     let dg = DeviceGraph::upload(&gpu, &g).unwrap();
     let source = 0;
-    let cpu = Engine::default().run(&Bfs { source }, &g).unwrap();
+    // One level per step on the CPU (its default fuses the rounds of a long search too).
+    let stepped = RunOptions { fusion: FusionPolicy::None, ..RunOptions::default() };
+    let cpu = Engine::new(stepped).run(&Bfs { source }, &g).unwrap();
     assert!(cpu.stats.iterations.len() > ASYNC_AFTER_ITERATIONS as usize);
     for fusion in
         [FusionPolicy::None, FusionPolicy::PushPull, FusionPolicy::All, FusionPolicy::Auto, FusionPolicy::Async]
@@ -225,7 +227,8 @@ fn selective_fusion_hands_steps_back_and_forth() {
         let g = generated(spec);
         let dg = DeviceGraph::upload(&gpu, &g).unwrap();
         let options = RunOptions { fusion: FusionPolicy::Auto, ..RunOptions::default() };
-        let cpu_bfs = Engine::default().run(&Bfs { source: 5 }, &g).unwrap();
+        let stepped = RunOptions { fusion: FusionPolicy::None, ..RunOptions::default() };
+        let cpu_bfs = Engine::new(stepped).run(&Bfs { source: 5 }, &g).unwrap();
         // 0: every step on the host; small thresholds: steps move between the host and the
         // persistent kernel as frontiers grow and shrink; the largest: every step fused.
         for threshold in [0, 8, 64, 512, 4096, u64::MAX] {

@@ -336,9 +336,8 @@ impl<'a, 'g, P: Program> Worker<'a, 'g, P> {
             let v = targets[i];
             let cell = &state.now[v as usize];
             let dst = cell.load();
-            if !program.can_update(dst) {
-                continue;
-            }
+            // `can_update` is not read: it prunes level-synchronous steps, and a worker here runs ahead
+            // of the others (a BFS vertex may be reached at a deeper level first, then improved).
             let update = program.compute(Edge { src, dst, weight: self.weights.get(i), src_out_degree });
             if program.combine(dst, update) == dst {
                 continue;

@@ -39,7 +39,9 @@ use self::record::BinPolicy;
 use self::state::VertexState;
 use crate::acc::program::shortcuts_labels;
 use crate::acc::{weights_of, Apply, AtomicCell, CombineKind, Program, Value, WeightView};
-use crate::run::options::{DirectionPolicy, FilterPolicy, FusionPolicy, LabelPolicy, RunOptions};
+use crate::run::options::{
+    DirectionPolicy, FilterPolicy, FusionPolicy, LabelPolicy, RunOptions, ASYNC_AFTER_ITERATIONS,
+};
 use crate::run::stats::{Direction, FilterUsed, IterationStats, RunStats};
 use crate::run::{EngineError, Run};
 use crate::{Graph, VertexId};
@@ -93,6 +95,7 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
         dense: None,
         bucket_work: (0, 0, 0),
         explored: 0,
+        steps: 0,
     };
     let n = state.len();
     let mut next_active = Some(engine.frontier.select_all(program, &state));
@@ -160,11 +163,14 @@ struct Iterations<'a, 'g, P: Program> {
     bucket_work: (u32, u64, u64),
     /// The out-edges of every frontier so far (the arcs explored, for GAP's direction rule).
     explored: u64,
+    /// Iterations run so far.
+    steps: u32,
 }
 
 impl<P: Program> Iterations<'_, '_, P> {
     /// Runs one iteration on `current`: its statistics (time unset), the change, and the next frontier.
     fn step(&mut self, current: Active) -> (IterationStats, f64, Next) {
+        self.steps += 1;
         let (state, n) = (self.state, self.state.len());
         let out_edges = match current {
             Active::All => Some(state.graph.num_arcs()),
@@ -197,7 +203,9 @@ impl<P: Program> Iterations<'_, '_, P> {
 
     /// Whether a list frontier runs as a fused round (module `fused`): for in-place min and max
     /// programs unless the options ask for no fusion, for the ballot filter, or for a step that may
-    /// pull (a voting program under the auto policy: BFS gains more from pulling).
+    /// pull (a voting program under the auto policy: BFS gains more from pulling, until the run has
+    /// taken [`ASYNC_AFTER_ITERATIONS`] steps: a high-diameter graph, whose small frontiers a fused
+    /// round carries much further per step).
     fn fuses(&self) -> bool {
         let options = self.options;
         VertexState::<P>::PUSHES_LIVE
@@ -206,7 +214,9 @@ impl<P: Program> Iterations<'_, '_, P> {
             && match options.direction {
                 DirectionPolicy::Push => true,
                 DirectionPolicy::Pull => false,
-                DirectionPolicy::Auto { .. } => P::KIND == CombineKind::Aggregate,
+                DirectionPolicy::Auto { .. } => {
+                    P::KIND == CombineKind::Aggregate || self.steps > ASYNC_AFTER_ITERATIONS
+                }
             }
     }
 

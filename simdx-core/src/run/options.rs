@@ -105,6 +105,8 @@ pub enum LabelPolicy {
 /// the others, the vertices it brought into the current delta-stepping bucket, while fewer than
 /// 1,000 of them wait. Such an iteration's `frontier` counts the vertices it relaxed. Such rounds
 /// always push and find the next frontier online (the ballot filter steps one iteration at a time).
+/// A voting program (BFS) under the auto direction policy steps (and may pull) for its first
+/// [`ASYNC_AFTER_ITERATIONS`] iterations and runs fused rounds after them (a high-diameter graph).
 /// `None` runs one push or pull step per iteration; `Async` runs as `All` (its queue is the GPU's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum FusionPolicy {
