@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use simdx_core::acc::DeviceProgram;
 use simdx_core::engine::{Engine, EngineError, Run, RunOptions};
+use simdx_core::multi_source::Searches;
 use simdx_core::Graph;
 
 /// Where programs should run.
@@ -159,6 +160,27 @@ impl<'g> Runner<'g> {
             Prepared::Cpu(engine, graph) => Ok(engine.run(program, graph)?),
             #[cfg(feature = "cuda")]
             Prepared::Cuda(engine, graph) => Ok(engine.run(program, graph)?),
+        }
+    }
+
+    /// The prepared graph's multi-source traversal (many breadth-first searches at once), on the
+    /// runner's backend: what [`algos::levels_from_each`](crate::algos::levels_from_each),
+    /// [`algos::closeness`](crate::algos::closeness) and [`algos::eccentricity`](crate::algos::eccentricity) take.
+    ///
+    /// ```
+    /// use simdx::{Backend, Runner};
+    /// use simdx::gen::GeneratorSpec;
+    ///
+    /// let graph = GeneratorSpec::parse("grid:8x8").unwrap().generate(1).unwrap();
+    /// let runner = Runner::new(&graph, Backend::Auto).unwrap();
+    /// let (eccentricities, _) = simdx::algos::eccentricity(runner.searches(), &[0, 27], Default::default()).unwrap();
+    /// assert_eq!(eccentricities, vec![14, 8]);
+    /// ```
+    pub fn searches(&self) -> &dyn Searches {
+        match &self.prepared {
+            Prepared::Cpu(_, graph) => &**graph,
+            #[cfg(feature = "cuda")]
+            Prepared::Cuda(_, device) => device.as_ref(),
         }
     }
 

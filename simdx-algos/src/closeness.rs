@@ -1,21 +1,21 @@
 //! Closeness centrality as networkx defines it, on the multi-source traversal
 //! ([`simdx_core::multi_source`]: 64 searches per pass over the graph, bitwise).
 
-use simdx_core::multi_source::{traverse, MultiSourceError, MultiStats, Orientation, Summary, Traversal};
-use simdx_core::{Graph, VertexId};
+use simdx_core::multi_source::{MultiSourceError, MultiStats, Orientation, Searches, Summary, Traversal};
+use simdx_core::VertexId;
 
 /// Closeness centrality of each of `vertices`, as networkx's `closeness_centrality` (Wasserman and
 /// Faust's correction for graphs that are not connected): `(r - 1) / s * (r - 1) / (n - 1)` where `r`
 /// vertices reach `u` (itself included) at total distance `s` (0 when `s` is 0). Distances run to
 /// `u`, along in-arcs, as networkx measures them on a directed graph.
 pub fn closeness(
-    graph: &Graph,
+    searches: &(impl Searches + ?Sized),
     vertices: &[VertexId],
     how: Traversal,
 ) -> Result<(Vec<f64>, MultiStats), MultiSourceError> {
     let how = Traversal { orientation: Orientation::In, ..how };
-    let (summaries, stats) = traverse(graph, vertices, how, |_, _, _| {})?;
-    let n = graph.num_vertices();
+    let (summaries, stats) = searches.summaries(vertices, how)?;
+    let n = searches.num_vertices();
     Ok((summaries.iter().map(|s| closeness_of(s, n)).collect(), stats))
 }
 

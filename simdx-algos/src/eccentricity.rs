@@ -1,19 +1,19 @@
 //! Each vertex's eccentricity (and so the diameter), on the multi-source traversal
 //! ([`simdx_core::multi_source`]: 64 searches per pass over the graph, bitwise).
 
-use simdx_core::multi_source::{traverse, MultiSourceError, MultiStats, Orientation, Traversal};
-use simdx_core::{Graph, VertexId};
+use simdx_core::multi_source::{MultiSourceError, MultiStats, Orientation, Searches, Traversal};
+use simdx_core::VertexId;
 
 /// Each of `vertices`' eccentricity within the part of the graph it reaches along out-arcs: the
 /// largest level of a breadth-first search from it (networkx's `eccentricity` on a connected graph).
 /// Their largest is a lower bound of the diameter, exact when `vertices` are all the vertices.
 pub fn eccentricity(
-    graph: &Graph,
+    searches: &(impl Searches + ?Sized),
     vertices: &[VertexId],
     how: Traversal,
 ) -> Result<(Vec<u32>, MultiStats), MultiSourceError> {
     let how = Traversal { orientation: Orientation::Out, ..how };
-    let (summaries, stats) = traverse(graph, vertices, how, |_, _, _| {})?;
+    let (summaries, stats) = searches.summaries(vertices, how)?;
     Ok((summaries.iter().map(|s| s.eccentricity).collect(), stats))
 }
 

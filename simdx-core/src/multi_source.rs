@@ -8,8 +8,11 @@
 //! reached, sum of distances, eccentricity) and, if they ask, every (search, vertex, level) discovery:
 //! all-sources levels, closeness and eccentricity are a few lines on top. GroupBy
 //! ([`Traversal::group_by`]) batches sources that share a hub.
+//!
+//! [`Searches`] is what applications are written against: a [`Graph`] runs it here, a GPU's device
+//! graph (simdx-cuda) runs the same traversal on the device.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -66,6 +69,58 @@ pub enum MultiSourceError {
         /// Vertices of the graph.
         vertices: usize,
     },
+    /// The backend running the searches failed (a GPU error, in one sentence).
+    #[error("the searches failed on the device: {0}")]
+    Device(String),
+}
+
+/// A backend that runs many breadth-first searches at once: the CPU's [`traverse`] for a [`Graph`],
+/// the GPU's for a device graph. Applications written against it run on either.
+pub trait Searches {
+    /// Vertices of the graph searched.
+    fn num_vertices(&self) -> usize;
+
+    /// Each search's [`Summary`], in the order of `sources`.
+    fn summaries(&self, sources: &[VertexId], how: Traversal) -> Result<(Vec<Summary>, MultiStats), MultiSourceError>;
+
+    /// Each search's levels, row-major: `levels[v * sources.len() + i]` is `v`'s level from
+    /// `sources[i]`, `u32::MAX` where unreached.
+    fn levels(&self, sources: &[VertexId], how: Traversal) -> Result<(Vec<u32>, MultiStats), MultiSourceError>;
+}
+
+impl Searches for Graph {
+    fn num_vertices(&self) -> usize {
+        Graph::num_vertices(self)
+    }
+
+    fn summaries(&self, sources: &[VertexId], how: Traversal) -> Result<(Vec<Summary>, MultiStats), MultiSourceError> {
+        traverse(self, sources, how, |_, _, _| {})
+    }
+
+    fn levels(&self, sources: &[VertexId], how: Traversal) -> Result<(Vec<u32>, MultiStats), MultiSourceError> {
+        let k = sources.len();
+        let levels: Vec<AtomicU32> = (0..Graph::num_vertices(self) * k).map(|_| AtomicU32::new(u32::MAX)).collect();
+        let (_, stats) = traverse(self, sources, how, |search, v, level| {
+            levels[v as usize * k + search].store(level, Ordering::Relaxed);
+        })?;
+        Ok((levels.into_iter().map(AtomicU32::into_inner).collect(), stats))
+    }
+}
+
+/// Whether a level runs bottom-up: under [`DirectionPolicy::Auto`], when the joint frontier's
+/// `frontier_arcs` exceed the policy's share of all `arcs` and a quarter of the arcs of the vertices
+/// some search has not reached (`arcs - finished_arcs`). A bottom-up level reads the in-arcs of every
+/// such vertex, stopping early only once it has every search's bit. (Measured on 2 cores, 64 searches:
+/// the quarter keeps kron and urand pulling as early as the share alone does, and saves grids, where
+/// vertices rarely get all bits at once, a quarter of their time.)
+pub fn pulls(direction: DirectionPolicy, frontier_arcs: u64, arcs: u64, finished_arcs: u64) -> bool {
+    match direction {
+        DirectionPolicy::Push => false,
+        DirectionPolicy::Pull => true,
+        DirectionPolicy::Auto { threshold } => {
+            frontier_arcs as f64 > threshold * arcs as f64 && frontier_arcs > arcs.saturating_sub(finished_arcs) / 4
+        }
+    }
 }
 
 /// How a traversal runs.
@@ -121,9 +176,15 @@ fn grouped(graph: &Graph, sources: &[VertexId], orientation: Orientation) -> Vec
         Orientation::In => graph.in_csr(),
     };
     let hub = |s: VertexId| csr.neighbors(s).iter().copied().max_by_key(|&u| (csr.degree(u), u)).unwrap_or(s);
-    let keys: Vec<(VertexId, VertexId)> = sources.par_iter().map(|&s| (hub(s), s)).collect();
+    let hubs: Vec<VertexId> = sources.par_iter().map(|&s| hub(s)).collect();
+    grouped_order(&hubs, sources)
+}
+
+/// GroupBy's order of the searches from `sources`, given each source's hub (its neighbour of highest
+/// degree, the highest id among equals; itself when it has none): by hub, then by source.
+pub fn grouped_order(hubs: &[VertexId], sources: &[VertexId]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..sources.len()).collect();
-    order.par_sort_by_key(|&i| keys[i]);
+    order.par_sort_by_key(|&i| (hubs[i], sources[i]));
     order
 }
 
@@ -183,19 +244,7 @@ impl Batch<'_> {
                 Orientation::In => (self.graph.in_csr(), self.graph.out_csr()),
             };
             let out_edges: u64 = active.par_iter().map(|&u| forward.degree(u)).sum();
-            // A bottom-up level reads the in-arcs of every vertex that some search has not reached,
-            // stopping early only once it has every search's bit: it must beat the push on a quarter
-            // of those arcs as well as on the engine's share of all arcs. (Measured on 2 cores, 64
-            // searches: the quarter keeps kron and urand pulling as early as the share alone does,
-            // and saves grids, where vertices rarely get all bits at once, a quarter of their time.)
-            let pull = match self.how.direction {
-                DirectionPolicy::Push => false,
-                DirectionPolicy::Pull => true,
-                DirectionPolicy::Auto { threshold } => {
-                    let arcs = self.graph.num_arcs();
-                    out_edges as f64 > threshold * arcs as f64 && out_edges > (arcs - finished_arcs) / 4
-                }
-            };
+            let pull = pulls(self.how.direction, out_edges, self.graph.num_arcs(), finished_arcs);
             let (reached, edges) =
                 if pull { self.bottom_up(backward, all) } else { (self.top_down(forward, &active), out_edges) };
             for &u in &active {
@@ -341,7 +390,6 @@ mod tests {
     use super::*;
     use crate::gen::GeneratorSpec;
     use std::collections::VecDeque;
-    use std::sync::atomic::AtomicU32;
 
     /// Levels from `s` by a plain queue.
     fn bfs(graph: &Graph, s: VertexId, orientation: Orientation) -> Vec<u32> {

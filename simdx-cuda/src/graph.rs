@@ -26,6 +26,8 @@ pub struct DeviceGraph {
     pub(crate) weights_as_f32: OnceLock<(CudaSlice<u32>, Option<CudaSlice<u32>>)>,
     /// The arrays runs work in, made by the first run and reused by later ones.
     pub(crate) workspace: std::sync::Mutex<Option<crate::workspace::Workspace>>,
+    /// The buffers of many searches at once, made by the first multi-source traversal.
+    pub(crate) multi_source: std::sync::Mutex<Option<crate::multi_source::MultiSourceBuffers>>,
 }
 
 /// The type of a graph's stored weights.
@@ -94,6 +96,7 @@ impl DeviceGraph {
             weights,
             weights_as_f32: OnceLock::new(),
             workspace: std::sync::Mutex::new(None),
+            multi_source: std::sync::Mutex::new(None),
         })
     }
 

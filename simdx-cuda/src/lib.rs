@@ -16,6 +16,7 @@ mod gpu;
 mod graph;
 mod launch;
 mod link;
+mod multi_source;
 mod workspace;
 
 pub use compile::{cache_dir, CacheHit};

@@ -1,5 +1,6 @@
 //! Without a GPU: the whole unit that NVRTC compiles for each library algorithm (device prelude,
-//! the program's CUDA C from `#[graph_kernel]`, every file of `kernels/`) must pass
+//! the program's CUDA C from `#[graph_kernel]`, every file of `kernels/`), and the self-contained
+//! multi-source unit, must pass
 //! the host C++ compiler's `-fsyntax-only`, with `tests/syntax_shim.h` declaring the CUDA built-ins.
 //! A type or syntax error in a kernel template then fails CI rather than the first run on a GPU.
 //! NVRTC remains the judge on the device (the GPU tests compile the same units).
@@ -16,10 +17,15 @@ const SHIM: &str = include_str!("syntax_shim.h");
 
 /// Checks `P`'s unit; the compiler's messages on failure.
 fn check<P: DeviceProgram>(name: &str, cxx: &str) -> Result<(), String> {
+    check_unit(name, &kernel_source::<P>(), cxx)
+}
+
+/// Checks the unit `source`; the compiler's messages on failure.
+fn check_unit(name: &str, source: &str, cxx: &str) -> Result<(), String> {
     let dir = std::env::temp_dir().join(format!("simdx-kernel-syntax-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let path = dir.join(format!("{name}.cu.cpp"));
-    std::fs::write(&path, format!("{SHIM}\n{}", kernel_source::<P>())).map_err(|e| e.to_string())?;
+    std::fs::write(&path, format!("{SHIM}\n{source}")).map_err(|e| e.to_string())?;
     let out = Command::new(cxx)
         .args(["-std=c++17", "-fsyntax-only", "-Wall", "-Wno-unused-function", "-Wno-unused-variable"])
         .args(["-Wno-unused-but-set-variable", "-Wno-unknown-pragmas", "-x", "c++"])
@@ -53,6 +59,7 @@ fn kernel_templates_are_valid_cuda_cpp_for_every_algorithm() {
         check::<Spmv>("spmv", &cxx),
         check::<Bp>("bp", &cxx),
         check::<Mlp>("mlp", &cxx),
+        check_unit("multi_source", include_str!("../src/kernels/multi_source.cu"), &cxx),
     ];
     let errors: Vec<String> = results.into_iter().filter_map(Result::err).collect();
     assert!(errors.is_empty(), "{}", errors.join("\n"));

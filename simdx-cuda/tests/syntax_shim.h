@@ -19,6 +19,7 @@ unsigned int __activemask();
 unsigned int __ballot_sync(unsigned int mask, int predicate);
 int __any_sync(unsigned int mask, int predicate);
 int __all_sync(unsigned int mask, int predicate);
+unsigned int __reduce_or_sync(unsigned int mask, unsigned int v);
 template <class T> T __shfl_sync(unsigned int mask, T v, int lane);
 template <class T> T __shfl_up_sync(unsigned int mask, T v, unsigned int delta);
 template <class T> T __shfl_down_sync(unsigned int mask, T v, unsigned int delta);

@@ -12,7 +12,7 @@ use simdx_algos::{Bp, Mlp, MultiSourceBfs, MultiSourceSssp};
 use simdx_core::acc::VertexData;
 use simdx_core::engine::RunStats;
 use simdx_core::io::vertex_values::{parse_vertex_set, read_vertex_values};
-use simdx_core::multi_source::Traversal;
+use simdx_core::multi_source::{Searches, Traversal};
 use simdx_core::{Graph, VertexId};
 
 use super::error::CliError;
@@ -49,13 +49,13 @@ pub enum Algorithm {
     /// (default ((v mod 10) + 1) / 10), every other neuron sigmoid(weighted sum + --bias).
     Mlp,
     /// Levels from each of --sources (or --samples K vertices), 64 searches per pass over the graph;
-    /// --output writes `<vertex> <level from source 1> <level from source 2> ...` (CPU backend).
+    /// --output writes `<vertex> <level from source 1> <level from source 2> ...`.
     Msbfs,
     /// Closeness centrality (networkx's, with the Wasserman-Faust correction) of every vertex, or of
-    /// --sources or --samples K vertices; 64 searches per pass (CPU backend).
+    /// --sources or --samples K vertices; 64 searches per pass.
     Closeness,
     /// Eccentricity of every vertex (or of --sources or --samples K vertices) within what it reaches;
-    /// the largest is the diameter (a lower bound when sampled); 64 searches per pass (CPU backend).
+    /// the largest is the diameter (a lower bound when sampled); 64 searches per pass.
     Eccentricity,
     /// Betweenness centrality (Brandes; networkx's normalisation): exact from every vertex, or
     /// estimated from --sources or --samples K sources, scaled by n / K as networkx does (CPU backend).
@@ -130,9 +130,9 @@ impl Algorithm {
         }
     }
 
-    /// Whether only the CPU backend runs it (the multi-source traversal has no GPU version yet).
+    /// Whether only the CPU backend runs it (Brandes' dependency sweeps have no GPU version yet).
     pub fn cpu_only(self) -> bool {
-        matches!(self, Algorithm::Msbfs | Algorithm::Closeness | Algorithm::Eccentricity | Algorithm::Bc)
+        self == Algorithm::Bc
     }
 
     /// Runs the algorithm `count` times on `graph`; validates the last result if asked.
@@ -311,7 +311,7 @@ impl Algorithm {
                     group_by: params.group_by,
                     ..Traversal::default()
                 };
-                multi_search(self, graph, &chosen, how, count, validate)
+                multi_search(self, graph, runner.searches(), &chosen, how, count, validate)
             }
         }
     }
@@ -349,6 +349,7 @@ const BC_ORACLE_VERTICES: usize = 5000;
 fn multi_search(
     algorithm: Algorithm,
     graph: &Graph,
+    searches: &dyn Searches,
     sources: &[VertexId],
     how: Traversal,
     count: u32,
@@ -360,11 +361,11 @@ fn multi_search(
     for _ in 0..count.max(1) {
         let (values, stats) = match algorithm {
             Algorithm::Msbfs => {
-                let (levels, stats) = levels_from_each(graph, sources, how).map_err(usage)?;
+                let (levels, stats) = levels_from_each(searches, sources, how).map_err(usage)?;
                 (Values::Rows { columns: sources.len(), values: levels }, stats)
             }
             Algorithm::Closeness => {
-                let (values, stats) = closeness(graph, sources, how).map_err(usage)?;
+                let (values, stats) = closeness(searches, sources, how).map_err(usage)?;
                 (Values::Selected { vertices: sources.to_vec(), values: Box::new(Values::F64(values)) }, stats)
             }
             Algorithm::Bc => {
@@ -372,7 +373,7 @@ fn multi_search(
                 (Values::F64(values), stats)
             }
             _ => {
-                let (values, stats) = eccentricity(graph, sources, how).map_err(usage)?;
+                let (values, stats) = eccentricity(searches, sources, how).map_err(usage)?;
                 (Values::Selected { vertices: sources.to_vec(), values: Box::new(Values::U32(values)) }, stats)
             }
         };

@@ -174,7 +174,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
             let bandwidth = args.bandwidth.or_else(|| runner.measured_bandwidth());
             for &algorithm in &algorithms {
                 if algorithm.cpu_only() && runner.backend() != simdx::Backend::Cpu {
-                    continue; // the multi-source traversal has no GPU version yet
+                    continue; // Brandes' dependency sweeps have no GPU version yet
                 }
                 for &direction in &directions {
                     for &filter in &filters {

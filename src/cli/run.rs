@@ -203,7 +203,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         (true, BackendArg::Cuda) => {
             let name = args.algorithm.name();
             return Err(CliError::Usage(format!(
-                "{name} runs on the CPU backend only (the multi-source traversal has no GPU version yet)"
+                "{name} runs on the CPU backend only (Brandes' dependency sweeps have no GPU version yet)"
             )));
         }
         (true, _) => BackendArg::Cpu,

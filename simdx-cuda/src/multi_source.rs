@@ -1,0 +1,346 @@
+//! Many breadth-first searches at once on the GPU (kernels/multi_source.cu): a [`DeviceGraph`]'s
+//! [`Searches`], so that the multi-search applications (all-sources levels, closeness, eccentricity)
+//! run on the device as they run on the CPU. Sources go in batches of [`LANES`], GroupBy orders them
+//! by the hubs a small kernel finds; each level is one round trip to the host, which reads the level's
+//! counts (per search, and the next frontier's arcs) and picks the next level's direction by the CPU's
+//! rule ([`pulls`]). The traversal's buffers are made by the first traversal of a graph and kept.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
+use rayon::prelude::*;
+use simdx_core::engine::{Direction, FilterUsed, IterationStats};
+use simdx_core::multi_source::{
+    grouped_order, pulls, MultiSourceError, MultiStats, Orientation, Searches, Summary, Traversal, LANES,
+};
+use simdx_core::VertexId;
+
+use crate::error::{driver, CudaError};
+use crate::graph::DeviceGraph;
+use crate::launch::{Kernels, BLOCK};
+
+/// The kernels (CUDA C, self-contained).
+const SOURCE: &str = include_str!("kernels/multi_source.cu");
+/// Counter slots (as in kernels/multi_source.cu).
+const LEN: usize = 0;
+const OUT_ARCS: usize = 3;
+const FINISHED: usize = 4;
+const EDGES: usize = 6;
+const COUNTS: usize = 8;
+const COUNTER_WORDS: usize = COUNTS + LANES;
+/// Words of the kernels' `ms_state`.
+const STATE_WORDS: usize = 16;
+/// A push whose frontier has more out-arcs than a quarter of the vertices lists nothing: the settle
+/// step scans every vertex instead. (H100, 64 searches: the scan takes kron:22's second level from 2.1
+/// to 0.6 ms and urand:22's third from 1.3 to 0.5; on a 2048x2048 grid, whose levels push fewer arcs
+/// than that, a scan per level would add ~40 us to each of thousands of levels.)
+const SCAN_FROM_ARCS_PER_VERTEX: u64 = 4;
+
+/// What a graph's traversals work in: the kernels, three status words per vertex, the list of a
+/// level's reached vertices, two queues (three degree classes of `n` entries each), the counters.
+pub(crate) struct MultiSourceBuffers {
+    kernels: Kernels,
+    seen: CudaSlice<u64>,
+    frontier: CudaSlice<u64>,
+    next: CudaSlice<u64>,
+    reached: CudaSlice<u32>,
+    queues: [CudaSlice<u32>; 2],
+    counters: CudaSlice<u64>,
+    state: CudaSlice<u64>,
+    batch: CudaSlice<u32>,
+    chunk_end: CudaSlice<u32>,
+}
+
+impl MultiSourceBuffers {
+    fn new(graph: &DeviceGraph) -> Result<Self, CudaError> {
+        let gpu = &graph.gpu;
+        let n = graph.num_vertices as usize;
+        gpu.check_free("the multi-source traversal", (n as u64 + 1) * (3 * 8 + 4 + 2 * 3 * 4 + 4))?;
+        let (module, _) = gpu.compile(SOURCE)?;
+        let s = &gpu.stream;
+        let what = driver("allocating the multi-source traversal");
+        let words = |len: usize| s.alloc_zeros::<u64>(len.max(1));
+        let ids = |len: usize| s.alloc_zeros::<u32>(len.max(1));
+        Ok(MultiSourceBuffers {
+            kernels: Kernels { module },
+            seen: words(n).map_err(what)?,
+            frontier: words(n).map_err(driver("allocating the multi-source traversal"))?,
+            next: words(n).map_err(driver("allocating the multi-source traversal"))?,
+            reached: ids(n).map_err(driver("allocating the multi-source traversal"))?,
+            queues: [
+                ids(3 * n).map_err(driver("allocating the multi-source traversal"))?,
+                ids(3 * n).map_err(driver("allocating the multi-source traversal"))?,
+            ],
+            counters: words(COUNTER_WORDS).map_err(driver("allocating the multi-source traversal"))?,
+            state: words(STATE_WORDS).map_err(driver("allocating the multi-source traversal"))?,
+            batch: ids(LANES).map_err(driver("allocating the multi-source traversal"))?,
+            chunk_end: ids(n).map_err(driver("allocating the multi-source traversal"))?,
+        })
+    }
+}
+
+impl Searches for DeviceGraph {
+    fn num_vertices(&self) -> usize {
+        self.num_vertices as usize
+    }
+
+    fn summaries(&self, sources: &[VertexId], how: Traversal) -> Result<(Vec<Summary>, MultiStats), MultiSourceError> {
+        self.traverse(sources, how, None)
+    }
+
+    fn levels(&self, sources: &[VertexId], how: Traversal) -> Result<(Vec<u32>, MultiStats), MultiSourceError> {
+        // Every entry is written (each search runs in one batch, which writes every vertex's row); the
+        // pages are touched by every thread rather than by the copy from the device.
+        let mut levels: Vec<u32> = (0..self.num_vertices as usize * sources.len()).into_par_iter().map(|_| 0).collect();
+        let (_, stats) = self.traverse(sources, how, Some(&mut levels))?;
+        Ok((levels, stats))
+    }
+}
+
+impl DeviceGraph {
+    /// Runs the searches from `sources`; writes their levels into `levels` (row-major, as
+    /// [`Searches::levels`]) when given.
+    fn traverse(
+        &self,
+        sources: &[VertexId],
+        how: Traversal,
+        levels: Option<&mut [u32]>,
+    ) -> Result<(Vec<Summary>, MultiStats), MultiSourceError> {
+        let n = self.num_vertices as usize;
+        if let Some(&vertex) = sources.iter().find(|&&s| s as usize >= n) {
+            return Err(MultiSourceError::NoSuchSource { vertex, vertices: n });
+        }
+        let device = |e: CudaError| MultiSourceError::Device(e.to_string());
+        let mut slot = self.multi_source.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if slot.is_none() {
+            *slot = Some(MultiSourceBuffers::new(self).map_err(device)?);
+        }
+        let buffers = slot.as_mut().expect("made above");
+        Traversing { graph: self, buffers, how }.run(sources, levels).map_err(device)
+    }
+}
+
+/// Launches kernel `$name` of `$t`'s buffers on `$blocks` blocks, with the state and the arguments.
+macro_rules! launch {
+    ($t:expr, $name:expr, $blocks:expr $(, $arg:expr)*) => {{
+        let f = $t.buffers.kernels.get($name)?;
+        let stream = $t.graph.gpu.stream.clone();
+        let mut builder = stream.launch_builder(&f);
+        builder.arg(&$t.buffers.state);
+        $(builder.arg($arg);)*
+        let blocks: u32 = $blocks;
+        let cfg = LaunchConfig { grid_dim: (blocks.max(1), 1, 1), block_dim: (BLOCK, 1, 1), shared_mem_bytes: 0 };
+        // SAFETY: the arguments match the kernel's parameters in kernels/multi_source.cu, and the state
+        // names buffers that live as long as the traversal.
+        unsafe { builder.launch(cfg) }.map_err(driver("launching a multi-source kernel"))?;
+    }};
+}
+
+/// One traversal in progress.
+struct Traversing<'a> {
+    graph: &'a DeviceGraph,
+    buffers: &'a mut MultiSourceBuffers,
+    how: Traversal,
+}
+
+impl Traversing<'_> {
+    fn stream(&self) -> &Arc<CudaStream> {
+        &self.graph.gpu.stream
+    }
+
+    /// The orientation's forward and backward CSR (offsets, targets).
+    fn arcs(&self) -> [(&CudaSlice<u64>, &CudaSlice<u32>); 2] {
+        let g = self.graph;
+        let out = (&g.out_offsets, &g.out_targets);
+        let inc = g.incoming.as_ref().map_or(out, |(o, t)| (o, t));
+        match self.how.orientation {
+            Orientation::Out => [out, inc],
+            Orientation::In => [inc, out],
+        }
+    }
+
+    fn run(
+        mut self,
+        sources: &[VertexId],
+        mut levels: Option<&mut [u32]>,
+    ) -> Result<(Vec<Summary>, MultiStats), CudaError> {
+        let start = Instant::now();
+        let order =
+            if self.how.group_by { grouped_order(&self.hubs(sources)?, sources) } else { (0..sources.len()).collect() };
+        let width = sources.len().min(LANES);
+        let n = self.graph.num_vertices as usize;
+        let mut batch_levels = match levels {
+            Some(_) => {
+                self.graph.gpu.check_free("the levels of a batch of searches", (n * width * 4) as u64)?;
+                Some(self.stream().alloc_zeros::<u32>((n * width).max(1)).map_err(driver("allocating levels"))?)
+            }
+            None => None,
+        };
+        let mut stats = MultiStats::default();
+        let mut summaries = vec![None; sources.len()];
+        for (b, searches) in order.chunks(LANES).enumerate() {
+            let batch: Vec<VertexId> = searches.iter().map(|&i| sources[i]).collect();
+            let found = self.batch(&batch, b as u32, width, batch_levels.as_mut(), &mut stats)?;
+            for (&i, summary) in searches.iter().zip(found) {
+                summaries[i] = Some(summary);
+            }
+            if let (Some(device), Some(levels)) = (&batch_levels, levels.as_deref_mut()) {
+                if searches.len() == sources.len() && searches.iter().enumerate().all(|(lane, &i)| lane == i) {
+                    // One batch in the order given: the device's rows are the matrix's.
+                    self.stream().memcpy_dtoh(device, levels).map_err(driver("reading levels"))?;
+                    levels.par_iter_mut().for_each(|x| *x = x.wrapping_sub(1));
+                } else {
+                    let got = self.stream().clone_dtoh(device).map_err(driver("reading levels"))?;
+                    scatter(&got, width, searches, sources.len(), levels);
+                }
+            }
+            stats.batches += 1;
+        }
+        stats.time = start.elapsed();
+        Ok((summaries.into_iter().map(|s| s.expect("every search ran in a batch")).collect(), stats))
+    }
+
+    /// Each source's neighbour of highest degree (GroupBy's key), found on the device.
+    fn hubs(&mut self, sources: &[VertexId]) -> Result<Vec<VertexId>, CudaError> {
+        let mut hubs = Vec::with_capacity(sources.len());
+        for chunk in sources.chunks(LANES) {
+            self.write_state(0, 0, 0)?;
+            self.graph.gpu.stream.memcpy_htod(chunk, &mut self.buffers.batch).map_err(driver("uploading sources"))?;
+            let count = chunk.len() as u32;
+            launch!(self, "ms_hubs", 1, &self.buffers.batch, &count);
+            let got = self.stream().clone_dtoh(&self.buffers.batch).map_err(driver("reading hubs"))?;
+            hubs.extend_from_slice(&got[..chunk.len()]);
+        }
+        Ok(hubs)
+    }
+
+    /// Uploads the kernels' `ms_state` for a batch of `count` searches writing `width` levels per
+    /// vertex at device address `levels` (0: none).
+    fn write_state(&mut self, count: usize, width: usize, levels: u64) -> Result<(), CudaError> {
+        let stream = self.stream().clone();
+        let [(fo, ft), (bo, bt)] = self.arcs();
+        let b = &self.buffers;
+        let words: [u64; STATE_WORDS] = [
+            fo.device_ptr(&stream).0,
+            ft.device_ptr(&stream).0,
+            bo.device_ptr(&stream).0,
+            bt.device_ptr(&stream).0,
+            b.seen.device_ptr(&stream).0,
+            b.frontier.device_ptr(&stream).0,
+            b.next.device_ptr(&stream).0,
+            b.reached.device_ptr(&stream).0,
+            b.queues[0].device_ptr(&stream).0,
+            b.queues[1].device_ptr(&stream).0,
+            b.counters.device_ptr(&stream).0,
+            levels,
+            u64::from(self.graph.num_vertices),
+            width as u64,
+            if count >= LANES { u64::MAX } else { (1u64 << count) - 1 },
+            b.chunk_end.device_ptr(&stream).0,
+        ];
+        stream.memcpy_htod(&words, &mut self.buffers.state).map_err(driver("uploading the traversal's state"))
+    }
+
+    /// Reads the counters and zeroes them.
+    fn counters(&mut self) -> Result<Vec<u64>, CudaError> {
+        let stream = self.stream().clone();
+        let c = stream.clone_dtoh(&self.buffers.counters).map_err(driver("reading counters"))?;
+        stream.memset_zeros(&mut self.buffers.counters).map_err(driver("resetting counters"))?;
+        Ok(c)
+    }
+
+    /// Runs one batch's searches to the end; their summaries (in the batch's order).
+    fn batch(
+        &mut self,
+        batch: &[VertexId],
+        index: u32,
+        width: usize,
+        levels: Option<&mut CudaSlice<u32>>,
+        stats: &mut MultiStats,
+    ) -> Result<Vec<Summary>, CudaError> {
+        let stream = self.stream().clone();
+        let zero = driver("clearing the traversal's words");
+        let b = &mut self.buffers;
+        stream.memset_zeros(&mut b.seen).map_err(zero)?;
+        stream.memset_zeros(&mut b.frontier).map_err(driver("clearing the traversal's words"))?;
+        stream.memset_zeros(&mut b.next).map_err(driver("clearing the traversal's words"))?;
+        stream.memset_zeros(&mut b.counters).map_err(driver("clearing the traversal's words"))?;
+        let levels_ptr = match levels {
+            Some(l) => {
+                stream.memset_zeros(l).map_err(driver("clearing levels"))?;
+                l.device_ptr(&stream).0
+            }
+            None => 0,
+        };
+        self.write_state(batch.len(), width, levels_ptr)?;
+        stream.memcpy_htod(batch, &mut self.buffers.batch).map_err(driver("uploading sources"))?;
+        let (count, mut cur) = (batch.len() as u32, 0u32);
+        launch!(self, "ms_start", 1, &self.buffers.batch, &count, &cur);
+        let mut c = self.counters()?;
+        let mut summaries: Vec<Summary> =
+            batch.iter().map(|&source| Summary { source, reached: 1, distance_sum: 0, eccentricity: 0 }).collect();
+        let (n, arcs, fill) = (self.graph.num_vertices, self.graph.num_arcs, self.graph.gpu.sm_count * 8);
+        let (mut level, mut finished) = (0u32, 0u64);
+        loop {
+            let lens = [c[LEN] as u32, c[LEN + 1] as u32, c[LEN + 2] as u32];
+            let frontier: u64 = lens.iter().map(|&l| u64::from(l)).sum();
+            if frontier == 0 {
+                break;
+            }
+            let began = Instant::now();
+            level += 1;
+            let out_arcs = c[OUT_ARCS];
+            let pull = pulls(self.how.direction, out_arcs, arcs, finished);
+            let scan = !pull && out_arcs > u64::from(n) / SCAN_FROM_ARCS_PER_VERTEX;
+            let list = u32::from(!scan);
+            if pull {
+                launch!(self, "ms_pull", n.div_ceil(BLOCK).min(fill));
+            } else {
+                if lens[0] > 0 {
+                    launch!(self, "ms_push_thread", lens[0].div_ceil(BLOCK).min(fill), &cur, &lens[0], &list);
+                }
+                if lens[1] > 0 {
+                    launch!(self, "ms_push_warp", lens[1].div_ceil(BLOCK / 32).min(fill), &cur, &lens[1], &list);
+                }
+                if lens[2] > 0 {
+                    launch!(self, "ms_chunks", 1, &cur, &lens[2]);
+                    launch!(self, "ms_push_block", fill, &cur, &lens[2], &list);
+                }
+            }
+            let total = lens.iter().sum::<u32>();
+            launch!(self, "ms_clear", total.div_ceil(BLOCK).min(fill), &cur, &lens[0], &lens[1], &lens[2]);
+            cur ^= 1;
+            let scan = u32::from(scan);
+            launch!(self, "ms_settle", fill, &cur, &level, &scan);
+            c = self.counters()?;
+            for (summary, &count) in summaries.iter_mut().zip(&c[COUNTS..]) {
+                if count > 0 {
+                    summary.reached += count;
+                    summary.distance_sum += count * u64::from(level);
+                    summary.eccentricity = level;
+                }
+            }
+            finished += c[FINISHED];
+            stats.levels.push(IterationStats {
+                direction: if pull { Direction::Pull } else { Direction::Push },
+                filter: FilterUsed::Online,
+                frontier,
+                edges: if pull { c[EDGES] } else { out_arcs },
+                bucket: index,
+                time: began.elapsed(),
+            });
+        }
+        Ok(summaries)
+    }
+}
+
+/// Copies a batch's levels (`width` per vertex, level + 1, 0 where unreached) into the columns
+/// `searches` of the row-major matrix `levels` of `k` columns.
+fn scatter(batch: &[u32], width: usize, searches: &[usize], k: usize, levels: &mut [u32]) {
+    levels.par_chunks_mut(k).zip(batch.par_chunks(width)).for_each(|(row, got)| {
+        for (lane, &search) in searches.iter().enumerate() {
+            row[search] = got[lane].wrapping_sub(1);
+        }
+    });
+}

@@ -1,0 +1,95 @@
+//! The GPU's multi-source traversal (simdx-cuda's `Searches` for a `DeviceGraph`) against the CPU's,
+//! which its own tests hold to a queue-based search: the same levels, the same summaries and the same
+//! direction per level, for every direction policy, both orientations, GroupBy or not, on generated
+//! graphs, a star (whose hub a whole block pushes), directed graphs with unreachable parts, a single
+//! vertex and a graph without edges; and the applications (levels, closeness, eccentricity) against
+//! their oracles. Without a GPU these tests print that they were skipped; with `SIMDX_REQUIRE_GPU=1`
+//! they fail.
+#![cfg(feature = "cuda")]
+
+use simdx::engine::DirectionPolicy;
+use simdx::multi_source::{MultiSourceError, Orientation, Searches, Traversal};
+use simdx::{Graph, GraphBuilder, VertexId};
+use simdx_algos::{closeness, eccentricity, levels_from_each, verify};
+use simdx_cuda::DeviceGraph;
+
+mod common;
+use common::{edges, generated, gpu};
+
+fn graphs() -> Vec<(String, Graph)> {
+    let mut all: Vec<(String, Graph)> =
+        ["kron:12", "urand:11", "grid:40x30"].iter().map(|s| (s.to_string(), generated(s))).collect();
+    let mut star: Vec<(u32, u32)> = (1..3000).map(|v| (0, v)).collect();
+    star.extend((3000..3100).map(|v| (v - 1, v)));
+    all.push(("star with a tail".into(), GraphBuilder::new().build(edges(3100, &star, None)).unwrap()));
+    let directed = [(0, 1), (1, 2), (2, 0), (2, 3), (5, 4), (4, 6), (6, 3)];
+    all.push((
+        "directed, unreachable parts".into(),
+        GraphBuilder::new().directed(true).build(edges(8, &directed, None)).unwrap(),
+    ));
+    all.push(("one vertex".into(), GraphBuilder::new().build(edges(1, &[], None)).unwrap()));
+    all.push(("no edges".into(), GraphBuilder::new().build(edges(6, &[], None)).unwrap()));
+    all
+}
+
+/// 150 sources spread over the graph (repeats on small graphs): three batches.
+fn sources(graph: &Graph) -> Vec<VertexId> {
+    let n = graph.num_vertices() as u64;
+    (0..150u64).map(|i| ((i * 2_654_435_761) % n) as VertexId).collect()
+}
+
+#[test]
+fn the_gpu_finds_the_levels_summaries_and_directions_the_cpu_finds() {
+    let Some(gpu) = gpu() else { return };
+    for (name, graph) in graphs() {
+        let device = DeviceGraph::upload(&gpu, &graph).unwrap();
+        let sources = sources(&graph);
+        for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
+            for orientation in [Orientation::Out, Orientation::In] {
+                for group_by in [false, true] {
+                    let how = Traversal { orientation, direction, group_by };
+                    let case = format!("{name}, {how:?}");
+                    let (cpu_levels, cpu_stats) = graph.levels(&sources, how).unwrap();
+                    let (gpu_levels, gpu_stats) = device.levels(&sources, how).unwrap();
+                    assert!(cpu_levels == gpu_levels, "{case}: levels differ");
+                    assert_eq!(
+                        graph.summaries(&sources, how).unwrap().0,
+                        device.summaries(&sources, how).unwrap().0,
+                        "{case}"
+                    );
+                    assert_eq!(cpu_stats.batches, gpu_stats.batches, "{case}");
+                    let directions = |s: &simdx::multi_source::MultiStats| -> Vec<_> {
+                        s.levels.iter().map(|l| (l.bucket, l.direction, l.frontier)).collect()
+                    };
+                    assert_eq!(directions(&cpu_stats), directions(&gpu_stats), "{case}: levels run differently");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_applications_on_the_gpu_match_their_oracles() {
+    let Some(gpu) = gpu() else { return };
+    for spec in ["kron:10", "grid:20x20"] {
+        let graph = generated(spec);
+        let device = DeviceGraph::upload(&gpu, &graph).unwrap();
+        let all: Vec<VertexId> = (0..graph.num_vertices() as VertexId).collect();
+        let how = Traversal::default();
+        let (levels, _) = levels_from_each(&device, &all[..100], how).unwrap();
+        verify::levels_from_each(&graph, &all[..100], &levels).unwrap();
+        let (values, _) = closeness(&device, &all, how).unwrap();
+        verify::closeness(&graph, &all, &values, 1e-12).unwrap();
+        let (values, _) = eccentricity(&device, &all, Traversal { group_by: true, ..how }).unwrap();
+        verify::eccentricity(&graph, &all, &values).unwrap();
+    }
+}
+
+#[test]
+fn a_source_outside_the_graph_is_refused_on_the_gpu() {
+    let Some(gpu) = gpu() else { return };
+    let graph = generated("grid:4x4");
+    let device = DeviceGraph::upload(&gpu, &graph).unwrap();
+    let error = device.summaries(&[2, 16], Traversal::default()).unwrap_err();
+    assert_eq!(error, MultiSourceError::NoSuchSource { vertex: 16, vertices: 16 });
+}
