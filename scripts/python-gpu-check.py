@@ -30,6 +30,9 @@ for spec in ("kron:14:w", "urand:13:w", "grid:64x64"):
         ("wcc", lambda b: simdx.wcc(g, backend=b, return_stats=True), True),
         ("kcore", lambda b: simdx.kcore(g, backend=b, return_stats=True), True),
         ("spmv", lambda b: simdx.spmv(g, np.arange(g.num_vertices) % 7 + 1.0, backend=b, return_stats=True), False),
+        ("msbfs", lambda b: simdx.msbfs(g, list(range(0, 700, 7)), backend=b, return_stats=True), True),
+        ("closeness", lambda b: simdx.closeness(g, list(range(200)), backend=b, return_stats=True), True),
+        ("eccentricity", lambda b: simdx.eccentricity(g, list(range(130)), backend=b, return_stats=True), True),
     ):
         (gpu, stats), cpu = run("cuda"), run("cpu")[0]
         same = np.array_equal(gpu, cpu) if exact else np.allclose(gpu, cpu, rtol=1e-5, atol=1e-6)

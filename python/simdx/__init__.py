@@ -412,14 +412,21 @@ def _vertex_ids(graph: Graph, vertices: Optional[Sequence[Any]]) -> Optional[np.
 
 
 def msbfs(
-    graph: Graph, sources: Sequence[Any], *, group_by: bool = False, return_stats: bool = False, **options: Any
+    graph: Graph,
+    sources: Sequence[Any],
+    *,
+    group_by: bool = False,
+    backend: str = "auto",
+    return_stats: bool = False,
+    **options: Any,
 ) -> Result:
     """Breadth-first levels from each of ``sources`` at once (64 searches per pass over the graph,
     bitwise, as iBFS): an int64 array of shape ``(num_vertices, len(sources))``, -1 where unreached.
-    Runs on the CPU backend; ``direction`` and ``direction_threshold`` choose top-down/bottom-up;
-    ``group_by`` batches sources that share a highest-degree neighbour (iBFS's GroupBy)."""
+    ``direction`` and ``direction_threshold`` choose top-down/bottom-up; ``group_by`` batches sources
+    that share a highest-degree neighbour (iBFS's GroupBy)."""
     ids = _sources(graph, None, sources)
-    return _finish(graph, _native.levels_from_each(graph._native, ids, group_by, options), "cpu", return_stats)
+    output = _native.levels_from_each(graph._native, ids, group_by, backend, options)
+    return _finish(graph, output, backend, return_stats)
 
 
 def closeness(
@@ -427,14 +434,15 @@ def closeness(
     vertices: Optional[Sequence[Any]] = None,
     *,
     group_by: bool = False,
+    backend: str = "auto",
     return_stats: bool = False,
     **options: Any,
 ) -> Result:
     """Closeness centrality as networkx's ``closeness_centrality`` (distances to each vertex, with
     the Wasserman-Faust correction), float64, for ``vertices`` (default: all, in vertex order).
-    Runs on the CPU backend, 64 searches per pass."""
+    64 searches per pass."""
     ids = _vertex_ids(graph, vertices)
-    return _finish(graph, _native.closeness(graph._native, ids, group_by, options), "cpu", return_stats)
+    return _finish(graph, _native.closeness(graph._native, ids, group_by, backend, options), backend, return_stats)
 
 
 def eccentricity(
@@ -442,13 +450,15 @@ def eccentricity(
     vertices: Optional[Sequence[Any]] = None,
     *,
     group_by: bool = False,
+    backend: str = "auto",
     return_stats: bool = False,
     **options: Any,
 ) -> Result:
     """Each vertex's eccentricity within what it reaches (networkx's ``eccentricity`` on a connected
-    graph), int64, for ``vertices`` (default: all); the largest is the diameter. CPU backend."""
+    graph), int64, for ``vertices`` (default: all); the largest is the diameter."""
     ids = _vertex_ids(graph, vertices)
-    return _finish(graph, _native.eccentricity(graph._native, ids, group_by, options), "cpu", return_stats)
+    output = _native.eccentricity(graph._native, ids, group_by, backend, options)
+    return _finish(graph, output, backend, return_stats)
 
 
 def betweenness(

@@ -10,7 +10,7 @@ use simdx::algos::{
     core_numbers, default_delta, Bfs, KCore, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp, Wcc,
 };
 use simdx::engine::{Direction, FilterUsed, Run, RunStats};
-use simdx::multi_source::{MultiStats, Traversal};
+use simdx::multi_source::{MultiSourceError, MultiStats, Searches, Traversal};
 use simdx::{Graph, RunError, Runner, VertexId};
 
 use crate::errors::{simdx_error, value_error};
@@ -234,58 +234,75 @@ pub fn spmv<'py>(
 }
 
 /// The levels from each of `sources`: an `int64` array of shape (vertices, sources), -1 where
-/// unreached; 64 searches per pass over the graph (CPU backend).
+/// unreached; 64 searches per pass over the graph, on `backend`.
 #[pyfunction]
-#[pyo3(signature = (graph, sources, group_by, options=None))]
+#[pyo3(signature = (graph, sources, group_by, backend, options=None))]
 pub fn levels_from_each<'py>(
     py: Python<'py>,
     graph: &NativeGraph,
     sources: PyReadonlyArray1<'_, i64>,
     group_by: bool,
+    backend: &str,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Output<'py>> {
     let ids = self::sources(graph.graph(), &sources)?;
-    let how = traversal(options, group_by)?;
-    let g = graph.graph();
-    let (levels, stats) = py.detach(|| simdx::algos::levels_from_each(g, &ids, how)).map_err(simdx_error)?;
-    let levels = levels_as_i64(&levels);
-    let array = PyArray1::from_vec(py, levels).reshape([g.num_vertices(), ids.len()])?;
-    Ok((array.into_any(), multi_stats(py, g, stats)?))
+    let (levels, stats) =
+        searching(py, graph, backend, options, group_by, |s, how| simdx::algos::levels_from_each(s, &ids, how))?;
+    let array = PyArray1::from_vec(py, levels_as_i64(&levels)).reshape([graph.graph().num_vertices(), ids.len()])?;
+    Ok((array.into_any(), stats))
 }
 
-/// Closeness centrality (networkx's) of `vertices` (all when `None`), `float64` (CPU backend).
+/// Closeness centrality (networkx's) of `vertices` (all when `None`), `float64`, on `backend`.
 #[pyfunction]
-#[pyo3(signature = (graph, vertices, group_by, options=None))]
+#[pyo3(signature = (graph, vertices, group_by, backend, options=None))]
 pub fn closeness<'py>(
     py: Python<'py>,
     graph: &NativeGraph,
     vertices: Option<PyReadonlyArray1<'_, i64>>,
     group_by: bool,
+    backend: &str,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Output<'py>> {
-    let g = graph.graph();
-    let ids = chosen(g, vertices)?;
-    let how = traversal(options, group_by)?;
-    let (values, stats) = py.detach(|| simdx::algos::closeness(g, &ids, how)).map_err(simdx_error)?;
-    Ok((PyArray1::from_vec(py, values).into_any(), multi_stats(py, g, stats)?))
+    let ids = chosen(graph.graph(), vertices)?;
+    let (values, stats) =
+        searching(py, graph, backend, options, group_by, |s, how| simdx::algos::closeness(s, &ids, how))?;
+    Ok((PyArray1::from_vec(py, values).into_any(), stats))
 }
 
-/// Eccentricity of `vertices` (all when `None`) within what each reaches, `int64` (CPU backend).
+/// Eccentricity of `vertices` (all when `None`) within what each reaches, `int64`, on `backend`.
 #[pyfunction]
-#[pyo3(signature = (graph, vertices, group_by, options=None))]
+#[pyo3(signature = (graph, vertices, group_by, backend, options=None))]
 pub fn eccentricity<'py>(
     py: Python<'py>,
     graph: &NativeGraph,
     vertices: Option<PyReadonlyArray1<'_, i64>>,
     group_by: bool,
+    backend: &str,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Output<'py>> {
-    let g = graph.graph();
-    let ids = chosen(g, vertices)?;
-    let how = traversal(options, group_by)?;
-    let (values, stats) = py.detach(|| simdx::algos::eccentricity(g, &ids, how)).map_err(simdx_error)?;
+    let ids = chosen(graph.graph(), vertices)?;
+    let (values, stats) =
+        searching(py, graph, backend, options, group_by, |s, how| simdx::algos::eccentricity(s, &ids, how))?;
     let values: Vec<i64> = values.iter().map(|&e| i64::from(e)).collect();
-    Ok((PyArray1::from_vec(py, values).into_any(), multi_stats(py, g, stats)?))
+    Ok((PyArray1::from_vec(py, values).into_any(), stats))
+}
+
+/// Runs a multi-search application `job` on `backend_name` (the graph's multi-source traversal there),
+/// without the GIL; its values and statistics.
+fn searching<'py, T: Send>(
+    py: Python<'py>,
+    graph: &NativeGraph,
+    backend_name: &str,
+    options: Option<&Bound<'py, PyDict>>,
+    group_by: bool,
+    job: impl FnOnce(&dyn Searches, Traversal) -> Result<(T, MultiStats), MultiSourceError> + Send,
+) -> PyResult<(T, Bound<'py, PyDict>)> {
+    let (backend, options) = (backend(backend_name)?, run_options(options)?);
+    let how = Traversal { direction: options.direction, group_by, ..Traversal::default() };
+    let (g, runners) = graph.prepared();
+    let (result, ran) = py.detach(|| runners.with(g, backend, options, |runner| Ok(job(runner.searches(), how))))?;
+    let (values, stats) = result.map_err(simdx_error)?;
+    Ok((values, multi_stats(py, g, stats, &ran)?))
 }
 
 /// Betweenness centrality from `sources` (all when `None`: exact), scaled as networkx's
@@ -303,7 +320,8 @@ pub fn betweenness<'py>(
     let ids = chosen(g, sources)?;
     run_options(options)?;
     let (values, stats) = py.detach(|| simdx::algos::betweenness(g, &ids, normalized)).map_err(simdx_error)?;
-    Ok((PyArray1::from_vec(py, values).into_any(), multi_stats(py, g, stats)?))
+    let ran = Ran { backend: simdx::Backend::Cpu, fallback: None };
+    Ok((PyArray1::from_vec(py, values).into_any(), multi_stats(py, g, stats, &ran)?))
 }
 
 /// The vertices given (checked), or every vertex.
@@ -314,15 +332,10 @@ fn chosen(graph: &Graph, vertices: Option<PyReadonlyArray1<'_, i64>>) -> PyResul
     }
 }
 
-/// How a multi-source traversal runs: the options' direction policy, and GroupBy if asked.
-fn traversal(options: Option<&Bound<'_, PyDict>>, group_by: bool) -> PyResult<Traversal> {
-    Ok(Traversal { direction: run_options(options)?.direction, group_by, ..Traversal::default() })
-}
-
-/// The statistics of a multi-source traversal, as [`stats`] gives them (always on the CPU).
-fn multi_stats<'py>(py: Python<'py>, graph: &Graph, stats: MultiStats) -> PyResult<Bound<'py, PyDict>> {
+/// The statistics of a multi-source traversal, as [`stats`] gives them.
+fn multi_stats<'py>(py: Python<'py>, graph: &Graph, stats: MultiStats, ran: &Ran) -> PyResult<Bound<'py, PyDict>> {
     let run = RunStats { iterations: stats.levels, time: stats.time, graph_edges: graph.num_edges() };
-    let dict = self::stats(py, &run, &Ran { backend: simdx::Backend::Cpu, fallback: None })?;
+    let dict = self::stats(py, &run, ran)?;
     dict.set_item("batches", stats.batches)?;
     Ok(dict)
 }

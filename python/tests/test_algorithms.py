@@ -170,10 +170,10 @@ def test_scipy_matrix_in_and_out():
 def test_msbfs_gives_a_column_of_levels_per_source(pair):
     graph, g = pair
     sources = list(range(0, 200, 3))  # 67 searches: two batches
-    levels, stats = simdx.msbfs(g, sources, return_stats=True)
-    assert simdx.msbfs(g, sources, group_by=True).tolist() == levels.tolist()
+    levels, stats = simdx.msbfs(g, sources, backend=BACKEND, return_stats=True)
+    assert simdx.msbfs(g, sources, group_by=True, backend=BACKEND).tolist() == levels.tolist()
     assert levels.shape == (g.num_vertices, len(sources)) and levels.dtype == np.int64
-    assert stats["batches"] == 2 and stats["backend"] == "cpu"
+    assert stats["batches"] == 2 and stats["backend"] == BACKEND
     for column, source in enumerate(sources):
         expected = nx.single_source_shortest_path_length(graph, source)
         assert levels[:, column].tolist() == [expected.get(v, -1) for v in range(g.num_vertices)], source
@@ -182,9 +182,9 @@ def test_msbfs_gives_a_column_of_levels_per_source(pair):
 def test_closeness_matches_networkx(pair):
     graph, g = pair
     expected = nx.closeness_centrality(graph)
-    values = simdx.closeness(g)
+    values = simdx.closeness(g, backend=BACKEND)
     assert max(abs(values[v] - expected[v]) for v in range(g.num_vertices)) < 1e-12
-    some = simdx.closeness(g, [5, 9], direction="pull", group_by=True)
+    some = simdx.closeness(g, [5, 9], direction="pull", group_by=True, backend=BACKEND)
     assert some.tolist() == [values[5], values[9]]
 
 
@@ -210,5 +210,5 @@ def test_eccentricity_matches_networkx_on_a_connected_graph():
     graph = nx.connected_watts_strogatz_graph(150, 4, 0.05, seed=3)
     g = simdx.Graph.from_networkx(graph)
     expected = nx.eccentricity(graph)
-    assert simdx.eccentricity(g).tolist() == [expected[v] for v in range(150)]
-    assert simdx.eccentricity(g).max() == nx.diameter(graph)
+    assert simdx.eccentricity(g, backend=BACKEND).tolist() == [expected[v] for v in range(150)]
+    assert simdx.eccentricity(g, backend=BACKEND, direction="push").max() == nx.diameter(graph)
