@@ -574,9 +574,6 @@ fn multi_search_applications_validate_and_write_one_column_per_source() {
     let o = simdx(&["run", "msbfs", "grid:4x4"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("msbfs needs --sources"), "{}", stderr(&o));
-    let o = simdx(&["run", "bc", "grid:4x4", "--samples", "3", "--backend", "cuda"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("runs on the CPU backend only"), "{}", stderr(&o));
 }
 
 #[test]

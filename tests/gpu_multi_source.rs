@@ -1,16 +1,16 @@
 //! The GPU's multi-source traversal (simdx-cuda's `Searches` for a `DeviceGraph`) against the CPU's,
 //! which its own tests hold to a queue-based search: the same levels, the same summaries and the same
 //! direction per level, for every direction policy, both orientations, GroupBy or not, on generated
-//! graphs, a star (whose hub a whole block pushes), directed graphs with unreachable parts, a single
-//! vertex and a graph without edges; and the applications (levels, closeness, eccentricity) against
-//! their oracles. Without a GPU these tests print that they were skipped; with `SIMDX_REQUIRE_GPU=1`
+//! graphs, a star (whose hub blocks push in chunks), directed graphs with unreachable parts, a single
+//! vertex and a graph without edges; the applications (levels, closeness, eccentricity) against their
+//! oracles; and Brandes' sweeps (betweenness) against the CPU's and the oracle. Without a GPU these tests print that they were skipped; with `SIMDX_REQUIRE_GPU=1`
 //! they fail.
 #![cfg(feature = "cuda")]
 
 use simdx::engine::DirectionPolicy;
 use simdx::multi_source::{MultiSourceError, Orientation, Searches, Traversal};
 use simdx::{Graph, GraphBuilder, VertexId};
-use simdx_algos::{closeness, eccentricity, levels_from_each, verify};
+use simdx_algos::{betweenness, closeness, eccentricity, levels_from_each, verify};
 use simdx_cuda::DeviceGraph;
 
 mod common;
@@ -19,9 +19,9 @@ use common::{edges, generated, gpu};
 fn graphs() -> Vec<(String, Graph)> {
     let mut all: Vec<(String, Graph)> =
         ["kron:12", "urand:11", "grid:40x30"].iter().map(|s| (s.to_string(), generated(s))).collect();
-    let mut star: Vec<(u32, u32)> = (1..3000).map(|v| (0, v)).collect();
-    star.extend((3000..3100).map(|v| (v - 1, v)));
-    all.push(("star with a tail".into(), GraphBuilder::new().build(edges(3100, &star, None)).unwrap()));
+    let mut star: Vec<(u32, u32)> = (1..5000).map(|v| (0, v)).collect();
+    star.extend((5000..5100).map(|v| (v - 1, v)));
+    all.push(("star with a tail".into(), GraphBuilder::new().build(edges(5100, &star, None)).unwrap()));
     let directed = [(0, 1), (1, 2), (2, 0), (2, 3), (5, 4), (4, 6), (6, 3)];
     all.push((
         "directed, unreachable parts".into(),
@@ -92,4 +92,27 @@ fn a_source_outside_the_graph_is_refused_on_the_gpu() {
     let device = DeviceGraph::upload(&gpu, &graph).unwrap();
     let error = device.summaries(&[2, 16], Traversal::default()).unwrap_err();
     assert_eq!(error, MultiSourceError::NoSuchSource { vertex: 16, vertices: 16 });
+}
+
+#[test]
+fn betweenness_on_the_gpu_matches_the_cpu_and_the_oracle() {
+    let Some(gpu) = gpu() else { return };
+    for (name, graph) in graphs() {
+        let device = DeviceGraph::upload(&gpu, &graph).unwrap();
+        let all: Vec<VertexId> = (0..graph.num_vertices() as VertexId).collect();
+        let some = sources(&graph);
+        for chosen in [&all[..], &some[..]] {
+            let (cpu, _) = graph.dependency_sums(chosen).unwrap();
+            let (gpu_sums, stats) = device.dependency_sums(chosen).unwrap();
+            let (_, cpu_stats) = graph.dependency_sums(chosen).unwrap();
+            assert_eq!(stats.levels[0].edges, cpu_stats.levels[0].edges, "{name}: arcs scanned");
+            for (v, (a, b)) in cpu.iter().zip(&gpu_sums).enumerate() {
+                assert!((a - b).abs() <= 1e-9 * a.abs().max(1.0), "{name}, vertex {v}: cpu {a}, gpu {b}");
+            }
+        }
+        if graph.num_vertices() <= 5000 {
+            let (values, _) = betweenness(&device, &all, true).unwrap();
+            verify::betweenness(&graph, &all, true, &values, 1e-9).unwrap();
+        }
+    }
 }

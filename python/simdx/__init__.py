@@ -468,6 +468,7 @@ def betweenness(
     sources: Optional[Sequence[Any]] = None,
     normalized: bool = True,
     seed: Optional[int] = None,
+    backend: str = "auto",
     return_stats: bool = False,
     **options: Any,
 ) -> Result:
@@ -476,7 +477,8 @@ def betweenness(
     sources drawn as networkx draws them (``random.Random(seed).sample`` of the vertices in order) and
     scaled as networkx scales a sample (a source's own estimate from the other ``k - 1``); or from the
     given ``sources``, scaled the same way. ``normalized`` divides by the pairs that could pass
-    through a vertex. CPU backend, sources in parallel."""
+    through a vertex. On the CPU sources run in parallel; on the GPU one after another, each over the
+    whole device."""
     if sources is not None and k is not None:
         raise ValueError("give k or sources, not both")
     if k is not None:
@@ -485,4 +487,5 @@ def betweenness(
         ids: Optional[np.ndarray] = np.array(random.Random(seed).sample(range(graph.num_vertices), k), dtype=np.int64)
     else:
         ids = _vertex_ids(graph, sources)
-    return _finish(graph, _native.betweenness(graph._native, ids, normalized, options), "cpu", return_stats)
+    output = _native.betweenness(graph._native, ids, normalized, backend, options)
+    return _finish(graph, output, backend, return_stats)

@@ -306,22 +306,21 @@ fn searching<'py, T: Send>(
 }
 
 /// Betweenness centrality from `sources` (all when `None`: exact), scaled as networkx's
-/// `betweenness_centrality` (by n / len(sources) for a sample), `float64` (CPU backend).
+/// `betweenness_centrality` (by n / len(sources) for a sample), `float64`, on `backend`.
 #[pyfunction]
-#[pyo3(signature = (graph, sources, normalized, options=None))]
+#[pyo3(signature = (graph, sources, normalized, backend, options=None))]
 pub fn betweenness<'py>(
     py: Python<'py>,
     graph: &NativeGraph,
     sources: Option<PyReadonlyArray1<'_, i64>>,
     normalized: bool,
+    backend: &str,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Output<'py>> {
-    let g = graph.graph();
-    let ids = chosen(g, sources)?;
-    run_options(options)?;
-    let (values, stats) = py.detach(|| simdx::algos::betweenness(g, &ids, normalized)).map_err(simdx_error)?;
-    let ran = Ran { backend: simdx::Backend::Cpu, fallback: None };
-    Ok((PyArray1::from_vec(py, values).into_any(), multi_stats(py, g, stats, &ran)?))
+    let ids = chosen(graph.graph(), sources)?;
+    let (values, stats) =
+        searching(py, graph, backend, options, false, |s, _| simdx::algos::betweenness(s, &ids, normalized))?;
+    Ok((PyArray1::from_vec(py, values).into_any(), stats))
 }
 
 /// The vertices given (checked), or every vertex.

@@ -2,33 +2,34 @@
 //! of sources, scaled as networkx's `betweenness_centrality`, on the engine's dependency
 //! accumulation ([`simdx_core::dependencies`]).
 
-use simdx_core::dependencies::dependency_sums;
-use simdx_core::multi_source::{MultiSourceError, MultiStats};
-use simdx_core::{Graph, VertexId};
+use simdx_core::multi_source::{MultiSourceError, MultiStats, Searches};
+use simdx_core::VertexId;
 
 /// Betweenness of every vertex from the shortest paths that start at `sources` (every vertex: exact;
 /// fewer: an estimate, as networkx's `k`), along out-arcs, scaled by [`networkx_scale`].
 pub fn betweenness(
-    graph: &Graph,
+    searches: &(impl Searches + ?Sized),
     sources: &[VertexId],
     normalized: bool,
 ) -> Result<(Vec<f64>, MultiStats), MultiSourceError> {
-    let (sums, stats) = dependency_sums(graph, sources)?;
-    let mut is_source = vec![false; graph.num_vertices()];
+    let (sums, stats) = searches.dependency_sums(sources)?;
+    let (n, directed) = (searches.num_vertices(), searches.is_directed());
+    let mut is_source = vec![false; n];
     sources.iter().for_each(|&s| is_source[s as usize] = true);
-    let scale = |v: usize| networkx_scale(graph, sources.len(), is_source[v], normalized);
+    let scale = |v: usize| networkx_scale(n, directed, sources.len(), is_source[v], normalized);
     Ok((sums.into_iter().enumerate().map(|(v, x)| x * scale(v)).collect(), stats))
 }
 
-/// What networkx (3.5 and later) multiplies a vertex's sum of dependencies by, from `k` sources,
+/// What networkx (3.5 and later) multiplies a vertex's sum of dependencies by on a graph of `n` vertices
+/// (`directed` or not), from `k` sources,
 /// `source` saying whether the vertex is one: `1 / (k' (n - 2))` normalized, `(n - 1) / (k' c)`
 /// otherwise (`c` = 2 on an undirected graph, whose paths are found from both ends), where `k'` is
 /// `k - 1` for a source (its own paths are not counted) and `k` for the others (NaN for a lone
 /// source); 1 when `n <= 2`.
-pub fn networkx_scale(graph: &Graph, k: usize, source: bool, normalized: bool) -> f64 {
-    let (n, k) = (graph.num_vertices() as f64, k as f64);
+pub fn networkx_scale(n: usize, directed: bool, k: usize, source: bool, normalized: bool) -> f64 {
+    let (n, k) = (n as f64, k as f64);
     let samples = if source { k - 1.0 } else { k };
-    let correction = if graph.is_directed() { 1.0 } else { 2.0 };
+    let correction = if directed { 1.0 } else { 2.0 };
     match (n > 2.0, samples > 0.0, normalized) {
         (false, _, _) => 1.0,
         (true, false, _) => f64::NAN,

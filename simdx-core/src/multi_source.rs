@@ -75,10 +75,17 @@ pub enum MultiSourceError {
 }
 
 /// A backend that runs many breadth-first searches at once: the CPU's [`traverse`] for a [`Graph`],
-/// the GPU's for a device graph. Applications written against it run on either.
+/// the GPU's for a device graph (and Brandes' sweeps from many sources). Applications written against it run on either.
 pub trait Searches {
     /// Vertices of the graph searched.
     fn num_vertices(&self) -> usize;
+
+    /// Whether the graph is directed.
+    fn is_directed(&self) -> bool;
+
+    /// Brandes' dependency sums from `sources` (betweenness before scaling), as
+    /// [`crate::dependencies::dependency_sums`] gives them.
+    fn dependency_sums(&self, sources: &[VertexId]) -> Result<(Vec<f64>, MultiStats), MultiSourceError>;
 
     /// Each search's [`Summary`], in the order of `sources`.
     fn summaries(&self, sources: &[VertexId], how: Traversal) -> Result<(Vec<Summary>, MultiStats), MultiSourceError>;
@@ -91,6 +98,14 @@ pub trait Searches {
 impl Searches for Graph {
     fn num_vertices(&self) -> usize {
         Graph::num_vertices(self)
+    }
+
+    fn is_directed(&self) -> bool {
+        Graph::is_directed(self)
+    }
+
+    fn dependency_sums(&self, sources: &[VertexId]) -> Result<(Vec<f64>, MultiStats), MultiSourceError> {
+        crate::dependencies::dependency_sums(self, sources)
     }
 
     fn summaries(&self, sources: &[VertexId], how: Traversal) -> Result<(Vec<Summary>, MultiStats), MultiSourceError> {

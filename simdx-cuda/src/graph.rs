@@ -28,6 +28,8 @@ pub struct DeviceGraph {
     pub(crate) workspace: std::sync::Mutex<Option<crate::workspace::Workspace>>,
     /// The buffers of many searches at once, made by the first multi-source traversal.
     pub(crate) multi_source: std::sync::Mutex<Option<crate::multi_source::MultiSourceBuffers>>,
+    /// The buffers of Brandes' dependency sweeps, made by the first call.
+    pub(crate) dependencies: std::sync::Mutex<Option<crate::dependencies::DependencyBuffers>>,
 }
 
 /// The type of a graph's stored weights.
@@ -97,6 +99,7 @@ impl DeviceGraph {
             weights_as_f32: OnceLock::new(),
             workspace: std::sync::Mutex::new(None),
             multi_source: std::sync::Mutex::new(None),
+            dependencies: std::sync::Mutex::new(None),
         })
     }
 

@@ -8,6 +8,7 @@
 
 mod asynchronous;
 mod compile;
+mod dependencies;
 mod energy;
 mod engine;
 mod error;

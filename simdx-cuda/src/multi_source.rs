@@ -1,6 +1,6 @@
 //! Many breadth-first searches at once on the GPU (kernels/multi_source.cu): a [`DeviceGraph`]'s
 //! [`Searches`], so that the multi-search applications (all-sources levels, closeness, eccentricity)
-//! run on the device as they run on the CPU. Sources go in batches of [`LANES`], GroupBy orders them
+//! run on the device as they run on the CPU (and Brandes' sweeps, dependencies.rs, for betweenness). Sources go in batches of [`LANES`], GroupBy orders them
 //! by the hubs a small kernel finds; each level is one round trip to the host, which reads the level's
 //! counts (per search, and the next frontier's arcs) and picks the next level's direction by the CPU's
 //! rule ([`pulls`]). The traversal's buffers are made by the first traversal of a graph and kept.
@@ -83,6 +83,14 @@ impl MultiSourceBuffers {
 impl Searches for DeviceGraph {
     fn num_vertices(&self) -> usize {
         self.num_vertices as usize
+    }
+
+    fn is_directed(&self) -> bool {
+        self.directed
+    }
+
+    fn dependency_sums(&self, sources: &[VertexId]) -> Result<(Vec<f64>, MultiStats), MultiSourceError> {
+        self.sum_dependencies(sources)
     }
 
     fn summaries(&self, sources: &[VertexId], how: Traversal) -> Result<(Vec<Summary>, MultiStats), MultiSourceError> {

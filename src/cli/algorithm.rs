@@ -58,7 +58,7 @@ pub enum Algorithm {
     /// the largest is the diameter (a lower bound when sampled); 64 searches per pass.
     Eccentricity,
     /// Betweenness centrality (Brandes; networkx's normalisation): exact from every vertex, or
-    /// estimated from --sources or --samples K sources, scaled by n / K as networkx does (CPU backend).
+    /// estimated from --sources or --samples K sources, scaled by n / K as networkx does.
     Bc,
 }
 
@@ -128,11 +128,6 @@ impl Algorithm {
             Algorithm::Eccentricity => "eccentricity",
             Algorithm::Bc => "bc",
         }
-    }
-
-    /// Whether only the CPU backend runs it (Brandes' dependency sweeps have no GPU version yet).
-    pub fn cpu_only(self) -> bool {
-        self == Algorithm::Bc
     }
 
     /// Runs the algorithm `count` times on `graph`; validates the last result if asked.
@@ -369,7 +364,7 @@ fn multi_search(
                 (Values::Selected { vertices: sources.to_vec(), values: Box::new(Values::F64(values)) }, stats)
             }
             Algorithm::Bc => {
-                let (values, stats) = betweenness(graph, sources, true).map_err(usage)?;
+                let (values, stats) = betweenness(searches, sources, true).map_err(usage)?;
                 (Values::F64(values), stats)
             }
             _ => {

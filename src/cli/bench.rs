@@ -173,9 +173,6 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
             let used = runner.backend().name();
             let bandwidth = args.bandwidth.or_else(|| runner.measured_bandwidth());
             for &algorithm in &algorithms {
-                if algorithm.cpu_only() && runner.backend() != simdx::Backend::Cpu {
-                    continue; // Brandes' dependency sweeps have no GPU version yet
-                }
                 for &direction in &directions {
                     for &filter in &filters {
                         for &fusion in &fusions {

@@ -199,17 +199,7 @@ struct TraceRow {
 /// Runs `simdx run`.
 pub fn run(args: RunArgs) -> Result<(), CliError> {
     let (graph, labels, _) = args.graph.load_labelled()?;
-    let backend = match (args.algorithm.cpu_only(), args.backend) {
-        (true, BackendArg::Cuda) => {
-            let name = args.algorithm.name();
-            return Err(CliError::Usage(format!(
-                "{name} runs on the CPU backend only (Brandes' dependency sweeps have no GPU version yet)"
-            )));
-        }
-        (true, _) => BackendArg::Cpu,
-        (false, backend) => backend,
-    };
-    let runner = runner(backend, args.engine.options(), &graph)?;
+    let runner = runner(args.backend, args.engine.options(), &graph)?;
     let meter = if args.energy { energy_meter(&runner) } else { None };
     let before = meter.as_ref().and_then(|m| m.millijoules().ok());
     let outcome = args.algorithm.run(&args.params, &graph, args.graph.seed, &runner, args.trials, args.validate)?;

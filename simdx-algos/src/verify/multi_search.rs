@@ -91,8 +91,14 @@ pub fn betweenness(
         }
     }
     for (v, (&got, sum)) in values.iter().zip(sums).enumerate() {
-        let expected =
-            sum * crate::bc::networkx_scale(graph, sources.len(), sources.contains(&(v as VertexId)), normalized);
+        let expected = sum
+            * crate::bc::networkx_scale(
+                graph.num_vertices(),
+                graph.is_directed(),
+                sources.len(),
+                sources.contains(&(v as VertexId)),
+                normalized,
+            );
         if !(got == expected
             || got.is_nan() && expected.is_nan()
             || (got - expected).abs() <= tolerance * expected.abs().max(1e-12))

@@ -1,0 +1,167 @@
+//! Brandes' dependency accumulation on the GPU (kernels/dependencies.cu), the heavy part of
+//! betweenness centrality: for each source in turn, a breadth-first search that counts shortest paths
+//! level by level (one round trip to the host per level, for the level's size), then the sweep back
+//! that gives each vertex its dependency, then the sums. The same result as the CPU's
+//! [`simdx_core::dependencies`] (sums of path shares, in a different order of additions). The
+//! buffers are made by the first call for a graph and kept.
+
+use std::time::Instant;
+
+use cudarc::driver::{CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
+use simdx_core::engine::{Direction, FilterUsed, IterationStats};
+use simdx_core::multi_source::{MultiSourceError, MultiStats};
+use simdx_core::VertexId;
+
+use crate::error::{driver, CudaError};
+use crate::graph::DeviceGraph;
+use crate::launch::{Kernels, BLOCK};
+
+/// The kernels (CUDA C, self-contained).
+const SOURCE: &str = include_str!("kernels/dependencies.cu");
+/// Counter slots (as in kernels/dependencies.cu).
+const NEXT: usize = 0;
+const ARCS: usize = 2;
+const COUNTER_WORDS: usize = 3;
+/// Words of the kernels' `bc_state`.
+const STATE_WORDS: usize = 9;
+
+/// What the sweeps work in: per vertex a level, path count, dependency and sum, the vertices in the
+/// order reached, a list of large vertices, counters.
+pub(crate) struct DependencyBuffers {
+    kernels: Kernels,
+    level: CudaSlice<u32>,
+    sigma: CudaSlice<f64>,
+    delta: CudaSlice<f64>,
+    sums: CudaSlice<f64>,
+    order: CudaSlice<u32>,
+    large: CudaSlice<u32>,
+    counters: CudaSlice<u64>,
+    state: CudaSlice<u64>,
+}
+
+impl DependencyBuffers {
+    fn new(graph: &DeviceGraph) -> Result<Self, CudaError> {
+        let gpu = &graph.gpu;
+        let n = (graph.num_vertices as usize).max(1);
+        gpu.check_free("the dependency sweeps", n as u64 * (4 + 3 * 8 + 2 * 4))?;
+        let (module, _) = gpu.compile(SOURCE)?;
+        let s = &gpu.stream;
+        let what = "allocating the dependency sweeps";
+        Ok(DependencyBuffers {
+            kernels: Kernels { module },
+            level: s.alloc_zeros::<u32>(n).map_err(driver(what))?,
+            sigma: s.alloc_zeros::<f64>(n).map_err(driver(what))?,
+            delta: s.alloc_zeros::<f64>(n).map_err(driver(what))?,
+            sums: s.alloc_zeros::<f64>(n).map_err(driver(what))?,
+            order: s.alloc_zeros::<u32>(n).map_err(driver(what))?,
+            large: s.alloc_zeros::<u32>(n).map_err(driver(what))?,
+            counters: s.alloc_zeros::<u64>(COUNTER_WORDS).map_err(driver(what))?,
+            state: s.alloc_zeros::<u64>(STATE_WORDS).map_err(driver(what))?,
+        })
+    }
+}
+
+/// Launches kernel `$name` of `$b`'s buffers on `$blocks` blocks with the state and the arguments.
+macro_rules! launch {
+    ($b:expr, $stream:expr, $name:expr, $blocks:expr $(, $arg:expr)*) => {{
+        let f = $b.kernels.get($name)?;
+        let mut builder = $stream.launch_builder(&f);
+        builder.arg(&$b.state);
+        $(builder.arg($arg);)*
+        let blocks: u32 = $blocks;
+        let cfg = LaunchConfig { grid_dim: (blocks.max(1), 1, 1), block_dim: (BLOCK, 1, 1), shared_mem_bytes: 0 };
+        // SAFETY: the arguments match the kernel's parameters in kernels/dependencies.cu, and the state
+        // names buffers that live as long as the device graph.
+        unsafe { builder.launch(cfg) }.map_err(driver("launching a dependency sweep"))?;
+    }};
+}
+
+impl DeviceGraph {
+    /// The sum over `sources` of each vertex's dependency on them, along out-arcs, as
+    /// [`simdx_core::dependencies::dependency_sums`] gives it.
+    pub(crate) fn sum_dependencies(&self, sources: &[VertexId]) -> Result<(Vec<f64>, MultiStats), MultiSourceError> {
+        let n = self.num_vertices as usize;
+        if let Some(&vertex) = sources.iter().find(|&&s| s as usize >= n) {
+            return Err(MultiSourceError::NoSuchSource { vertex, vertices: n });
+        }
+        let device = |e: CudaError| MultiSourceError::Device(e.to_string());
+        let mut slot = self.dependencies.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let first = slot.is_none();
+        if first {
+            *slot = Some(DependencyBuffers::new(self).map_err(device)?);
+        }
+        let buffers = slot.as_mut().expect("made above");
+        self.sweep(buffers, sources, first).map_err(device)
+    }
+
+    fn sweep(
+        &self,
+        b: &mut DependencyBuffers,
+        sources: &[VertexId],
+        first: bool,
+    ) -> Result<(Vec<f64>, MultiStats), CudaError> {
+        let start = Instant::now();
+        let stream = self.gpu.stream.clone();
+        let (n, fill) = (self.num_vertices, self.gpu.sm_count * 8);
+        let words: [u64; STATE_WORDS] = [
+            self.out_offsets.device_ptr(&stream).0,
+            self.out_targets.device_ptr(&stream).0,
+            b.level.device_ptr(&stream).0,
+            b.sigma.device_ptr(&stream).0,
+            b.delta.device_ptr(&stream).0,
+            b.sums.device_ptr(&stream).0,
+            b.order.device_ptr(&stream).0,
+            b.large.device_ptr(&stream).0,
+            b.counters.device_ptr(&stream).0,
+        ];
+        stream.memcpy_htod(&words, &mut b.state).map_err(driver("uploading the sweeps' state"))?;
+        if first {
+            launch!(b, stream, "bc_clear", n.div_ceil(BLOCK).min(fill), &n);
+        }
+        stream.memset_zeros(&mut b.sums).map_err(driver("clearing the sums"))?;
+        stream.memset_zeros(&mut b.counters).map_err(driver("clearing counters"))?;
+        let mut arcs = 0u64;
+        for &source in sources {
+            launch!(b, stream, "bc_start", 1, &source);
+            // bounds[d]..bounds[d + 1]: the vertices of level d in `order`.
+            let mut bounds = vec![0u32, 1];
+            loop {
+                let depth = bounds.len() as u32 - 2;
+                let (begin, end) = (bounds[depth as usize], bounds[depth as usize + 1]);
+                launch!(b, stream, "bc_forward", (end - begin).div_ceil(BLOCK / 32).min(fill), &begin, &end, &depth);
+                launch!(b, stream, "bc_forward_large", fill, &end, &depth);
+                // (The arcs counted are those of the previous source's vertices, counted by its bc_finish.)
+                let c = stream.clone_dtoh(&b.counters).map_err(driver("reading counters"))?;
+                stream.memset_zeros(&mut b.counters).map_err(driver("resetting counters"))?;
+                arcs += 2 * c[ARCS];
+                if c[NEXT] == 0 {
+                    break;
+                }
+                bounds.push(end + c[NEXT] as u32);
+            }
+            // The deepest level has no dependency; the others pull theirs from the level below.
+            for depth in (0..bounds.len() as u32 - 2).rev() {
+                let (begin, end) = (bounds[depth as usize], bounds[depth as usize + 1]);
+                launch!(b, stream, "bc_backward", (end - begin).div_ceil(BLOCK / 32).min(fill), &begin, &end, &depth);
+                launch!(b, stream, "bc_backward_large", fill, &depth);
+                stream.memset_zeros(&mut b.counters).map_err(driver("resetting counters"))?;
+            }
+            let reached = *bounds.last().expect("two bounds at least");
+            launch!(b, stream, "bc_finish", reached.div_ceil(BLOCK).min(fill), &reached);
+        }
+        let c = stream.clone_dtoh(&b.counters).map_err(driver("reading counters"))?;
+        arcs += 2 * c[ARCS];
+        let sums = stream.clone_dtoh(&b.sums).map_err(driver("reading the sums"))?;
+        let time = start.elapsed();
+        let record = IterationStats {
+            direction: Direction::Push,
+            filter: FilterUsed::Every,
+            frontier: sources.len() as u64,
+            edges: arcs,
+            bucket: 0,
+            time,
+        };
+        let sums = if n == 0 { Vec::new() } else { sums };
+        Ok((sums, MultiStats { batches: sources.len() as u32, levels: vec![record], time }))
+    }
+}
