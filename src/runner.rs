@@ -163,9 +163,10 @@ impl<'g> Runner<'g> {
         }
     }
 
-    /// The prepared graph's multi-source traversal (many breadth-first searches at once), on the
-    /// runner's backend: what [`algos::levels_from_each`](crate::algos::levels_from_each),
-    /// [`algos::closeness`](crate::algos::closeness) and [`algos::eccentricity`](crate::algos::eccentricity) take.
+    /// The prepared graph's multi-source traversal (many breadth-first searches at once) and Brandes'
+    /// sweeps, on the runner's backend: what [`algos::levels_from_each`](crate::algos::levels_from_each()),
+    /// [`algos::closeness`](crate::algos::closeness()), [`algos::eccentricity`](crate::algos::eccentricity())
+    /// and [`algos::betweenness`](crate::algos::betweenness()) take.
     ///
     /// ```
     /// use simdx::{Backend, Runner};

@@ -96,6 +96,15 @@ pub enum CudaError {
     },
 }
 
+impl CudaError {
+    /// The error for a failed driver call made while `what` (for custom kernels launched on
+    /// [`Gpu::stream`](crate::Gpu::stream)): a kernel fault or an allocation failure as its own
+    /// sentence, as simdx's own launches report them, any other error with the driver's words.
+    pub fn from_driver(what: &'static str, error: cudarc::driver::DriverError) -> CudaError {
+        driver(what)(error)
+    }
+}
+
 /// Wraps a driver error with what the backend was doing: a kernel fault or an allocation failure as
 /// its own sentence, any other error with the driver's words.
 pub(crate) fn driver(what: &'static str) -> impl FnOnce(cudarc::driver::DriverError) -> CudaError {
