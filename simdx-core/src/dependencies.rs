@@ -5,7 +5,7 @@
 //! thread with its own arrays and sums; unlike the bitwise multi-source traversal
 //! ([`crate::multi_source`]), path counts differ per search, so searches are not packed into words.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
@@ -39,16 +39,21 @@ pub fn dependency_sums(graph: &Graph, sources: &[VertexId]) -> Result<(Vec<f64>,
                 (a, x + y)
             },
         );
-    let time = start.elapsed();
+    Ok((sums, sweep_stats(sources.len(), arcs, start.elapsed())))
+}
+
+/// The statistics of Brandes' sweeps from `sources` sources that scanned `arcs` arcs (both passes)
+/// in `time`: one record, the sources as its frontier (both backends report them so).
+pub fn sweep_stats(sources: usize, arcs: u64, time: Duration) -> MultiStats {
     let record = IterationStats {
         direction: Direction::Push,
         filter: FilterUsed::Every,
-        frontier: sources.len() as u64,
+        frontier: sources as u64,
         edges: arcs,
         bucket: 0,
         time,
     };
-    Ok((sums, MultiStats { batches: sources.len() as u32, levels: vec![record], time }))
+    MultiStats { batches: sources as u32, levels: vec![record], time }
 }
 
 /// What a search keeps per vertex, together so that an arc's visit costs one cache miss.

@@ -8,7 +8,7 @@
 use std::time::Instant;
 
 use cudarc::driver::{CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
-use simdx_core::engine::{Direction, FilterUsed, IterationStats};
+use simdx_core::dependencies::sweep_stats;
 use simdx_core::multi_source::{MultiSourceError, MultiStats};
 use simdx_core::VertexId;
 
@@ -152,16 +152,7 @@ impl DeviceGraph {
         let c = stream.clone_dtoh(&b.counters).map_err(driver("reading counters"))?;
         arcs += 2 * c[ARCS];
         let sums = stream.clone_dtoh(&b.sums).map_err(driver("reading the sums"))?;
-        let time = start.elapsed();
-        let record = IterationStats {
-            direction: Direction::Push,
-            filter: FilterUsed::Every,
-            frontier: sources.len() as u64,
-            edges: arcs,
-            bucket: 0,
-            time,
-        };
         let sums = if n == 0 { Vec::new() } else { sums };
-        Ok((sums, MultiStats { batches: sources.len() as u32, levels: vec![record], time }))
+        Ok((sums, sweep_stats(sources.len(), arcs, start.elapsed())))
     }
 }

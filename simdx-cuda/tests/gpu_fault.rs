@@ -9,17 +9,8 @@ use simdx_core::engine::RunOptions;
 use simdx_core::gen::GeneratorSpec;
 use simdx_cuda::{CudaEngine, CudaError, DeviceGraph, Gpu};
 
-/// The GPU, or `None` after saying why the test is skipped; panics instead when SIMDX_REQUIRE_GPU=1.
-fn gpu() -> Option<Gpu> {
-    match simdx_cuda::available() {
-        Ok(g) => Some(g),
-        Err(e) if std::env::var("SIMDX_REQUIRE_GPU").is_ok_and(|v| v == "1") => panic!("SIMDX_REQUIRE_GPU=1 but {e}"),
-        Err(e) => {
-            eprintln!("skipped: no usable GPU ({e})");
-            None
-        }
-    }
-}
+mod common;
+use common::gpu;
 
 #[test]
 fn a_trap_reads_as_one_sentence_and_later_runs_fail_cleanly() {

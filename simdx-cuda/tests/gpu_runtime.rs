@@ -16,16 +16,8 @@ use std::time::Instant;
 use cudarc::driver::{LaunchConfig, PushKernelArg};
 use simdx_cuda::{CacheHit, CudaError, Gpu, GRID_BARRIER, GRID_BARRIER_WORDS};
 
-fn gpu() -> Option<Gpu> {
-    match simdx_cuda::available() {
-        Ok(g) => Some(g),
-        Err(e) if std::env::var("SIMDX_REQUIRE_GPU").is_ok_and(|v| v == "1") => panic!("SIMDX_REQUIRE_GPU=1 but {e}"),
-        Err(e) => {
-            eprintln!("skipped: no usable GPU ({e})");
-            None
-        }
-    }
-}
+mod common;
+use common::gpu;
 
 /// Two alternative barriers, for the cost comparison only.
 const ALTERNATIVES: &str = r#"
