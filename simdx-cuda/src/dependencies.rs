@@ -7,59 +7,19 @@
 
 use std::time::Instant;
 
-use cudarc::driver::{CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
+use cudarc::driver::{DevicePtr, LaunchConfig, PushKernelArg};
 use simdx_core::dependencies::sweep_stats;
 use simdx_core::multi_source::{MultiSourceError, MultiStats};
 use simdx_core::VertexId;
 
 use crate::error::{driver, CudaError};
 use crate::graph::DeviceGraph;
-use crate::launch::{Kernels, BLOCK};
+use crate::launch::BLOCK;
+use crate::search_buffers::{DependencyBuffers, BC_STATE_WORDS as STATE_WORDS};
 
-/// The kernels (CUDA C, self-contained).
-const SOURCE: &str = include_str!("kernels/dependencies.cu");
 /// Counter slots (as in kernels/dependencies.cu).
 const NEXT: usize = 0;
 const ARCS: usize = 2;
-const COUNTER_WORDS: usize = 3;
-/// Words of the kernels' `bc_state`.
-const STATE_WORDS: usize = 9;
-
-/// What the sweeps work in: per vertex a level, path count, dependency and sum, the vertices in the
-/// order reached, a list of large vertices, counters.
-pub(crate) struct DependencyBuffers {
-    kernels: Kernels,
-    level: CudaSlice<u32>,
-    sigma: CudaSlice<f64>,
-    delta: CudaSlice<f64>,
-    sums: CudaSlice<f64>,
-    order: CudaSlice<u32>,
-    large: CudaSlice<u32>,
-    counters: CudaSlice<u64>,
-    state: CudaSlice<u64>,
-}
-
-impl DependencyBuffers {
-    fn new(graph: &DeviceGraph) -> Result<Self, CudaError> {
-        let gpu = &graph.gpu;
-        let n = (graph.num_vertices as usize).max(1);
-        gpu.check_free("the dependency sweeps", n as u64 * (4 + 3 * 8 + 2 * 4))?;
-        let (module, _) = gpu.compile(SOURCE)?;
-        let s = &gpu.stream;
-        let what = "allocating the dependency sweeps";
-        Ok(DependencyBuffers {
-            kernels: Kernels { module },
-            level: s.alloc_zeros::<u32>(n).map_err(driver(what))?,
-            sigma: s.alloc_zeros::<f64>(n).map_err(driver(what))?,
-            delta: s.alloc_zeros::<f64>(n).map_err(driver(what))?,
-            sums: s.alloc_zeros::<f64>(n).map_err(driver(what))?,
-            order: s.alloc_zeros::<u32>(n).map_err(driver(what))?,
-            large: s.alloc_zeros::<u32>(n).map_err(driver(what))?,
-            counters: s.alloc_zeros::<u64>(COUNTER_WORDS).map_err(driver(what))?,
-            state: s.alloc_zeros::<u64>(STATE_WORDS).map_err(driver(what))?,
-        })
-    }
-}
 
 /// Launches kernel `$name` of `$b`'s buffers on `$blocks` blocks with the state and the arguments.
 macro_rules! launch {
@@ -88,7 +48,7 @@ impl DeviceGraph {
         let mut slot = self.dependencies.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let first = slot.is_none();
         if first {
-            *slot = Some(DependencyBuffers::new(self).map_err(device)?);
+            *slot = Some(DependencyBuffers::new(&self.gpu, self.num_vertices).map_err(device)?);
         }
         let buffers = slot.as_mut().expect("made above");
         self.sweep(buffers, sources, first).map_err(device)

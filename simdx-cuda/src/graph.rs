@@ -27,9 +27,9 @@ pub struct DeviceGraph {
     /// The arrays runs work in, made by the first run and reused by later ones.
     pub(crate) workspace: std::sync::Mutex<Option<crate::workspace::Workspace>>,
     /// The buffers of many searches at once, made by the first multi-source traversal.
-    pub(crate) multi_source: std::sync::Mutex<Option<crate::multi_source::MultiSourceBuffers>>,
+    pub(crate) multi_source: std::sync::Mutex<Option<crate::search_buffers::MultiSourceBuffers>>,
     /// The buffers of Brandes' dependency sweeps, made by the first call.
-    pub(crate) dependencies: std::sync::Mutex<Option<crate::dependencies::DependencyBuffers>>,
+    pub(crate) dependencies: std::sync::Mutex<Option<crate::search_buffers::DependencyBuffers>>,
 }
 
 /// The type of a graph's stored weights.

@@ -18,6 +18,7 @@ mod graph;
 mod launch;
 mod link;
 mod multi_source;
+mod search_buffers;
 mod workspace;
 
 pub use compile::{cache_dir, CacheHit};

@@ -18,67 +18,20 @@ use simdx_core::VertexId;
 
 use crate::error::{driver, CudaError};
 use crate::graph::DeviceGraph;
-use crate::launch::{Kernels, BLOCK};
+use crate::launch::BLOCK;
+use crate::search_buffers::{MultiSourceBuffers, STATE_WORDS};
 
-/// The kernels (CUDA C, self-contained).
-const SOURCE: &str = include_str!("kernels/multi_source.cu");
 /// Counter slots (as in kernels/multi_source.cu).
 const LEN: usize = 0;
 const OUT_ARCS: usize = 3;
 const FINISHED: usize = 4;
 const EDGES: usize = 6;
 const COUNTS: usize = 8;
-const COUNTER_WORDS: usize = COUNTS + LANES;
-/// Words of the kernels' `ms_state`.
-const STATE_WORDS: usize = 16;
 /// A push whose frontier has more out-arcs than a quarter of the vertices lists nothing: the settle
 /// step scans every vertex instead. (H100, 64 searches: the scan takes kron:22's second level from 2.1
 /// to 0.6 ms and urand:22's third from 1.3 to 0.5; on a 2048x2048 grid, whose levels push fewer arcs
 /// than that, a scan per level would add ~40 us to each of thousands of levels.)
 const SCAN_FROM_ARCS_PER_VERTEX: u64 = 4;
-
-/// What a graph's traversals work in: the kernels, three status words per vertex, the list of a
-/// level's reached vertices, two queues (three degree classes of `n` entries each), the counters.
-pub(crate) struct MultiSourceBuffers {
-    kernels: Kernels,
-    seen: CudaSlice<u64>,
-    frontier: CudaSlice<u64>,
-    next: CudaSlice<u64>,
-    reached: CudaSlice<u32>,
-    queues: [CudaSlice<u32>; 2],
-    counters: CudaSlice<u64>,
-    state: CudaSlice<u64>,
-    batch: CudaSlice<u32>,
-    chunk_end: CudaSlice<u32>,
-}
-
-impl MultiSourceBuffers {
-    fn new(graph: &DeviceGraph) -> Result<Self, CudaError> {
-        let gpu = &graph.gpu;
-        let n = graph.num_vertices as usize;
-        gpu.check_free("the multi-source traversal", (n as u64 + 1) * (3 * 8 + 4 + 2 * 3 * 4 + 4))?;
-        let (module, _) = gpu.compile(SOURCE)?;
-        let s = &gpu.stream;
-        let what = driver("allocating the multi-source traversal");
-        let words = |len: usize| s.alloc_zeros::<u64>(len.max(1));
-        let ids = |len: usize| s.alloc_zeros::<u32>(len.max(1));
-        Ok(MultiSourceBuffers {
-            kernels: Kernels { module },
-            seen: words(n).map_err(what)?,
-            frontier: words(n).map_err(driver("allocating the multi-source traversal"))?,
-            next: words(n).map_err(driver("allocating the multi-source traversal"))?,
-            reached: ids(n).map_err(driver("allocating the multi-source traversal"))?,
-            queues: [
-                ids(3 * n).map_err(driver("allocating the multi-source traversal"))?,
-                ids(3 * n).map_err(driver("allocating the multi-source traversal"))?,
-            ],
-            counters: words(COUNTER_WORDS).map_err(driver("allocating the multi-source traversal"))?,
-            state: words(STATE_WORDS).map_err(driver("allocating the multi-source traversal"))?,
-            batch: ids(LANES).map_err(driver("allocating the multi-source traversal"))?,
-            chunk_end: ids(n).map_err(driver("allocating the multi-source traversal"))?,
-        })
-    }
-}
 
 impl Searches for DeviceGraph {
     fn num_vertices(&self) -> usize {
@@ -122,7 +75,7 @@ impl DeviceGraph {
         let device = |e: CudaError| MultiSourceError::Device(e.to_string());
         let mut slot = self.multi_source.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if slot.is_none() {
-            *slot = Some(MultiSourceBuffers::new(self).map_err(device)?);
+            *slot = Some(MultiSourceBuffers::new(&self.gpu, self.num_vertices).map_err(device)?);
         }
         let buffers = slot.as_mut().expect("made above");
         Traversing { graph: self, buffers, how }.run(sources, levels).map_err(device)
