@@ -7,7 +7,7 @@
 use cudarc::driver::{LaunchConfig, PushKernelArg};
 use simdx_core::engine::RunOptions;
 use simdx_core::gen::GeneratorSpec;
-use simdx_cuda::{CudaEngine, CudaError, DeviceGraph, Gpu};
+use simdx_cuda::{CudaEngine, CudaError, DeviceGraph};
 
 mod common;
 use common::gpu;

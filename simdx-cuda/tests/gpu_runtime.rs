@@ -14,7 +14,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use cudarc::driver::{LaunchConfig, PushKernelArg};
-use simdx_cuda::{CacheHit, CudaError, Gpu, GRID_BARRIER, GRID_BARRIER_WORDS};
+use simdx_cuda::{CacheHit, CudaError, GRID_BARRIER, GRID_BARRIER_WORDS};
 
 mod common;
 use common::gpu;
