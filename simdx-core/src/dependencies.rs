@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::engine::{Direction, FilterUsed, IterationStats};
-use crate::multi_source::{MultiSourceError, MultiStats};
+use crate::multi_source::{check_sources, MultiSourceError, MultiStats};
 use crate::{Graph, VertexId};
 
 /// The sum over `sources` of each vertex's dependency on them, along out-arcs (a source's
@@ -18,9 +18,7 @@ use crate::{Graph, VertexId};
 /// record: every source, and every arc its two passes scanned.
 pub fn dependency_sums(graph: &Graph, sources: &[VertexId]) -> Result<(Vec<f64>, MultiStats), MultiSourceError> {
     let n = graph.num_vertices();
-    if let Some(&source) = sources.iter().find(|&&s| s as usize >= n) {
-        return Err(MultiSourceError::NoSuchSource { vertex: source, vertices: n });
-    }
+    check_sources(sources, n)?;
     let start = Instant::now();
     let (sums, arcs) = sources
         .par_iter()

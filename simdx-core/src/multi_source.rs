@@ -46,6 +46,22 @@ pub struct Summary {
     pub eccentricity: u32,
 }
 
+impl Summary {
+    /// A search that has reached only its source.
+    pub fn start(source: VertexId) -> Summary {
+        Summary { source, reached: 1, distance_sum: 0, eccentricity: 0 }
+    }
+
+    /// Counts `count` vertices found at `level` (nothing when `count` is 0).
+    pub fn add_level(&mut self, count: u64, level: u32) {
+        if count > 0 {
+            self.reached += count;
+            self.distance_sum += count * u64::from(level);
+            self.eccentricity = level;
+        }
+    }
+}
+
 /// What a traversal did.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct MultiStats {
@@ -75,7 +91,8 @@ pub enum MultiSourceError {
 }
 
 /// A backend that runs many breadth-first searches at once: the CPU's [`traverse`] for a [`Graph`],
-/// the GPU's for a device graph (and Brandes' sweeps from many sources). Applications written against it run on either.
+/// the GPU's for a device graph (and Brandes' sweeps from many sources). Applications written against
+/// it run on either.
 pub trait Searches {
     /// Vertices of the graph searched.
     fn num_vertices(&self) -> usize;
@@ -122,6 +139,15 @@ impl Searches for Graph {
     }
 }
 
+/// Fails with [`MultiSourceError::NoSuchSource`] for the first of `sources` that is not one of `n`
+/// vertices.
+pub fn check_sources(sources: &[VertexId], n: usize) -> Result<(), MultiSourceError> {
+    match sources.iter().find(|&&s| s as usize >= n) {
+        Some(&vertex) => Err(MultiSourceError::NoSuchSource { vertex, vertices: n }),
+        None => Ok(()),
+    }
+}
+
 /// Whether a level runs bottom-up: under [`DirectionPolicy::Auto`], when the joint frontier's
 /// `frontier_arcs` exceed the policy's share of all `arcs` and a quarter of the arcs of the vertices
 /// some search has not reached (`arcs - finished_arcs`). A bottom-up level reads the in-arcs of every
@@ -162,9 +188,7 @@ pub fn traverse(
     discovered: impl Fn(usize, VertexId, u32) + Sync,
 ) -> Result<(Vec<Summary>, MultiStats), MultiSourceError> {
     let n = graph.num_vertices();
-    if let Some(&source) = sources.iter().find(|&&s| s as usize >= n) {
-        return Err(MultiSourceError::NoSuchSource { vertex: source, vertices: n });
-    }
+    check_sources(sources, n)?;
     let start = Instant::now();
     let order = if how.group_by { grouped(graph, sources, how.orientation) } else { (0..sources.len()).collect() };
     let mut stats = MultiStats::default();
@@ -234,11 +258,7 @@ impl Batch<'_> {
     fn run(&self, stats: &mut MultiStats, discovered: &(impl Fn(usize, VertexId, u32) + Sync)) -> Vec<Summary> {
         let Words { seen, frontier, .. } = self.words;
         let all = if self.sources.len() == LANES { u64::MAX } else { (1u64 << self.sources.len()) - 1 };
-        let mut summaries: Vec<Summary> = self
-            .sources
-            .iter()
-            .map(|&source| Summary { source, reached: 1, distance_sum: 0, eccentricity: 0 })
-            .collect();
+        let mut summaries: Vec<Summary> = self.sources.iter().map(|&source| Summary::start(source)).collect();
         let mut active: Vec<VertexId> = Vec::new();
         for (lane, &s) in self.sources.iter().enumerate() {
             if seen[s as usize].fetch_or(1 << lane, Ordering::Relaxed) == 0 {
@@ -268,11 +288,7 @@ impl Batch<'_> {
             let (counts, finished) = self.settle(&reached, all, backward, level, discovered);
             finished_arcs += finished;
             for (summary, &count) in summaries.iter_mut().zip(&counts) {
-                if count > 0 {
-                    summary.reached += count;
-                    summary.distance_sum += count * u64::from(level);
-                    summary.eccentricity = level;
-                }
+                summary.add_level(count, level);
             }
             touched.extend_from_slice(&reached);
             stats.levels.push(IterationStats {

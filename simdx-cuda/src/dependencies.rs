@@ -7,14 +7,14 @@
 
 use std::time::Instant;
 
-use cudarc::driver::{DevicePtr, LaunchConfig, PushKernelArg};
+use cudarc::driver::DevicePtr;
 use simdx_core::dependencies::sweep_stats;
-use simdx_core::multi_source::{MultiSourceError, MultiStats};
+use simdx_core::multi_source::{check_sources, MultiSourceError, MultiStats};
 use simdx_core::VertexId;
 
 use crate::error::{driver, CudaError};
 use crate::graph::DeviceGraph;
-use crate::launch::BLOCK;
+use crate::launch::{launch_with_state, BLOCK};
 use crate::search_buffers::{DependencyBuffers, BC_STATE_WORDS as STATE_WORDS};
 
 /// Counter slots (as in kernels/dependencies.cu).
@@ -23,27 +23,16 @@ const ARCS: usize = 2;
 
 /// Launches kernel `$name` of `$b`'s buffers on `$blocks` blocks with the state and the arguments.
 macro_rules! launch {
-    ($b:expr, $stream:expr, $name:expr, $blocks:expr $(, $arg:expr)*) => {{
-        let f = $b.kernels.get($name)?;
-        let mut builder = $stream.launch_builder(&f);
-        builder.arg(&$b.state);
-        $(builder.arg($arg);)*
-        let blocks: u32 = $blocks;
-        let cfg = LaunchConfig { grid_dim: (blocks.max(1), 1, 1), block_dim: (BLOCK, 1, 1), shared_mem_bytes: 0 };
-        // SAFETY: the arguments match the kernel's parameters in kernels/dependencies.cu, and the state
-        // names buffers that live as long as the device graph.
-        unsafe { builder.launch(cfg) }.map_err(driver("launching a dependency sweep"))?;
-    }};
+    ($b:expr, $stream:expr, $name:expr, $blocks:expr $(, $arg:expr)*) => {
+        launch_with_state!($b.kernels, $stream, &$b.state, "launching a dependency sweep", $name, $blocks $(, $arg)*)
+    };
 }
 
 impl DeviceGraph {
     /// The sum over `sources` of each vertex's dependency on them, along out-arcs, as
     /// [`simdx_core::dependencies::dependency_sums`] gives it.
     pub(crate) fn sum_dependencies(&self, sources: &[VertexId]) -> Result<(Vec<f64>, MultiStats), MultiSourceError> {
-        let n = self.num_vertices as usize;
-        if let Some(&vertex) = sources.iter().find(|&&s| s as usize >= n) {
-            return Err(MultiSourceError::NoSuchSource { vertex, vertices: n });
-        }
+        check_sources(sources, self.num_vertices as usize)?;
         let device = |e: CudaError| MultiSourceError::Device(e.to_string());
         let mut slot = self.dependencies.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let first = slot.is_none();
@@ -80,7 +69,6 @@ impl DeviceGraph {
         }
         stream.memset_zeros(&mut b.sums).map_err(driver("clearing the sums"))?;
         stream.memset_zeros(&mut b.counters).map_err(driver("clearing counters"))?;
-        let mut arcs = 0u64;
         for &source in sources {
             launch!(b, stream, "bc_start", 1, &source);
             // bounds[d]..bounds[d + 1]: the vertices of level d in `order`.
@@ -90,10 +78,8 @@ impl DeviceGraph {
                 let (begin, end) = (bounds[depth as usize], bounds[depth as usize + 1]);
                 launch!(b, stream, "bc_forward", (end - begin).div_ceil(BLOCK / 32).min(fill), &begin, &end, &depth);
                 launch!(b, stream, "bc_forward_large", fill, &end, &depth);
-                // (The arcs counted are those of the previous source's vertices, counted by its bc_finish.)
                 let c = stream.clone_dtoh(&b.counters).map_err(driver("reading counters"))?;
-                stream.memset_zeros(&mut b.counters).map_err(driver("resetting counters"))?;
-                arcs += 2 * c[ARCS];
+                stream.memset_zeros(&mut b.counters.slice_mut(..ARCS)).map_err(driver("resetting counters"))?;
                 if c[NEXT] == 0 {
                     break;
                 }
@@ -104,13 +90,13 @@ impl DeviceGraph {
                 let (begin, end) = (bounds[depth as usize], bounds[depth as usize + 1]);
                 launch!(b, stream, "bc_backward", (end - begin).div_ceil(BLOCK / 32).min(fill), &begin, &end, &depth);
                 launch!(b, stream, "bc_backward_large", fill, &depth);
-                stream.memset_zeros(&mut b.counters).map_err(driver("resetting counters"))?;
+                stream.memset_zeros(&mut b.counters.slice_mut(..ARCS)).map_err(driver("resetting counters"))?;
             }
             let reached = *bounds.last().expect("two bounds at least");
             launch!(b, stream, "bc_finish", reached.div_ceil(BLOCK).min(fill), &reached);
         }
-        let c = stream.clone_dtoh(&b.counters).map_err(driver("reading counters"))?;
-        arcs += 2 * c[ARCS];
+        // Every source's bc_finish added its vertices' out-arcs (the levels reset only the slots before).
+        let arcs = 2 * stream.clone_dtoh(&b.counters).map_err(driver("reading counters"))?[ARCS];
         let sums = stream.clone_dtoh(&b.sums).map_err(driver("reading the sums"))?;
         let sums = if n == 0 { Vec::new() } else { sums };
         Ok((sums, sweep_stats(sources.len(), arcs, start.elapsed())))

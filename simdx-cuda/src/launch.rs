@@ -29,3 +29,27 @@ impl Kernels {
         self.module.load_function(name).map_err(driver("finding a kernel"))
     }
 }
+
+/// Launches kernel `$name` of `$kernels` on `$stream` with `$blocks` blocks of [`BLOCK`] threads,
+/// the state buffer `$state` as its first argument and then `$arg`s; `$what` names the launch in an
+/// error. For the self-contained kernel sets (multi-source traversal, Brandes' sweeps), whose kernels
+/// all take their state first. Expands to a `?` on the launch.
+macro_rules! launch_with_state {
+    ($kernels:expr, $stream:expr, $state:expr, $what:expr, $name:expr, $blocks:expr $(, $arg:expr)*) => {{
+        use cudarc::driver::PushKernelArg as _;
+        let f = $kernels.get($name)?;
+        let mut builder = $stream.launch_builder(&f);
+        builder.arg($state);
+        $(builder.arg($arg);)*
+        let blocks: u32 = $blocks;
+        let cfg = cudarc::driver::LaunchConfig {
+            grid_dim: (blocks.max(1), 1, 1),
+            block_dim: ($crate::launch::BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: the callers pass the arguments their kernel file declares, after the state, and the
+        // state names buffers that live as long as the device graph that holds them.
+        unsafe { builder.launch(cfg) }.map_err($crate::error::driver($what))?;
+    }};
+}
+pub(crate) use launch_with_state;

@@ -1,24 +1,24 @@
 //! Many breadth-first searches at once on the GPU (kernels/multi_source.cu): a [`DeviceGraph`]'s
 //! [`Searches`], so that the multi-search applications (all-sources levels, closeness, eccentricity)
-//! run on the device as they run on the CPU (and Brandes' sweeps, dependencies.rs, for betweenness). Sources go in batches of [`LANES`], GroupBy orders them
-//! by the hubs a small kernel finds; each level is one round trip to the host, which reads the level's
+//! run on the device as they run on the CPU (Brandes' sweeps for betweenness are in dependencies.rs).
+//! Sources go in batches of [`LANES`], GroupBy orders them by the hubs a small kernel finds; each level is one round trip to the host, which reads the level's
 //! counts (per search, and the next frontier's arcs) and picks the next level's direction by the CPU's
 //! rule ([`pulls`]). The traversal's buffers are made by the first traversal of a graph and kept.
 
 use std::sync::Arc;
 use std::time::Instant;
 
-use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr};
 use rayon::prelude::*;
 use simdx_core::engine::{Direction, FilterUsed, IterationStats};
 use simdx_core::multi_source::{
-    grouped_order, pulls, MultiSourceError, MultiStats, Orientation, Searches, Summary, Traversal, LANES,
+    check_sources, grouped_order, pulls, MultiSourceError, MultiStats, Orientation, Searches, Summary, Traversal, LANES,
 };
 use simdx_core::VertexId;
 
 use crate::error::{driver, CudaError};
 use crate::graph::DeviceGraph;
-use crate::launch::BLOCK;
+use crate::launch::{launch_with_state, BLOCK};
 use crate::search_buffers::{MultiSourceBuffers, STATE_WORDS};
 
 /// Counter slots (as in kernels/multi_source.cu).
@@ -68,10 +68,7 @@ impl DeviceGraph {
         how: Traversal,
         levels: Option<&mut [u32]>,
     ) -> Result<(Vec<Summary>, MultiStats), MultiSourceError> {
-        let n = self.num_vertices as usize;
-        if let Some(&vertex) = sources.iter().find(|&&s| s as usize >= n) {
-            return Err(MultiSourceError::NoSuchSource { vertex, vertices: n });
-        }
+        check_sources(sources, self.num_vertices as usize)?;
         let device = |e: CudaError| MultiSourceError::Device(e.to_string());
         let mut slot = self.multi_source.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if slot.is_none() {
@@ -85,16 +82,8 @@ impl DeviceGraph {
 /// Launches kernel `$name` of `$t`'s buffers on `$blocks` blocks, with the state and the arguments.
 macro_rules! launch {
     ($t:expr, $name:expr, $blocks:expr $(, $arg:expr)*) => {{
-        let f = $t.buffers.kernels.get($name)?;
-        let stream = $t.graph.gpu.stream.clone();
-        let mut builder = stream.launch_builder(&f);
-        builder.arg(&$t.buffers.state);
-        $(builder.arg($arg);)*
-        let blocks: u32 = $blocks;
-        let cfg = LaunchConfig { grid_dim: (blocks.max(1), 1, 1), block_dim: (BLOCK, 1, 1), shared_mem_bytes: 0 };
-        // SAFETY: the arguments match the kernel's parameters in kernels/multi_source.cu, and the state
-        // names buffers that live as long as the traversal.
-        unsafe { builder.launch(cfg) }.map_err(driver("launching a multi-source kernel"))?;
+        let (stream, what) = ($t.graph.gpu.stream.clone(), "launching a multi-source kernel");
+        launch_with_state!($t.buffers.kernels, stream, &$t.buffers.state, what, $name, $blocks $(, $arg)*);
     }};
 }
 
@@ -165,8 +154,8 @@ impl Traversing<'_> {
     /// Each source's neighbour of highest degree (GroupBy's key), found on the device.
     fn hubs(&mut self, sources: &[VertexId]) -> Result<Vec<VertexId>, CudaError> {
         let mut hubs = Vec::with_capacity(sources.len());
+        self.write_state(0, 0, 0)?;
         for chunk in sources.chunks(LANES) {
-            self.write_state(0, 0, 0)?;
             self.graph.gpu.stream.memcpy_htod(chunk, &mut self.buffers.batch).map_err(driver("uploading sources"))?;
             let count = chunk.len() as u32;
             launch!(self, "ms_hubs", 1, &self.buffers.batch, &count);
@@ -221,12 +210,10 @@ impl Traversing<'_> {
         stats: &mut MultiStats,
     ) -> Result<Vec<Summary>, CudaError> {
         let stream = self.stream().clone();
-        let zero = driver("clearing the traversal's words");
         let b = &mut self.buffers;
-        stream.memset_zeros(&mut b.seen).map_err(zero)?;
-        stream.memset_zeros(&mut b.frontier).map_err(driver("clearing the traversal's words"))?;
-        stream.memset_zeros(&mut b.next).map_err(driver("clearing the traversal's words"))?;
-        stream.memset_zeros(&mut b.counters).map_err(driver("clearing the traversal's words"))?;
+        for words in [&mut b.seen, &mut b.frontier, &mut b.next, &mut b.counters] {
+            stream.memset_zeros(words).map_err(driver("clearing the traversal's words"))?;
+        }
         let levels_ptr = match levels {
             Some(l) => {
                 stream.memset_zeros(l).map_err(driver("clearing levels"))?;
@@ -239,8 +226,7 @@ impl Traversing<'_> {
         let (count, mut cur) = (batch.len() as u32, 0u32);
         launch!(self, "ms_start", 1, &self.buffers.batch, &count, &cur);
         let mut c = self.counters()?;
-        let mut summaries: Vec<Summary> =
-            batch.iter().map(|&source| Summary { source, reached: 1, distance_sum: 0, eccentricity: 0 }).collect();
+        let mut summaries: Vec<Summary> = batch.iter().map(|&source| Summary::start(source)).collect();
         let (n, arcs, fill) = (self.graph.num_vertices, self.graph.num_arcs, self.graph.gpu.sm_count * 8);
         let (mut level, mut finished) = (0u32, 0u64);
         loop {
@@ -276,11 +262,7 @@ impl Traversing<'_> {
             launch!(self, "ms_settle", fill, &cur, &level, &scan);
             c = self.counters()?;
             for (summary, &count) in summaries.iter_mut().zip(&c[COUNTS..]) {
-                if count > 0 {
-                    summary.reached += count;
-                    summary.distance_sum += count * u64::from(level);
-                    summary.eccentricity = level;
-                }
+                summary.add_level(count, level);
             }
             finished += c[FINISHED];
             stats.levels.push(IterationStats {
