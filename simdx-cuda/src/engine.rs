@@ -361,6 +361,8 @@ impl CudaEngine {
                     chunks.extend((0..degree.div_ceil(PULL_CHUNK)).map(|j| v as u64 | j << 32));
                 }
             }
+            // Every vertex's first chunk before any second one (kernels/chunks.cu says why).
+            chunks.sort_unstable_by_key(|&item| (item >> 32, item as u32));
             let chunk_count = chunks.len() as u32;
             chunks.push(0);
             let chunks = stream.clone_htod(&chunks).map_err(driver("planning the pull"))?;

@@ -11,6 +11,7 @@
 struct sx_check_dim3 { unsigned int x, y, z; };
 extern sx_check_dim3 threadIdx, blockIdx, blockDim, gridDim;
 void __syncthreads();
+int __syncthreads_or(int predicate);
 void __syncwarp(unsigned int mask = 0xffffffffu);
 void __threadfence();
 void __trap();

@@ -100,7 +100,7 @@ __global__ void sx_snapshot(const sx_state* __restrict__ s, const simdx_u32* lis
 }
 
 /* Splits a worklist (`all`: every vertex) into degree classes (sx_classify_one); `in_degree` picks the
- * in-CSR (pull). */
+ * in-CSR (pull), whose lists leave out the vertices without in-arcs: a pull can never update them. */
 __device__ __forceinline__ void ph_classify(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
                             simdx_u32 in_degree, simdx_u32* const* classes) {
     simdx_u32 count = all ? s->n : len;
@@ -112,7 +112,7 @@ __device__ __forceinline__ void ph_classify(const sx_state* s, unsigned long lon
         bool live = i < count;
         simdx_u32 v = live ? (all ? i : list[i]) : 0u;
         simdx_u64 d = live ? off[v + 1] - off[v] : 0;
-        sx_classify_one(s, ctr, live, v, d, classes);
+        sx_classify_one(s, ctr, live && (d > 0 || !in_degree), v, d, classes);
     }
 }
 __global__ void sx_classify(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all,

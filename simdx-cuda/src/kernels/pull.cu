@@ -93,13 +93,28 @@ __device__ __forceinline__ void ph_pull_thread(const sx_state* s, unsigned long 
             if (simdx_can_update(&p, dst)) {
                 bool got = false;
                 simdx_value acc = SIMDX_IDENTITY;
-                for (simdx_u64 k = s->in_offsets[v]; k < s->in_offsets[v + 1]; k++) {
-                    edges++;
-                    simdx_value up;
-                    if (!sx_pull_arc(s, &p, stamp, dst, k, &up)) continue;
-                    acc = got ? simdx_combine(&p, acc, up) : up;
-                    got = true;
-                    if (SIMDX_KIND == SIMDX_KIND_VOTING) break;
+                /* SX_ILP arcs at a time, their loads issued together: a list is walked in a quarter of
+                 * the dependent memory round trips (a voting program may read up to SX_ILP - 1 arcs
+                 * past its first update, from the same cache line). */
+                simdx_u64 b = s->in_offsets[v], e = s->in_offsets[v + 1];
+                simdx_value dsts[SX_ILP];
+#pragma unroll
+                for (int j = 0; j < SX_ILP; j++) dsts[j] = dst;
+                for (simdx_u64 k = b; k < e; k += SX_ILP) {
+                    simdx_u64 arc[SX_ILP];
+                    simdx_value ups[SX_ILP];
+                    bool gots[SX_ILP];
+#pragma unroll
+                    for (int j = 0; j < SX_ILP; j++) arc[j] = k + j < e ? k + j : ~0ull;
+                    sx_pull_arcs(s, &p, stamp, arc, dsts, gots, ups);
+#pragma unroll
+                    for (int j = 0; j < SX_ILP; j++) {
+                        if (!gots[j]) continue;
+                        acc = got ? simdx_combine(&p, acc, ups[j]) : ups[j];
+                        got = true;
+                    }
+                    edges += e - k < SX_ILP ? e - k : SX_ILP;
+                    if (SIMDX_KIND == SIMDX_KIND_VOTING && got) break;
                 }
                 take = sx_pull_finish(s, &p, v, got, acc);
             }
@@ -114,7 +129,9 @@ __global__ void sx_pull_thread(const sx_state* __restrict__ s, const simdx_u32* 
     ph_pull_thread(s, s->counters, list, len, stamp, next);
 }
 
-/* Pull, warp class: one warp per vertex; voting stops once any lane found an update. */
+/* Pull, warp class: one warp per vertex; voting stops once any lane found an update. A warp takes its
+ * vertices 32 at a time: each lane checks one of them, and only those that can still be updated are
+ * worked, one after another by the whole warp. */
 __device__ __forceinline__ void ph_pull_warp(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 stamp,
                              simdx_u32* next) {
     sx_bin_open();
@@ -122,28 +139,37 @@ __device__ __forceinline__ void ph_pull_warp(const sx_state* s, unsigned long lo
     simdx_u32 warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x & 31;
     simdx_u32 warps = gridDim.x * blockDim.x / 32;
     unsigned long long edges = 0;
-    for (simdx_u32 i = warp; i < len; i += warps) {
-        simdx_u32 v = list[i];
-        simdx_value dst = s->now[v];
-        if (!simdx_can_update(&p, dst)) continue;
-        bool got = false;
-        simdx_value acc = SIMDX_IDENTITY;
-        simdx_u64 b = s->in_offsets[v], e = s->in_offsets[v + 1];
-        for (simdx_u64 k = b; k < e; k += 32) {
-            simdx_value up;
-            if (k + lane < e) {
-                edges++;
-                if (sx_pull_arc(s, &p, stamp, dst, k + lane, &up)) {
-                    acc = got ? simdx_combine(&p, acc, up) : up;
-                    got = true;
+    /* This warp's vertices are list[warp], list[warp + warps], ...: `page` counts them by 32. */
+    simdx_u32 owned = len > warp ? (len - warp + warps - 1) / warps : 0u;
+    for (simdx_u32 page = 0; page < owned; page += 32) {
+        bool live = page + lane < owned;
+        simdx_u32 mine = live ? list[warp + (simdx_u64)(page + lane) * warps] : 0u;
+        simdx_value mine_dst = s->now[mine];
+        unsigned todo = __ballot_sync(SX_FULL, live && simdx_can_update(&p, mine_dst));
+        while (todo) {
+            int at = __ffs(todo) - 1;
+            todo &= todo - 1;
+            simdx_u32 v = __shfl_sync(SX_FULL, mine, at);
+            simdx_value dst = __shfl_sync(SX_FULL, mine_dst, at);
+            bool got = false;
+            simdx_value acc = SIMDX_IDENTITY;
+            simdx_u64 b = s->in_offsets[v], e = s->in_offsets[v + 1];
+            for (simdx_u64 k = b; k < e; k += 32) {
+                simdx_value up;
+                if (k + lane < e) {
+                    edges++;
+                    if (sx_pull_arc(s, &p, stamp, dst, k + lane, &up)) {
+                        acc = got ? simdx_combine(&p, acc, up) : up;
+                        got = true;
+                    }
                 }
+                if (SIMDX_KIND == SIMDX_KIND_VOTING && __any_sync(SX_FULL, got)) break;
             }
-            if (SIMDX_KIND == SIMDX_KIND_VOTING && __any_sync(SX_FULL, got)) break;
+            got = sx_warp_combine(&p, got, &acc);
+            bool take = false;
+            if (lane == 0) take = sx_pull_finish(s, &p, v, got, acc);
+            sx_record(s, ctr, next, take, v);
         }
-        got = sx_warp_combine(&p, got, &acc);
-        bool take = false;
-        if (lane == 0) take = sx_pull_finish(s, &p, v, got, acc);
-        sx_record(s, ctr, next, take, v);
     }
     sx_add_edges(ctr, edges);
     sx_bin_close(s, ctr, next);
