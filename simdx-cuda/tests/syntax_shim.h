@@ -23,7 +23,7 @@ int __all_sync(unsigned int mask, int predicate);
 unsigned int __reduce_or_sync(unsigned int mask, unsigned int v);
 template <class T> T __shfl_sync(unsigned int mask, T v, int lane);
 template <class T> T __shfl_up_sync(unsigned int mask, T v, unsigned int delta);
-template <class T> T __shfl_down_sync(unsigned int mask, T v, unsigned int delta);
+template <class T> T __shfl_down_sync(unsigned int mask, T v, unsigned int delta, int width = 32);
 template <class T> T __shfl_xor_sync(unsigned int mask, T v, int lane_mask);
 template <class T> T atomicAdd(T* a, T v);
 template <class T> T atomicMin(T* a, T v);

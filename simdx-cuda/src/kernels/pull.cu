@@ -129,15 +129,22 @@ __global__ void sx_pull_thread(const sx_state* __restrict__ s, const simdx_u32* 
     ph_pull_thread(s, s->counters, list, len, stamp, next);
 }
 
-/* Pull, warp class: one warp per vertex; voting stops once any lane found an update. A warp takes its
- * vertices 32 at a time: each lane checks one of them, and only those that can still be updated are
- * worked, one after another by the whole warp. */
+/* Lanes per vertex in the warp class's pull, and vertices a warp pulls at once. */
+#define SX_GROUP 8
+#define SX_GROUPS (32 / SX_GROUP)
+
+/* Pull, warp class (in-degree class_warp..class_cta): a group of SX_GROUP lanes per vertex, SX_GROUPS
+ * vertices per warp at once, so that a warp waits on the memory round trips of several vertices together;
+ * voting stops a group once any of its lanes found an update. A warp takes its vertices 32 at a time:
+ * each lane checks one of them, and only those that can still be updated are worked. */
 __device__ __forceinline__ void ph_pull_warp(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 stamp,
                              simdx_u32* next) {
     sx_bin_open();
     simdx_params p = s->params;
     simdx_u32 warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x & 31;
     simdx_u32 warps = gridDim.x * blockDim.x / 32;
+    simdx_u32 group = lane / SX_GROUP, glane = lane % SX_GROUP;
+    unsigned group_mask = ((1u << SX_GROUP) - 1u) << (group * SX_GROUP);
     unsigned long long edges = 0;
     /* This warp's vertices are list[warp], list[warp + warps], ...: `page` counts them by 32. */
     simdx_u32 owned = len > warp ? (len - warp + warps - 1) / warps : 0u;
@@ -147,27 +154,42 @@ __device__ __forceinline__ void ph_pull_warp(const sx_state* s, unsigned long lo
         simdx_value mine_dst = s->now[mine];
         unsigned todo = __ballot_sync(SX_FULL, live && simdx_can_update(&p, mine_dst));
         while (todo) {
-            int at = __ffs(todo) - 1;
-            todo &= todo - 1;
-            simdx_u32 v = __shfl_sync(SX_FULL, mine, at);
-            simdx_value dst = __shfl_sync(SX_FULL, mine_dst, at);
+            /* Group g takes the g-th of the next SX_GROUPS candidates (every lane walks `todo` alike). */
+            int at = -1;
+            for (int g = 0; g < SX_GROUPS; g++) {
+                int first = todo ? __ffs(todo) - 1 : -1;
+                todo &= todo ? todo - 1 : 0u;
+                if ((simdx_u32)g == group) at = first;
+            }
+            bool has = at >= 0;
+            simdx_u32 v = __shfl_sync(SX_FULL, mine, has ? at : 0);
+            simdx_value dst = __shfl_sync(SX_FULL, mine_dst, has ? at : 0);
             bool got = false;
             simdx_value acc = SIMDX_IDENTITY;
-            simdx_u64 b = s->in_offsets[v], e = s->in_offsets[v + 1];
-            for (simdx_u64 k = b; k < e; k += 32) {
+            simdx_u64 b = has ? s->in_offsets[v] : 0, e = has ? s->in_offsets[v + 1] : 0;
+            for (simdx_u64 k = b;; k += SX_GROUP) {
+                bool group_got = (__ballot_sync(SX_FULL, got) & group_mask) != 0u;
+                bool go = k < e && !(SIMDX_KIND == SIMDX_KIND_VOTING && group_got);
+                if (!__any_sync(SX_FULL, go)) break;
                 simdx_value up;
-                if (k + lane < e) {
+                if (go && k + glane < e) {
                     edges++;
-                    if (sx_pull_arc(s, &p, stamp, dst, k + lane, &up)) {
+                    if (sx_pull_arc(s, &p, stamp, dst, k + glane, &up)) {
                         acc = got ? simdx_combine(&p, acc, up) : up;
                         got = true;
                     }
                 }
-                if (SIMDX_KIND == SIMDX_KIND_VOTING && __any_sync(SX_FULL, got)) break;
             }
-            got = sx_warp_combine(&p, got, &acc);
+            for (int o = SX_GROUP / 2; o > 0; o >>= 1) {
+                bool og = __shfl_down_sync(SX_FULL, (int)got, o, SX_GROUP) != 0;
+                simdx_value ov = __shfl_down_sync(SX_FULL, acc, o, SX_GROUP);
+                if (og) {
+                    acc = got ? simdx_combine(&p, acc, ov) : ov;
+                    got = true;
+                }
+            }
             bool take = false;
-            if (lane == 0) take = sx_pull_finish(s, &p, v, got, acc);
+            if (glane == 0 && has) take = sx_pull_finish(s, &p, v, got, acc);
             sx_record(s, ctr, next, take, v);
         }
     }
