@@ -18,7 +18,7 @@ use crate::asynchronous::{runs_asynchronously, AsyncRounds, QueueBuffers, CELLS_
 use crate::error::{driver, CudaError};
 use crate::fused::{FusedRun, Handback, LoopState};
 use crate::graph::{DeviceGraph, WeightKind};
-use crate::launch::{Kernels, BLOCK, GRID_BARRIER, TILE};
+use crate::launch::{Kernels, BLOCK, GRID_BARRIER, ILP, TILE};
 use crate::link::Linking;
 use crate::workspace::{PullPlan, Workspace, PULL_CHUNK};
 
@@ -304,7 +304,7 @@ impl CudaEngine {
         let f_pull_tiles = k.get("sx_pull_tiles")?;
         let aggregate = P::KIND == CombineKind::Aggregate;
         let f_apply = k.get("sx_apply")?;
-        let f_select = k.get("sx_select")?;
+        let f_select = k.get("sx_select_prepare")?;
         let f_far = [k.get("sx_far_min")?, k.get("sx_far_take")?];
         let f_scan = [k.get("sx_scan_count")?, k.get("sx_scan_offsets")?, k.get("sx_scan_write")?];
 
@@ -501,8 +501,11 @@ impl CudaEngine {
             let raw = stream.clone_dtoh(&*now).map_err(driver("reading the result"))?;
             return Ok(Run { values: values_of::<P>(&raw, n), stats });
         }
+        // The counters of a select that also prepared the next frontier (its snapshot), if it did.
+        let mut prepared: Option<Vec<u64>> = None;
         loop {
             if len == 0 && pending_maybe {
+                prepared = None;
                 // The current bucket is exhausted: move to the lowest bucket still waiting.
                 let mut min_slot = counters.slice_mut(MIN_BUCKET..MIN_BUCKET + 1);
                 stream.memcpy_htod(&[u64::MAX], &mut min_slot).map_err(driver("resetting counters"))?;
@@ -525,17 +528,25 @@ impl CudaEngine {
             let pull_possible = !matches!(opts.direction, DirectionPolicy::Push);
             // Pull steps find their active sources by this stamp (0: every vertex is one, or every
             // vertex that is not holds the silent message: SX_SILENT_PULLS in kernels/state.cu).
-            let stamp = if min_or_max && all_sent {
-                LIVE_STAMP
-            } else if pull_possible && !all_active && !silent_pulls {
-                iterations + 1
-            } else {
-                0
+            let pull_stamp = |iterations: u32, all_sent: bool, all_active: bool| {
+                if min_or_max && all_sent {
+                    LIVE_STAMP
+                } else if pull_possible && !all_active && !silent_pulls {
+                    iterations + 1
+                } else {
+                    0
+                }
             };
-            let tag = iterations + 1;
-            launch!(f_snapshot, per_thread(len), &state, &*frontier, &len, &tag, &stamp);
+            let stamp = pull_stamp(iterations, all_sent, all_active);
+            let c = match prepared.take() {
+                Some(c) => c,
+                None => {
+                    let tag = iterations + 1;
+                    launch!(f_snapshot, per_thread(len), &state, &*frontier, &len, &tag, &stamp);
+                    read(&mut *counters)?
+                }
+            };
             all_sent |= len == n;
-            let c = read(&mut *counters)?;
             // A step of an `Every` program also applies and tests every vertex.
             let work = c[OUT_EDGES] + if every { u64::from(n) } else { 0 };
             if let Some(session) = session.as_mut().filter(|_| host_above > 0 && work <= host_above) {
@@ -617,15 +628,9 @@ impl CudaEngine {
                         launch!(f_pull_tiles, per_thread(n), &state, &stamp, &*next);
                     } else {
                         if pull_lens[0] > 0 {
-                            launch!(
-                                f_pull[0],
-                                per_thread(pull_lens[0]),
-                                &state,
-                                &pull_classes[0],
-                                &pull_lens[0],
-                                &stamp,
-                                &*next
-                            );
+                            // SX_ILP candidates per thread (kernels/pull.cu).
+                            let blocks = pull_lens[0].div_ceil(BLOCK * ILP).min(sms * 32);
+                            launch!(f_pull[0], cfg(blocks), &state, &pull_classes[0], &pull_lens[0], &stamp, &*next);
                         }
                         if pull_lens[1] > 0 {
                             launch!(
@@ -688,10 +693,25 @@ impl CudaEngine {
             if every {
                 len = scan(1, bucket, fcur, &mut *frontier, &state, &mut *counters)?;
             } else {
-                launch!(f_select, per_thread(reached_len), &state, &*next, &reached_len, &bucket, &*frontier, &fcur);
+                // Select prepares the next frontier as the next iteration's snapshot would (the same tag
+                // and stamp: a selected frontier is never every vertex of an `Every` program).
+                let (tag, stamp) = (iterations + 1, pull_stamp(iterations, all_sent, false));
+                launch!(
+                    f_select,
+                    per_thread(reached_len),
+                    &state,
+                    &*next,
+                    &reached_len,
+                    &bucket,
+                    &*frontier,
+                    &fcur,
+                    &tag,
+                    &stamp
+                );
                 let c = read(&mut *counters)?;
                 len = c[NEXT_LEN] as u32;
                 pending_maybe |= c[PENDING] > 0;
+                prepared = Some(c);
             }
         }
         stream.synchronize().map_err(driver("finishing the run"))?;

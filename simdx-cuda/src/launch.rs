@@ -13,6 +13,8 @@ pub const GRID_BARRIER: &str = include_str!("kernels/barrier.cu");
 pub const GRID_BARRIER_WORDS: usize = 64;
 /// Threads per block of every kernel (`SX_BLOCK` in kernels/state.cu).
 pub(crate) const BLOCK: u32 = 256;
+/// Arcs, or candidates, one thread loads at once (`SX_ILP`).
+pub(crate) const ILP: u32 = 4;
 /// Vertices per tile of the ballot filter and the edge-balanced steps (`SX_TILE`).
 pub(crate) const TILE: u32 = BLOCK * 16;
 /// Counter slots per set (`SX_COUNTERS`).

@@ -83,14 +83,24 @@ __device__ __forceinline__ void ph_pull_thread(const sx_state* s, unsigned long 
     simdx_u32 stride = gridDim.x * blockDim.x;
     simdx_u32 rounds = (len + stride - 1) / stride;
     unsigned long long edges = 0;
-    for (simdx_u32 r = 0; r < rounds; r++) {
-        simdx_u32 i = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
-        bool take = false;
-        simdx_u32 v = 0;
-        if (i < len) {
-            v = list[i];
-            simdx_value dst = s->now[v];
-            if (simdx_can_update(&p, dst)) {
+    /* SX_ILP rounds at a time: their candidates and values are loaded together, so that a thread waits
+     * one memory round trip for SX_ILP candidates (most of which a voting program's later pulls find
+     * reached already) rather than one each. */
+    for (simdx_u32 r0 = 0; r0 < rounds; r0 += SX_ILP) {
+        simdx_u32 vs[SX_ILP];
+        simdx_value now[SX_ILP];
+#pragma unroll
+        for (int j = 0; j < SX_ILP; j++) {
+            simdx_u32 i = (r0 + j) * stride + blockIdx.x * blockDim.x + threadIdx.x;
+            vs[j] = r0 + j < rounds && i < len ? list[i] : SX_NO_VERTEX;
+        }
+#pragma unroll
+        for (int j = 0; j < SX_ILP; j++) now[j] = vs[j] != SX_NO_VERTEX ? s->now[vs[j]] : SIMDX_IDENTITY;
+        for (int j = 0; j < SX_ILP && r0 + j < rounds; j++) {
+            simdx_u32 v = vs[j];
+            simdx_value dst = now[j];
+            bool take = false;
+            if (v != SX_NO_VERTEX && simdx_can_update(&p, dst)) {
                 bool got = false;
                 simdx_value acc = SIMDX_IDENTITY;
                 /* SX_ILP arcs at a time, their loads issued together: a list is walked in a quarter of
@@ -99,18 +109,18 @@ __device__ __forceinline__ void ph_pull_thread(const sx_state* s, unsigned long 
                 simdx_u64 b = s->in_offsets[v], e = s->in_offsets[v + 1];
                 simdx_value dsts[SX_ILP];
 #pragma unroll
-                for (int j = 0; j < SX_ILP; j++) dsts[j] = dst;
+                for (int a = 0; a < SX_ILP; a++) dsts[a] = dst;
                 for (simdx_u64 k = b; k < e; k += SX_ILP) {
                     simdx_u64 arc[SX_ILP];
                     simdx_value ups[SX_ILP];
                     bool gots[SX_ILP];
 #pragma unroll
-                    for (int j = 0; j < SX_ILP; j++) arc[j] = k + j < e ? k + j : ~0ull;
+                    for (int a = 0; a < SX_ILP; a++) arc[a] = k + a < e ? k + a : ~0ull;
                     sx_pull_arcs(s, &p, stamp, arc, dsts, gots, ups);
 #pragma unroll
-                    for (int j = 0; j < SX_ILP; j++) {
-                        if (!gots[j]) continue;
-                        acc = got ? simdx_combine(&p, acc, ups[j]) : ups[j];
+                    for (int a = 0; a < SX_ILP; a++) {
+                        if (!gots[a]) continue;
+                        acc = got ? simdx_combine(&p, acc, ups[a]) : ups[a];
                         got = true;
                     }
                     edges += e - k < SX_ILP ? e - k : SX_ILP;
@@ -118,8 +128,8 @@ __device__ __forceinline__ void ph_pull_thread(const sx_state* s, unsigned long 
                 }
                 take = sx_pull_finish(s, &p, v, got, acc);
             }
+            sx_record(s, ctr, next, take, v);
         }
-        sx_record(s, ctr, next, take, v);
     }
     sx_add_edges(ctr, edges);
     sx_bin_close(s, ctr, next);

@@ -159,6 +159,9 @@ __device__ __forceinline__ simdx_msg sx_src(const sx_state* s, simdx_u32 u) {
  * without a source_value once every vertex has been in a frontier (a live value is never worse). */
 #define SX_LIVE 0xffffffffu
 
+/* An empty slot in a thread's list of candidates (vertex ids are below it). */
+#define SX_NO_VERTEX 0xffffffffu
+
 /* What source u offers a pull under `stamp`. */
 __device__ __forceinline__ simdx_msg sx_pull_src(const sx_state* s, simdx_u32 u, simdx_u32 stamp) {
     return stamp == SX_LIVE ? (simdx_msg)*(volatile const simdx_value*)&s->now[u] : sx_src(s, u);
