@@ -317,9 +317,7 @@ impl<P: Program> Iterations<'_, '_, P> {
             return pull::pull_step(program, state, self.in_weights, None, uniform, hubs, split, bins);
         }
         let membership = self.membership.get_or_insert_with(|| AtomicBitmap::new(n));
-        current.par_iter().with_min_len(4096).for_each(|&u| {
-            membership.insert(u);
-        });
+        membership.insert_all(current);
         let step = pull::pull_step(program, state, self.in_weights, Some(membership), uniform, hubs, split, bins);
         membership.clear_list(current);
         step
