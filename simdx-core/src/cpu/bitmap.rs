@@ -104,7 +104,8 @@ impl AtomicBitmap {
     /// The set bits in increasing order, found by a parallel scan of the words, which are cleared on
     /// the way (one pass instead of a scan and a clear).
     pub(crate) fn take_sorted_list(&self) -> Vec<VertexId> {
-        self.words
+        let parts: Vec<Vec<VertexId>> = self
+            .words
             .par_iter()
             .enumerate()
             .with_min_len(1024)
@@ -116,10 +117,8 @@ impl AtomicBitmap {
                 }
                 out
             })
-            .reduce(Vec::new, |mut a, b| {
-                a.extend(b);
-                a
-            })
+            .collect();
+        super::record::concat(parts.iter().map(Vec::as_slice).collect())
     }
 }
 

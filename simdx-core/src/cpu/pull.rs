@@ -36,57 +36,51 @@ pub(crate) fn pull_step<P: Program>(
     let n = state.len() as VertexId;
     // Blocks of consecutive vertices, each a plain loop with its own bin: most vertices of a late
     // step cannot change and cost a load or two, so the loop around them must cost nothing either.
-    let small = (0..n.div_ceil(PULL_BLOCK))
-        .into_par_iter()
-        .map(|block| {
-            let mut bin = Bin::default();
-            let (offsets, sources) = (csr.offsets(), csr.targets());
-            let end = ((block + 1) * PULL_BLOCK).min(n);
-            for v in block * PULL_BLOCK..end {
-                // The start of the in-list of a vertex a few places on is a cache miss (the vertices
-                // that can still change are scattered): fetch it early, so that several are in flight.
-                let ahead = v + PULL_AHEAD;
-                if ahead < end && program.can_update(state.now[ahead as usize].load()) {
-                    prefetch::element(sources, offsets[ahead as usize] as usize);
-                }
-                let dst = state.now[v as usize].load();
-                if !program.can_update(dst) {
-                    continue;
-                }
-                let range = offsets[v as usize] as usize..offsets[v as usize + 1] as usize;
-                if (range.len() as u64) < split {
-                    let (combined, edges) = pull_range(program, state, weights, in_frontier, uniform, dst, range);
-                    bin.edges += edges;
-                    finish(program, state, v, combined, Owner::Block, bins, &mut bin);
-                }
+    let small = (0..n.div_ceil(PULL_BLOCK)).into_par_iter().map(|block| {
+        let mut bin = Bin::default();
+        let (offsets, sources) = (csr.offsets(), csr.targets());
+        let end = ((block + 1) * PULL_BLOCK).min(n);
+        for v in block * PULL_BLOCK..end {
+            // The start of the in-list of a vertex a few places on is a cache miss (the vertices
+            // that can still change are scattered): fetch it early, so that several are in flight.
+            let ahead = v + PULL_AHEAD;
+            if ahead < end && program.can_update(state.now[ahead as usize].load()) {
+                prefetch::element(sources, offsets[ahead as usize] as usize);
             }
-            bin
-        })
-        .reduce(Bin::default, Bin::merge);
+            let dst = state.now[v as usize].load();
+            if !program.can_update(dst) {
+                continue;
+            }
+            let range = offsets[v as usize] as usize..offsets[v as usize + 1] as usize;
+            if (range.len() as u64) < split {
+                let (combined, edges) = pull_range(program, state, weights, in_frontier, uniform, dst, range);
+                bin.edges += edges;
+                finish(program, state, v, combined, Owner::Block, bins, &mut bin);
+            }
+        }
+        bin
+    });
+    let small = Bin::gather(small);
     if hubs.is_empty() {
         return small;
     }
-    let big = hubs
-        .par_iter()
-        .copied()
-        .fold(Bin::default, |mut bin, v| {
-            let dst = state.now[v as usize].load();
-            if !program.can_update(dst) {
-                return bin;
-            }
-            let range = csr.range(v);
-            let chunk = chunk_len(split);
-            let (combined, edges) = (range.start..range.end)
-                .into_par_iter()
-                .step_by(chunk)
-                .map(|s| pull_range(program, state, weights, in_frontier, uniform, dst, s..(s + chunk).min(range.end)))
-                .reduce(|| (None, 0), |a, b| (merge(program, a.0, b.0), a.1 + b.1));
-            bin.edges += edges;
-            finish(program, state, v, combined, Owner::Shared, bins, &mut bin);
-            bin
-        })
-        .reduce(Bin::default, Bin::merge);
-    small.merge(big)
+    let big = hubs.par_iter().copied().fold(Bin::default, |mut bin, v| {
+        let dst = state.now[v as usize].load();
+        if !program.can_update(dst) {
+            return bin;
+        }
+        let range = csr.range(v);
+        let chunk = chunk_len(split);
+        let (combined, edges) = (range.start..range.end)
+            .into_par_iter()
+            .step_by(chunk)
+            .map(|s| pull_range(program, state, weights, in_frontier, uniform, dst, s..(s + chunk).min(range.end)))
+            .reduce(|| (None, 0), |a, b| (merge(program, a.0, b.0), a.1 + b.1));
+        bin.edges += edges;
+        finish(program, state, v, combined, Owner::Shared, bins, &mut bin);
+        bin
+    });
+    small.merge(Bin::gather(big))
 }
 
 /// The vertices whose in-degree reaches `split`: their in-edges are scanned in parallel chunks.

@@ -43,26 +43,19 @@ pub(crate) fn push_step<P: Program>(
         return task.bin;
     }
     let task_len = (frontier.len() as u64 * TASK_EDGES / out_edges).max(1) as usize;
-    let (mut small, mut stored) = frontier
-        .par_chunks(task_len)
-        .fold(Task::default, |mut task, list| {
-            push_list(program, state, weights, list, split, bins, &mut task);
-            task
-        })
-        .map(Task::finish)
-        .reduce(Default::default, merge);
+    let (mut small, mut stored) = gather(frontier.par_chunks(task_len).fold(Task::default, |mut task, list| {
+        push_list(program, state, weights, list, split, bins, &mut task);
+        task
+    }));
     let hubs = std::mem::take(&mut small.hubs);
     if !hubs.is_empty() {
         // What each hub sends is read once: its chunks must all send the value it records as seen.
         let hubs: Vec<(VertexId, P::Message)> = hubs.into_iter().map(|u| (u, state.pushed_by(program, u))).collect();
-        let (big, more) = hub_chunks(state, &hubs, split)
-            .into_par_iter()
-            .fold(Task::default, |mut task, (u, src, range)| {
+        let (big, more) =
+            gather(hub_chunks(state, &hubs, split).into_par_iter().fold(Task::default, |mut task, (u, src, range)| {
                 push_edges(program, state, weights, (u, src), range, bins, &mut task);
                 task
-            })
-            .map(Task::finish)
-            .reduce(Default::default, merge);
+            }));
         small = small.merge(big);
         stored.extend(more);
     }
@@ -85,22 +78,21 @@ impl<P: Program> Default for Task<P> {
     }
 }
 
-impl<P: Program> Task<P> {
-    /// The bin and the stored improvements as a list of lists (merged without copying them).
-    fn finish(self) -> (Bin, Stored<P::Value>) {
-        let stored = if self.stored.is_empty() { Vec::new() } else { vec![self.stored] };
-        (self.bin, stored)
-    }
-}
-
 /// Improvements stored by plain stores, one list per task: (vertex, value stored).
 type Stored<V> = Vec<Vec<(VertexId, V)>>;
 
-/// Merges the results of two push tasks (rayon reduce).
-fn merge<V>(a: (Bin, Stored<V>), b: (Bin, Stored<V>)) -> (Bin, Stored<V>) {
-    let (bin, mut stored) = a;
-    stored.extend(b.1);
-    (bin.merge(b.0), stored)
+/// The tasks' bins as one (task order) and their stored improvements as a list of lists (not copied).
+fn gather<P: Program>(tasks: impl ParallelIterator<Item = Task<P>>) -> (Bin, Stored<P::Value>) {
+    let tasks: Vec<Task<P>> = tasks.collect();
+    let mut bins = Vec::with_capacity(tasks.len());
+    let mut stored = Vec::new();
+    for task in tasks {
+        if !task.stored.is_empty() {
+            stored.push(task.stored);
+        }
+        bins.push(task.bin);
+    }
+    (Bin::gather(bins.into_par_iter()), stored)
 }
 
 /// Combines every improvement stored by the tasks into its vertex again, so that one a concurrent

@@ -3,6 +3,8 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use rayon::prelude::*;
+
 use crate::run::options::FilterPolicy;
 use crate::VertexId;
 
@@ -51,6 +53,16 @@ pub(crate) struct Bin {
 }
 
 impl Bin {
+    /// The bins of parallel tasks, in task order, as one: each recorded vertex is copied once (see
+    /// [`concat`]).
+    pub(crate) fn gather(bins: impl ParallelIterator<Item = Bin>) -> Bin {
+        let bins: Vec<Bin> = bins.collect();
+        let edges = bins.iter().map(|b| b.edges).sum();
+        let hubs = bins.iter().flat_map(|b| b.hubs.iter().copied()).collect();
+        let vertices = concat(bins.iter().map(|b| b.vertices.as_slice()).collect());
+        Bin { vertices, edges, hubs }
+    }
+
     /// Merges two bins (rayon reduce), keeping task order.
     pub(crate) fn merge(mut self, other: Bin) -> Bin {
         if self.vertices.is_empty() {
@@ -61,5 +73,36 @@ impl Bin {
         self.edges += other.edges;
         self.hubs.extend(other.hubs);
         self
+    }
+}
+
+/// The lists one after another in one new vector, copied in parallel, each element once. (A rayon
+/// reduce that extends as it merges copies every element once per level of its tree, each time into a
+/// larger new vector whose pages the process touches for the first time.)
+pub(crate) fn concat(lists: Vec<&[VertexId]>) -> Vec<VertexId> {
+    let total = lists.iter().map(|l| l.len()).sum();
+    let mut out = vec![0 as VertexId; total];
+    let mut rest = out.as_mut_slice();
+    let mut parts = Vec::with_capacity(lists.len());
+    for list in lists {
+        let (head, tail) = std::mem::take(&mut rest).split_at_mut(list.len());
+        parts.push((head, list));
+        rest = tail;
+    }
+    parts.into_par_iter().with_min_len(4).for_each(|(to, from)| to.copy_from_slice(from));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gather_keeps_task_order_and_sums() {
+        let bin = |vertices: Vec<VertexId>, edges, hubs: Vec<VertexId>| Bin { vertices, edges, hubs };
+        let bins = vec![bin(vec![4, 1], 3, vec![]), bin(vec![], 1, vec![9]), bin(vec![7], 5, vec![2, 8])];
+        let all = Bin::gather(bins.into_par_iter());
+        assert_eq!((all.vertices, all.edges, all.hubs), (vec![4, 1, 7], 9, vec![9, 2, 8]));
+        assert!(concat(Vec::new()).is_empty());
     }
 }
