@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::engine::{Direction, FilterUsed, IterationStats};
-use crate::multi_source::{check_sources, MultiSourceError, MultiStats};
+use crate::search_run::{check_sources, MultiSourceError, MultiStats};
 use crate::{Graph, VertexId};
 
 /// The sum over `sources` of each vertex's dependency on them, along out-arcs (a source's

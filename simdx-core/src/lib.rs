@@ -23,6 +23,7 @@ pub mod memory;
 pub mod multi_source;
 pub(crate) mod parallel;
 mod run;
+mod search_run;
 
 pub use error::{GraphError, Result};
 pub use graph::array::Array;

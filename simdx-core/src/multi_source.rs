@@ -13,11 +13,12 @@
 //! graph (simdx-cuda) runs the same traversal on the device.
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rayon::prelude::*;
 
 use crate::engine::{Direction, DirectionPolicy, FilterUsed, IterationStats};
+pub use crate::search_run::{check_sources, MultiSourceError, MultiStats};
 use crate::{Graph, VertexId};
 
 /// Searches per batch: the bits of a status word.
@@ -60,34 +61,6 @@ impl Summary {
             self.eccentricity = level;
         }
     }
-}
-
-/// What a traversal did.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct MultiStats {
-    /// Batches of up to [`LANES`] searches.
-    pub batches: u32,
-    /// Every level of every batch: its direction (pull: bottom-up), joint frontier, arcs inspected,
-    /// time, and its batch as the `bucket`.
-    pub levels: Vec<IterationStats>,
-    /// Wall time of the whole traversal.
-    pub time: Duration,
-}
-
-/// Why a traversal cannot run.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum MultiSourceError {
-    /// A source is not a vertex of the graph.
-    #[error("source {vertex} is not a vertex of this graph (it has {vertices} vertices)")]
-    NoSuchSource {
-        /// The source given.
-        vertex: VertexId,
-        /// Vertices of the graph.
-        vertices: usize,
-    },
-    /// The backend running the searches failed (a GPU error, in one sentence).
-    #[error("the searches failed on the device: {0}")]
-    Device(String),
 }
 
 /// A backend that runs many breadth-first searches at once: the CPU's [`traverse`] for a [`Graph`],
@@ -136,15 +109,6 @@ impl Searches for Graph {
             levels[v as usize * k + search].store(level, Ordering::Relaxed);
         })?;
         Ok((levels.into_iter().map(AtomicU32::into_inner).collect(), stats))
-    }
-}
-
-/// Fails with [`MultiSourceError::NoSuchSource`] for the first of `sources` that is not one of `n`
-/// vertices.
-pub fn check_sources(sources: &[VertexId], n: usize) -> Result<(), MultiSourceError> {
-    match sources.iter().find(|&&s| s as usize >= n) {
-        Some(&vertex) => Err(MultiSourceError::NoSuchSource { vertex, vertices: n }),
-        None => Ok(()),
     }
 }
 
