@@ -60,7 +60,7 @@ pub(crate) fn pull_step<P: Program>(
         }
         bin
     });
-    let small = Bin::gather(small);
+    let small = Bin::gather(small.collect());
     if hubs.is_empty() {
         return small;
     }
@@ -80,7 +80,7 @@ pub(crate) fn pull_step<P: Program>(
         finish(program, state, v, combined, Owner::Shared, bins, &mut bin);
         bin
     });
-    small.merge(Bin::gather(big))
+    small.merge(Bin::gather(big.collect()))
 }
 
 /// The vertices whose in-degree reaches `split`: their in-edges are scanned in parallel chunks.

@@ -92,7 +92,7 @@ fn gather<P: Program>(tasks: impl ParallelIterator<Item = Task<P>>) -> (Bin, Sto
         }
         bins.push(task.bin);
     }
-    (Bin::gather(bins.into_par_iter()), stored)
+    (Bin::gather(bins), stored)
 }
 
 /// Combines every improvement stored by the tasks into its vertex again, so that one a concurrent

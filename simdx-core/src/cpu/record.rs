@@ -55,15 +55,14 @@ pub(crate) struct Bin {
 impl Bin {
     /// The bins of parallel tasks, in task order, as one: each recorded vertex is copied once (see
     /// [`concat`]).
-    pub(crate) fn gather(bins: impl ParallelIterator<Item = Bin>) -> Bin {
-        let bins: Vec<Bin> = bins.collect();
+    pub(crate) fn gather(bins: Vec<Bin>) -> Bin {
         let edges = bins.iter().map(|b| b.edges).sum();
         let hubs = bins.iter().flat_map(|b| b.hubs.iter().copied()).collect();
         let vertices = concat(bins.iter().map(|b| b.vertices.as_slice()).collect());
         Bin { vertices, edges, hubs }
     }
 
-    /// Merges two bins (rayon reduce), keeping task order.
+    /// Appends `other`'s vertices and hubs to this bin's, and adds its edges.
     pub(crate) fn merge(mut self, other: Bin) -> Bin {
         if self.vertices.is_empty() {
             self.vertices = other.vertices;
@@ -101,7 +100,7 @@ mod tests {
     fn gather_keeps_task_order_and_sums() {
         let bin = |vertices: Vec<VertexId>, edges, hubs: Vec<VertexId>| Bin { vertices, edges, hubs };
         let bins = vec![bin(vec![4, 1], 3, vec![]), bin(vec![], 1, vec![9]), bin(vec![7], 5, vec![2, 8])];
-        let all = Bin::gather(bins.into_par_iter());
+        let all = Bin::gather(bins);
         assert_eq!((all.vertices, all.edges, all.hubs), (vec![4, 1, 7], 9, vec![9, 2, 8]));
         assert!(concat(Vec::new()).is_empty());
     }
