@@ -65,4 +65,4 @@ mod runner;
 pub use runner::{Backend, EnergyMeter, RunError, Runner};
 pub use simdx_algos as algos;
 pub use simdx_core::*;
-pub use simdx_macros::{graph_kernel, kernel_fn};
+pub use simdx_macros::{graph_kernel, kernel_fn, search_kernel};

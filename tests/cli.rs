@@ -549,7 +549,7 @@ fn multi_search_applications_validate_and_write_one_column_per_source() {
     let text = std::fs::read_to_string(&out).unwrap();
     assert_eq!(text.lines().next(), Some("0 0 6 2"));
     assert_eq!(text.lines().nth(15), Some("15 6 0 4"));
-    for algorithm in ["closeness", "eccentricity"] {
+    for algorithm in ["closeness", "harmonic", "eccentricity"] {
         let o = simdx(&["run", algorithm, "kron:9", "--validate", "--output", &out]);
         assert!(o.status.success(), "{algorithm}: {}", stderr(&o));
         assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 512, "{algorithm}");

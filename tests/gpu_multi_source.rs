@@ -2,18 +2,21 @@
 //! which its own tests hold to a queue-based search: the same levels, the same summaries and the same
 //! direction per level, for every direction policy, both orientations, GroupBy or not, on generated
 //! graphs, a star (whose hub blocks push in chunks), directed graphs with unreachable parts, a single
-//! vertex and a graph without edges; the applications (levels, closeness, eccentricity) against their
-//! oracles; and Brandes' sweeps (betweenness) against the CPU's and the oracle. Without a GPU these tests print that they were skipped; with `SIMDX_REQUIRE_GPU=1`
+//! vertex and a graph without edges; the applications (levels, closeness, harmonic, eccentricity)
+//! against their oracles; search programs (`#[search_kernel]`) of every accumulator type against the
+//! programs' own `discovered` folded over serial searches; and Brandes' sweeps (betweenness) against the CPU's and the oracle. Without a GPU these tests print that they were skipped; with `SIMDX_REQUIRE_GPU=1`
 //! they fail.
 #![cfg(feature = "cuda")]
 
 use simdx::engine::DirectionPolicy;
 use simdx::multi_source::{MultiSourceError, Orientation, Searches, Traversal};
+use simdx::search_program::search;
 use simdx::{Graph, GraphBuilder, VertexId};
-use simdx_algos::{betweenness, closeness, eccentricity, levels_from_each, verify};
+use simdx_algos::{betweenness, closeness, eccentricity, harmonic, levels_from_each, verify};
 use simdx_cuda::DeviceGraph;
 
 mod common;
+use common::search_programs::{check_every_program, weights, WeightWithin};
 use common::{edges, generated, gpu};
 
 fn graphs() -> Vec<(String, Graph)> {
@@ -82,7 +85,23 @@ fn the_applications_on_the_gpu_match_their_oracles() {
         verify::closeness(&graph, &all, &values, 1e-12).unwrap();
         let (values, _) = eccentricity(&device, &all, Traversal { group_by: true, ..how }).unwrap();
         verify::eccentricity(&graph, &all, &values).unwrap();
+        let (values, _) = harmonic(&device, &all, how).unwrap();
+        verify::harmonic(&graph, &all, &values, 1e-9).unwrap();
     }
+}
+
+#[test]
+fn search_programs_on_the_gpu_accumulate_what_serial_searches_give() {
+    let Some(gpu) = gpu() else { return };
+    for (name, graph) in graphs() {
+        let device = DeviceGraph::upload(&gpu, &graph).unwrap();
+        check_every_program(&name, &device, &graph);
+    }
+    let graph = generated("grid:4x4");
+    let device = DeviceGraph::upload(&gpu, &graph).unwrap();
+    let error =
+        search(&device, &WeightWithin { hops: 1, weight: weights(15) }, &[0], Traversal::default()).unwrap_err();
+    assert!(matches!(error, MultiSourceError::Data(_)), "{error}");
 }
 
 #[test]

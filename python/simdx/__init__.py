@@ -51,6 +51,7 @@ __all__ = [
     "spmv",
     "msbfs",
     "closeness",
+    "harmonic",
     "eccentricity",
     "betweenness",
 ]
@@ -443,6 +444,22 @@ def closeness(
     64 searches per pass."""
     ids = _vertex_ids(graph, vertices)
     return _finish(graph, _native.closeness(graph._native, ids, group_by, backend, options), backend, return_stats)
+
+
+def harmonic(
+    graph: Graph,
+    vertices: Optional[Sequence[Any]] = None,
+    *,
+    group_by: bool = False,
+    backend: str = "auto",
+    return_stats: bool = False,
+    **options: Any,
+) -> Result:
+    """Harmonic centrality as networkx's ``harmonic_centrality`` (the sum of 1 / distance from every
+    other vertex that reaches it), float64, for ``vertices`` (default: all, in vertex order). A search
+    program (``#[search_kernel]``) on the multi-source traversal, 64 searches per pass."""
+    ids = _vertex_ids(graph, vertices)
+    return _finish(graph, _native.harmonic(graph._native, ids, group_by, backend, options), backend, return_stats)
 
 
 def eccentricity(

@@ -269,6 +269,23 @@ pub fn closeness<'py>(
     Ok((PyArray1::from_vec(py, values).into_any(), stats))
 }
 
+/// Harmonic centrality (networkx's) of `vertices` (all when `None`), `float64`, on `backend`.
+#[pyfunction]
+#[pyo3(signature = (graph, vertices, group_by, backend, options=None))]
+pub fn harmonic<'py>(
+    py: Python<'py>,
+    graph: &NativeGraph,
+    vertices: Option<PyReadonlyArray1<'_, i64>>,
+    group_by: bool,
+    backend: &str,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Output<'py>> {
+    let ids = chosen(graph.graph(), vertices)?;
+    let (values, stats) =
+        searching(py, graph, backend, options, group_by, |s, how| simdx::algos::harmonic(s, &ids, how))?;
+    Ok((PyArray1::from_vec(py, values).into_any(), stats))
+}
+
 /// Eccentricity of `vertices` (all when `None`) within what each reaches, `int64`, on `backend`.
 #[pyfunction]
 #[pyo3(signature = (graph, vertices, group_by, backend, options=None))]

@@ -24,6 +24,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(algorithms::spmv, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms::levels_from_each, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms::closeness, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms::harmonic, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms::eccentricity, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms::betweenness, m)?)?;
     Ok(())

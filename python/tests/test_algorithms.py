@@ -188,6 +188,15 @@ def test_closeness_matches_networkx(pair):
     assert some.tolist() == [values[5], values[9]]
 
 
+def test_harmonic_matches_networkx(pair):
+    graph, g = pair
+    expected = nx.harmonic_centrality(graph)
+    values = simdx.harmonic(g, backend=BACKEND)
+    assert max(abs(values[v] - expected[v]) for v in range(g.num_vertices)) < 1e-9
+    some = simdx.harmonic(g, [5, 9], direction="pull", group_by=True, backend=BACKEND)
+    assert abs(some[0] - values[5]) < 1e-9 and abs(some[1] - values[9]) < 1e-9
+
+
 @pytest.mark.parametrize("normalized", [True, False])
 def test_betweenness_matches_networkx(pair, normalized):
     graph, g = pair

@@ -23,6 +23,7 @@ pub mod memory;
 pub mod multi_source;
 pub(crate) mod parallel;
 mod run;
+pub mod search_program;
 mod search_run;
 
 pub use error::{GraphError, Result};

@@ -17,7 +17,10 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::acc::LengthMismatch;
+use crate::cpu::state::vertex_of;
 use crate::engine::{Direction, DirectionPolicy, FilterUsed, IterationStats};
+use crate::search_program::ErasedSearch;
 pub use crate::search_run::{check_sources, MultiSourceError, MultiStats};
 use crate::{Graph, VertexId};
 
@@ -63,6 +66,10 @@ impl Summary {
     }
 }
 
+/// What [`Searches::accumulate`] gives: each search's summary and accumulator (a word), in the order of
+/// the sources, and the traversal's statistics.
+pub type Accumulated = (Vec<(Summary, u64)>, MultiStats);
+
 /// A backend that runs many breadth-first searches at once: the CPU's [`traverse`] for a [`Graph`],
 /// the GPU's for a device graph (and Brandes' sweeps from many sources). Applications written against
 /// it run on either.
@@ -83,6 +90,15 @@ pub trait Searches {
     /// Each search's levels, row-major: `levels[v * sources.len() + i]` is `v`'s level from
     /// `sources[i]`, `u32::MAX` where unreached.
     fn levels(&self, sources: &[VertexId], how: Traversal) -> Result<(Vec<u32>, MultiStats), MultiSourceError>;
+
+    /// Runs `program` over the searches from `sources`: each search's summary and accumulator (as a
+    /// word: see [`crate::search_program::search`], which gives it its type), in the order of `sources`.
+    fn accumulate(
+        &self,
+        program: &dyn ErasedSearch,
+        sources: &[VertexId],
+        how: Traversal,
+    ) -> Result<Accumulated, MultiSourceError>;
 }
 
 impl Searches for Graph {
@@ -109,6 +125,18 @@ impl Searches for Graph {
             levels[v as usize * k + search].store(level, Ordering::Relaxed);
         })?;
         Ok((levels.into_iter().map(AtomicU32::into_inner).collect(), stats))
+    }
+
+    fn accumulate(
+        &self,
+        program: &dyn ErasedSearch,
+        sources: &[VertexId],
+        how: Traversal,
+    ) -> Result<Accumulated, MultiSourceError> {
+        if let Some(a) = program.vertex_arrays().into_iter().find(|a| a.len != Graph::num_vertices(self)) {
+            return Err(LengthMismatch { name: a.name, len: a.len, vertices: Graph::num_vertices(self) }.into());
+        }
+        run_batches(self, sources, how, program.max_level(), &Accumulates { graph: self, program })
     }
 }
 
@@ -151,24 +179,88 @@ pub fn traverse(
     how: Traversal,
     discovered: impl Fn(usize, VertexId, u32) + Sync,
 ) -> Result<(Vec<Summary>, MultiStats), MultiSourceError> {
+    let (found, stats) = run_batches(graph, sources, how, u32::MAX, &Calls(&discovered))?;
+    Ok((found.into_iter().map(|(summary, _)| summary).collect(), stats))
+}
+
+/// Runs the searches from `sources` in batches, to `max_level` at most, with the discoveries of the
+/// batches going to `discover`; each search's summary and accumulator.
+fn run_batches(
+    graph: &Graph,
+    sources: &[VertexId],
+    how: Traversal,
+    max_level: u32,
+    discover: &impl Discover,
+) -> Result<Accumulated, MultiSourceError> {
     let n = graph.num_vertices();
     check_sources(sources, n)?;
     let start = Instant::now();
     let order = if how.group_by { grouped(graph, sources, how.orientation) } else { (0..sources.len()).collect() };
     let mut stats = MultiStats::default();
-    let mut summaries = vec![None; sources.len()];
+    let mut found = vec![None; sources.len()];
     let words = Words::new(n);
     for (b, searches) in order.chunks(LANES).enumerate() {
         let batch: Vec<VertexId> = searches.iter().map(|&i| sources[i]).collect();
-        let found = Batch { graph, words: &words, how, index: b as u32, sources: &batch }
-            .run(&mut stats, &|lane, v, level| discovered(searches[lane], v, level));
-        for (&i, summary) in searches.iter().zip(found) {
-            summaries[i] = Some(summary);
+        let (summaries, acc) = Batch { graph, words: &words, how, index: b as u32, sources: &batch, max_level }
+            .run(&mut stats, discover, searches);
+        for ((&i, summary), &acc) in searches.iter().zip(summaries).zip(&acc) {
+            found[i] = Some((summary, acc));
         }
         stats.batches += 1;
     }
     stats.time = start.elapsed();
-    Ok((summaries.into_iter().map(|s| s.expect("every search ran in a batch")).collect(), stats))
+    Ok((found.into_iter().map(|s| s.expect("every search ran in a batch")).collect(), stats))
+}
+
+/// What a batch does with its discoveries: folds each into per-lane accumulators (64-bit words), per
+/// rayon task, merged at the end of each level.
+trait Discover: Sync {
+    /// The accumulator of a lane that has found nothing.
+    fn identity(&self) -> u64;
+    /// Folds the discovery of `v` at `level` by each lane of `lanes` into `acc`; `searches` are the
+    /// batch's searches by lane (indices into the sources).
+    fn found(&self, searches: &[usize], v: VertexId, level: u32, lanes: u64, acc: &mut [u64; LANES]);
+    /// Combines `from` into `into`, lane by lane.
+    fn merge(&self, into: &mut [u64; LANES], from: &[u64; LANES]);
+}
+
+/// [`traverse`]'s discoveries: a call per (search, vertex, level), no accumulator.
+struct Calls<'a, F>(&'a F);
+
+impl<F: Fn(usize, VertexId, u32) + Sync> Discover for Calls<'_, F> {
+    fn identity(&self) -> u64 {
+        0
+    }
+
+    fn found(&self, searches: &[usize], v: VertexId, level: u32, lanes: u64, _: &mut [u64; LANES]) {
+        let mut bits = lanes;
+        while bits != 0 {
+            (self.0)(searches[bits.trailing_zeros() as usize], v, level);
+            bits &= bits - 1;
+        }
+    }
+
+    fn merge(&self, _: &mut [u64; LANES], _: &[u64; LANES]) {}
+}
+
+/// A search program's discoveries.
+struct Accumulates<'a> {
+    graph: &'a Graph,
+    program: &'a dyn ErasedSearch,
+}
+
+impl Discover for Accumulates<'_> {
+    fn identity(&self) -> u64 {
+        self.program.identity()
+    }
+
+    fn found(&self, _: &[usize], v: VertexId, level: u32, lanes: u64, acc: &mut [u64; LANES]) {
+        self.program.found(vertex_of(self.graph, v), level, lanes, acc);
+    }
+
+    fn merge(&self, into: &mut [u64; LANES], from: &[u64; LANES]) {
+        self.program.merge(into, from);
+    }
 }
 
 /// The searches in GroupBy order: sorted by each source's neighbour of highest degree (then by
@@ -212,30 +304,39 @@ struct Batch<'a> {
     how: Traversal,
     index: u32,
     sources: &'a [VertexId],
+    /// The last level explored.
+    max_level: u32,
 }
 
 /// Per-search counts of one level's discoveries.
 type Counts = [u64; LANES];
 
 impl Batch<'_> {
-    /// Runs the batch's searches to the end; their summaries; leaves the words zeroed.
-    fn run(&self, stats: &mut MultiStats, discovered: &(impl Fn(usize, VertexId, u32) + Sync)) -> Vec<Summary> {
+    /// Runs the batch's searches (`searches` by lane) to the end or to the last level; their summaries
+    /// and accumulators; leaves the words zeroed.
+    fn run(
+        &self,
+        stats: &mut MultiStats,
+        discover: &impl Discover,
+        searches: &[usize],
+    ) -> (Vec<Summary>, [u64; LANES]) {
         let Words { seen, frontier, .. } = self.words;
         let all = if self.sources.len() == LANES { u64::MAX } else { (1u64 << self.sources.len()) - 1 };
         let mut summaries: Vec<Summary> = self.sources.iter().map(|&source| Summary::start(source)).collect();
         let mut active: Vec<VertexId> = Vec::new();
+        let mut acc = [discover.identity(); LANES];
         for (lane, &s) in self.sources.iter().enumerate() {
             if seen[s as usize].fetch_or(1 << lane, Ordering::Relaxed) == 0 {
                 active.push(s);
             }
             frontier[s as usize].fetch_or(1 << lane, Ordering::Relaxed);
-            discovered(lane, s, 0);
+            discover.found(searches, s, 0, 1 << lane, &mut acc);
         }
         let mut touched = active.clone();
         let mut level = 0u32;
         // In-arcs (of the orientation) of the vertices every search has reached.
         let mut finished_arcs = 0u64;
-        while !active.is_empty() {
+        while !active.is_empty() && level < self.max_level {
             let began = Instant::now();
             level += 1;
             let (forward, backward) = match self.how.orientation {
@@ -249,7 +350,8 @@ impl Batch<'_> {
             for &u in &active {
                 frontier[u as usize].store(0, Ordering::Relaxed);
             }
-            let (counts, finished) = self.settle(&reached, all, backward, level, discovered);
+            let (counts, finished, found) = self.settle(&reached, all, backward, level, discover, searches);
+            discover.merge(&mut acc, &found);
             finished_arcs += finished;
             for (summary, &count) in summaries.iter_mut().zip(&counts) {
                 summary.add_level(count, level);
@@ -269,7 +371,7 @@ impl Batch<'_> {
             seen[v as usize].store(0, Ordering::Relaxed);
             frontier[v as usize].store(0, Ordering::Relaxed);
         });
-        summaries
+        (summaries, acc)
     }
 
     /// Top-down: each frontier vertex ORs its new bits into its neighbours' `next`; the vertices
@@ -337,8 +439,8 @@ impl Batch<'_> {
             )
     }
 
-    /// Moves each reached vertex's `next` bits into `seen` and `frontier`, reports the discoveries
-    /// and counts them per search; also the `backward` degrees of the vertices that every search has
+    /// Moves each reached vertex's `next` bits into `seen` and `frontier`, hands the discoveries to
+    /// `discover` and counts them per search; also the `backward` degrees of the vertices that every search has
     /// now reached.
     fn settle(
         &self,
@@ -346,15 +448,17 @@ impl Batch<'_> {
         all: u64,
         backward: &crate::Csr,
         level: u32,
-        discovered: &(impl Fn(usize, VertexId, u32) + Sync),
-    ) -> (Counts, u64) {
+        discover: &impl Discover,
+        searches: &[usize],
+    ) -> (Counts, u64, [u64; LANES]) {
         let Words { seen, frontier, next } = self.words;
+        let identity = discover.identity();
         reached
             .par_iter()
             .with_min_len(256)
             .fold(
-                || ([0u64; LANES], 0u64),
-                |(mut counts, mut finished), &v| {
+                || ([0u64; LANES], 0u64, [identity; LANES]),
+                |(mut counts, mut finished, mut acc), &v| {
                     let new = next[v as usize].swap(0, Ordering::Relaxed);
                     if seen[v as usize].fetch_or(new, Ordering::Relaxed) | new == all {
                         finished += backward.degree(v);
@@ -362,19 +466,19 @@ impl Batch<'_> {
                     frontier[v as usize].store(new, Ordering::Relaxed);
                     let mut bits = new;
                     while bits != 0 {
-                        let lane = bits.trailing_zeros() as usize;
-                        counts[lane] += 1;
-                        discovered(lane, v, level);
+                        counts[bits.trailing_zeros() as usize] += 1;
                         bits &= bits - 1;
                     }
-                    (counts, finished)
+                    discover.found(searches, v, level, new, &mut acc);
+                    (counts, finished, acc)
                 },
             )
             .reduce(
-                || ([0u64; LANES], 0),
-                |(mut a, x), (b, y)| {
+                || ([0u64; LANES], 0, [identity; LANES]),
+                |(mut a, x, mut p), (b, y, q)| {
                     a.iter_mut().zip(b).for_each(|(p, q)| *p += q);
-                    (a, x + y)
+                    discover.merge(&mut p, &q);
+                    (a, x + y, p)
                 },
             )
     }

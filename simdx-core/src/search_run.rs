@@ -31,6 +31,9 @@ pub enum MultiSourceError {
         /// Vertices of the graph.
         vertices: usize,
     },
+    /// A per-vertex array of the search program does not hold one value per vertex.
+    #[error(transparent)]
+    Data(#[from] crate::acc::LengthMismatch),
     /// The backend running the searches failed (a GPU error, in one sentence).
     #[error("the searches failed on the device: {0}")]
     Device(String),

@@ -29,3 +29,4 @@ pub use fused::FusedGrid;
 pub use gpu::{available, set_memory_limit, Gpu};
 pub use graph::DeviceGraph;
 pub use launch::{GRID_BARRIER, GRID_BARRIER_WORDS};
+pub use multi_source::search_source;

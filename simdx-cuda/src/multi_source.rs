@@ -10,15 +10,20 @@ use std::time::Instant;
 
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr};
 use rayon::prelude::*;
+use simdx_core::acc::LengthMismatch;
 use simdx_core::engine::{Direction, FilterUsed, IterationStats};
 use simdx_core::multi_source::{
-    check_sources, grouped_order, pulls, MultiSourceError, MultiStats, Orientation, Searches, Summary, Traversal, LANES,
+    check_sources, grouped_order, pulls, Accumulated, MultiSourceError, MultiStats, Orientation, Searches, Summary,
+    Traversal, LANES,
 };
 use simdx_core::VertexId;
 
+use simdx_core::search_program::ErasedSearch;
+
 use crate::error::{driver, CudaError};
+use crate::gpu::Gpu;
 use crate::graph::DeviceGraph;
-use crate::launch::{launch_with_state, BLOCK};
+use crate::launch::{launch_with_state, Kernels, BLOCK};
 use crate::search_buffers::{MultiSourceBuffers, STATE_WORDS};
 
 /// Counter slots (as in kernels/multi_source.cu).
@@ -47,27 +52,104 @@ impl Searches for DeviceGraph {
     }
 
     fn summaries(&self, sources: &[VertexId], how: Traversal) -> Result<(Vec<Summary>, MultiStats), MultiSourceError> {
-        self.traverse(sources, how, None)
+        let (found, stats) = self.traverse(sources, how, None, None)?;
+        Ok((found.into_iter().map(|(summary, _)| summary).collect(), stats))
     }
 
     fn levels(&self, sources: &[VertexId], how: Traversal) -> Result<(Vec<u32>, MultiStats), MultiSourceError> {
         // Every entry is written (each search runs in one batch, which writes every vertex's row); the
         // pages are touched by every thread rather than by the copy from the device.
         let mut levels: Vec<u32> = (0..self.num_vertices as usize * sources.len()).into_par_iter().map(|_| 0).collect();
-        let (_, stats) = self.traverse(sources, how, Some(&mut levels))?;
+        let (_, stats) = self.traverse(sources, how, Some(&mut levels), None)?;
         Ok((levels, stats))
+    }
+
+    fn accumulate(
+        &self,
+        program: &dyn ErasedSearch,
+        sources: &[VertexId],
+        how: Traversal,
+    ) -> Result<Accumulated, MultiSourceError> {
+        let n = self.num_vertices as usize;
+        if let Some(a) = program.vertex_arrays().into_iter().find(|a| a.len != n) {
+            return Err(LengthMismatch { name: a.name, len: a.len, vertices: n }.into());
+        }
+        self.traverse(sources, how, None, Some(program))
+    }
+}
+
+/// The device code of the traversal with `program` compiled in: what NVRTC compiles for
+/// [`Searches::accumulate`] (and what the syntax test checks without a GPU).
+pub fn search_source(program: &dyn ErasedSearch) -> String {
+    format!(
+        "{}
+{}",
+        program.device_unit(),
+        crate::search_buffers::MULTI_SOURCE_KERNELS
+    )
+}
+
+/// A search program on the device: the traversal's kernels compiled behind its code, its parameters
+/// and per-vertex arrays uploaded, its accumulators (a row of one per search of a batch for each block
+/// of `ms_settle`, which owns it; the first row holds the batch's results after `ms_acc_reduce`).
+struct Hook<'p> {
+    program: &'p dyn ErasedSearch,
+    kernels: Kernels,
+    params: CudaSlice<u8>,
+    /// Kept alive for the kernels, which read them through `params`.
+    _arrays: Vec<CudaSlice<u8>>,
+    acc: CudaSlice<u8>,
+    /// Rows of `acc`: the blocks `ms_settle` runs on.
+    rows: u32,
+}
+
+impl<'p> Hook<'p> {
+    fn new(gpu: &Gpu, program: &'p dyn ErasedSearch, rows: u32) -> Result<Self, CudaError> {
+        let (module, _) = gpu.compile(&search_source(program))?;
+        let s = &gpu.stream;
+        let what = "uploading the search program's per-vertex data";
+        let arrays = program
+            .vertex_arrays()
+            .iter()
+            .map(|a| s.clone_htod(if a.bytes.is_empty() { &[0u8][..] } else { a.bytes }).map_err(driver(what)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let addresses: Vec<u64> = arrays.iter().map(|a| a.device_ptr(s).0).collect();
+        let params =
+            s.clone_htod(&program.device_params(&addresses)).map_err(driver("uploading the search program"))?;
+        let size = rows as usize * LANES * program.acc_bytes();
+        gpu.check_free("the search program's accumulators", size as u64)?;
+        let acc = s.alloc_zeros::<u8>(size).map_err(driver("allocating accumulators"))?;
+        Ok(Hook { program, kernels: Kernels { module }, params, _arrays: arrays, acc, rows })
+    }
+
+    /// The first row's accumulators (after `ms_acc_reduce`: the batch's) of the first `count`
+    /// searches, as words.
+    fn read(&self, stream: &Arc<CudaStream>, count: usize) -> Result<Vec<u64>, CudaError> {
+        let bytes = self.program.acc_bytes();
+        let got = stream.clone_dtoh(&self.acc.slice(..LANES * bytes)).map_err(driver("reading accumulators"))?;
+        Ok(got
+            .chunks(bytes)
+            .take(count)
+            .map(|c| {
+                let mut word = [0u8; 8];
+                word[..bytes].copy_from_slice(c);
+                u64::from_le_bytes(word)
+            })
+            .collect())
     }
 }
 
 impl DeviceGraph {
-    /// Runs the searches from `sources`; writes their levels into `levels` (row-major, as
-    /// [`Searches::levels`]) when given.
+    /// Runs the searches from `sources`, with `program` when given; writes their levels into `levels`
+    /// (row-major, as [`Searches::levels`]) when given. Each search's summary and accumulator (0
+    /// without a program).
     fn traverse(
         &self,
         sources: &[VertexId],
         how: Traversal,
         levels: Option<&mut [u32]>,
-    ) -> Result<(Vec<Summary>, MultiStats), MultiSourceError> {
+        program: Option<&dyn ErasedSearch>,
+    ) -> Result<Accumulated, MultiSourceError> {
         check_sources(sources, self.num_vertices as usize)?;
         let device = |e: CudaError| MultiSourceError::Device(e.to_string());
         let mut slot = self.multi_source.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -75,7 +157,8 @@ impl DeviceGraph {
             *slot = Some(MultiSourceBuffers::new(&self.gpu, self.num_vertices).map_err(device)?);
         }
         let buffers = slot.as_mut().expect("made above");
-        Traversing { graph: self, buffers, how }.run(sources, levels).map_err(device)
+        let hook = program.map(|p| Hook::new(&self.gpu, p, settle_blocks(&self.gpu))).transpose().map_err(device)?;
+        Traversing { graph: self, buffers, how, hook }.run(sources, levels).map_err(device)
     }
 }
 
@@ -83,7 +166,8 @@ impl DeviceGraph {
 macro_rules! launch {
     ($t:expr, $name:expr, $blocks:expr $(, $arg:expr)*) => {{
         let (stream, what) = ($t.graph.gpu.stream.clone(), "launching a multi-source kernel");
-        launch_with_state!($t.buffers.kernels, stream, &$t.buffers.state, what, $name, $blocks $(, $arg)*);
+        let kernels = $t.hook.as_ref().map_or(&$t.buffers.kernels, |h| &h.kernels);
+        launch_with_state!(kernels, stream, &$t.buffers.state, what, $name, $blocks $(, $arg)*);
     }};
 }
 
@@ -92,6 +176,8 @@ struct Traversing<'a> {
     graph: &'a DeviceGraph,
     buffers: &'a mut MultiSourceBuffers,
     how: Traversal,
+    /// The search program, when one runs.
+    hook: Option<Hook<'a>>,
 }
 
 impl Traversing<'_> {
@@ -110,11 +196,7 @@ impl Traversing<'_> {
         }
     }
 
-    fn run(
-        mut self,
-        sources: &[VertexId],
-        mut levels: Option<&mut [u32]>,
-    ) -> Result<(Vec<Summary>, MultiStats), CudaError> {
+    fn run(mut self, sources: &[VertexId], mut levels: Option<&mut [u32]>) -> Result<Accumulated, CudaError> {
         let start = Instant::now();
         let order =
             if self.how.group_by { grouped_order(&self.hubs(sources)?, sources) } else { (0..sources.len()).collect() };
@@ -132,8 +214,8 @@ impl Traversing<'_> {
         for (b, searches) in order.chunks(LANES).enumerate() {
             let batch: Vec<VertexId> = searches.iter().map(|&i| sources[i]).collect();
             let found = self.batch(&batch, b as u32, width, batch_levels.as_mut(), &mut stats)?;
-            for (&i, summary) in searches.iter().zip(found) {
-                summaries[i] = Some(summary);
+            for (&i, found) in searches.iter().zip(found) {
+                summaries[i] = Some(found);
             }
             if let (Some(device), Some(levels)) = (&batch_levels, levels.as_deref_mut()) {
                 if searches.len() == sources.len() && searches.iter().enumerate().all(|(lane, &i)| lane == i) {
@@ -170,7 +252,7 @@ impl Traversing<'_> {
     fn write_state(&mut self, count: usize, width: usize, levels: u64) -> Result<(), CudaError> {
         let stream = self.stream().clone();
         let [(fo, ft), (bo, bt)] = self.arcs();
-        let b = &self.buffers;
+        let (b, g) = (&self.buffers, self.graph);
         let words: [u64; STATE_WORDS] = [
             fo.device_ptr(&stream).0,
             ft.device_ptr(&stream).0,
@@ -188,6 +270,10 @@ impl Traversing<'_> {
             width as u64,
             if count >= LANES { u64::MAX } else { (1u64 << count) - 1 },
             b.chunk_end.device_ptr(&stream).0,
+            self.hook.as_ref().map_or(0, |h| h.params.device_ptr(&stream).0),
+            self.hook.as_ref().map_or(0, |h| h.acc.device_ptr(&stream).0),
+            g.out_offsets.device_ptr(&stream).0,
+            g.incoming.as_ref().map_or(&g.out_offsets, |(o, _)| o).device_ptr(&stream).0,
         ];
         stream.memcpy_htod(&words, &mut self.buffers.state).map_err(driver("uploading the traversal's state"))
     }
@@ -200,7 +286,8 @@ impl Traversing<'_> {
         Ok(c)
     }
 
-    /// Runs one batch's searches to the end; their summaries (in the batch's order).
+    /// Runs one batch's searches to the end (or the program's last level); their summaries and
+    /// accumulators (in the batch's order).
     fn batch(
         &mut self,
         batch: &[VertexId],
@@ -208,7 +295,7 @@ impl Traversing<'_> {
         width: usize,
         levels: Option<&mut CudaSlice<u32>>,
         stats: &mut MultiStats,
-    ) -> Result<Vec<Summary>, CudaError> {
+    ) -> Result<Vec<(Summary, u64)>, CudaError> {
         let stream = self.stream().clone();
         let b = &mut self.buffers;
         for words in [&mut b.seen, &mut b.frontier, &mut b.next, &mut b.counters] {
@@ -222,17 +309,21 @@ impl Traversing<'_> {
             None => 0,
         };
         self.write_state(batch.len(), width, levels_ptr)?;
+        let (n, arcs, fill) = (self.graph.num_vertices, self.graph.num_arcs, settle_blocks(&self.graph.gpu));
+        if let Some(rows) = self.hook.as_ref().map(|h| h.rows) {
+            launch!(self, "ms_acc_reset", (rows * LANES as u32).div_ceil(BLOCK), &rows);
+        }
+        let max_level = self.hook.as_ref().map_or(u32::MAX, |h| h.program.max_level());
         stream.memcpy_htod(batch, &mut self.buffers.batch).map_err(driver("uploading sources"))?;
         let (count, mut cur) = (batch.len() as u32, 0u32);
         launch!(self, "ms_start", 1, &self.buffers.batch, &count, &cur);
         let mut c = self.counters()?;
         let mut summaries: Vec<Summary> = batch.iter().map(|&source| Summary::start(source)).collect();
-        let (n, arcs, fill) = (self.graph.num_vertices, self.graph.num_arcs, self.graph.gpu.sm_count * 8);
         let (mut level, mut finished) = (0u32, 0u64);
         loop {
             let lens = [c[LEN] as u32, c[LEN + 1] as u32, c[LEN + 2] as u32];
             let frontier: u64 = lens.iter().map(|&l| u64::from(l)).sum();
-            if frontier == 0 {
+            if frontier == 0 || level >= max_level {
                 break;
             }
             let began = Instant::now();
@@ -274,8 +365,21 @@ impl Traversing<'_> {
                 time: began.elapsed(),
             });
         }
-        Ok(summaries)
+        let acc = match self.hook.as_ref().map(|h| h.rows) {
+            Some(rows) => {
+                launch!(self, "ms_acc_reduce", 1, &rows);
+                self.hook.as_ref().expect("a hook").read(&stream, batch.len())?
+            }
+            None => vec![0; batch.len()],
+        };
+        Ok(summaries.into_iter().zip(acc).collect())
     }
+}
+
+/// The blocks of the kernels that walk every vertex or every reached one (`ms_pull`, `ms_settle`, ...):
+/// 8 per multiprocessor.
+fn settle_blocks(gpu: &Gpu) -> u32 {
+    gpu.sm_count * 8
 }
 
 /// Copies a batch's levels (`width` per vertex, level + 1, 0 where unreached) into the columns

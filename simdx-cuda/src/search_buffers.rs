@@ -10,12 +10,12 @@ use crate::gpu::Gpu;
 use crate::launch::Kernels;
 
 /// The multi-source kernels (CUDA C, self-contained).
-const MULTI_SOURCE_KERNELS: &str = include_str!("kernels/multi_source.cu");
+pub(crate) const MULTI_SOURCE_KERNELS: &str = include_str!("kernels/multi_source.cu");
 /// Counter words of the multi-source kernels: 8 slots, then one per search of a batch (`MS_COUNTS` in
 /// kernels/multi_source.cu, `COUNTS` in multi_source.rs).
 const MS_COUNTER_WORDS: usize = 8 + LANES;
 /// Words of the multi-source kernels' `ms_state`.
-pub(crate) const STATE_WORDS: usize = 16;
+pub(crate) const STATE_WORDS: usize = 20;
 /// Brandes' sweeps' kernels (CUDA C, self-contained).
 const DEPENDENCY_KERNELS: &str = include_str!("kernels/dependencies.cu");
 /// Counter words of the sweeps.

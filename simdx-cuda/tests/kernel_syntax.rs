@@ -1,6 +1,7 @@
 //! Without a GPU: the whole unit that NVRTC compiles for each library algorithm (device prelude,
-//! the program's CUDA C from `#[graph_kernel]`, every file of `kernels/`), and the self-contained
-//! multi-source unit, must pass
+//! the program's CUDA C from `#[graph_kernel]`, every file of `kernels/`), the self-contained
+//! multi-source unit, and that unit behind search programs (`#[search_kernel]`) of several accumulator
+//! types, must pass
 //! the host C++ compiler's `-fsyntax-only`, with `tests/syntax_shim.h` declaring the CUDA built-ins.
 //! A type or syntax error in a kernel template then fails CI rather than the first run on a GPU.
 //! NVRTC remains the judge on the device (the GPU tests compile the same units).
@@ -9,9 +10,43 @@
 
 use std::process::{Command, Stdio};
 
+use simdx_algos::harmonic::Harmonic;
 use simdx_algos::{Bfs, Bp, KCore, Mlp, PageRank, Spmv, Sssp, Wcc};
 use simdx_core::acc::device::DeviceProgram;
-use simdx_cuda::kernel_source;
+use simdx_core::acc::{CombineOp, Vertex, VertexData};
+use simdx_core::search_program::SearchProgram;
+use simdx_cuda::{kernel_source, search_source};
+use simdx_macros::search_kernel;
+
+/// A search program with a signed 64-bit `Max` and a per-vertex array.
+struct Farthest {
+    scale: VertexData<i64>,
+}
+
+#[search_kernel]
+impl SearchProgram for Farthest {
+    type Acc = i64;
+    const OP: CombineOp = CombineOp::Max;
+    const IDENTITY: i64 = i64::MIN;
+    fn discovered(&self, v: Vertex, level: u32) -> i64 {
+        self.scale[v.id] * level as i64 + v.out_degree as i64
+    }
+}
+
+/// A search program with a single-precision `Min` and a scalar parameter.
+struct Cheapest {
+    cost: f32,
+}
+
+#[search_kernel]
+impl SearchProgram for Cheapest {
+    type Acc = f32;
+    const OP: CombineOp = CombineOp::Min;
+    const IDENTITY: f32 = f32::INFINITY;
+    fn discovered(&self, v: Vertex, level: u32) -> f32 {
+        self.cost * level as f32 + v.in_degree as f32
+    }
+}
 
 const SHIM: &str = include_str!("syntax_shim.h");
 
@@ -60,6 +95,9 @@ fn kernel_templates_are_valid_cuda_cpp_for_every_algorithm() {
         check::<Bp>("bp", &cxx),
         check::<Mlp>("mlp", &cxx),
         check_unit("multi_source", include_str!("../src/kernels/multi_source.cu"), &cxx),
+        check_unit("search_harmonic", &search_source(&Harmonic), &cxx),
+        check_unit("search_farthest", &search_source(&Farthest { scale: VertexData::filled(2, 4) }), &cxx),
+        check_unit("search_cheapest", &search_source(&Cheapest { cost: 1.5 }), &cxx),
     ];
     let errors: Vec<String> = results.into_iter().filter_map(Result::err).collect();
     assert!(errors.is_empty(), "{}", errors.join("\n"));

@@ -1,5 +1,7 @@
 //! simdx-macros: `#[graph_kernel]`, which turns a program's Active / Compute / Combine functions into
-//! both CPU code (the functions, unchanged) and CUDA C device code (a `DeviceProgram` impl).
+//! both CPU code (the functions, unchanged) and CUDA C device code (a `DeviceProgram` impl);
+//! `#[search_kernel]`, the same for a search program's `discovered` (a `DeviceSearchProgram` impl); and
+//! `#[kernel_fn]` for helper functions that kernel code calls.
 //!
 //! The macro goes on an `impl Program for T` block. It accepts a subset of Rust — scalars
 //! (`u32 i32 u64 i64 f32 f64 bool`), the `Vertex` and `Edge` views, arithmetic, comparisons, `let`,
@@ -16,7 +18,9 @@ mod helper;
 mod ir;
 mod lit;
 mod lower;
+mod params;
 mod program;
+mod search;
 mod span;
 mod ty;
 
@@ -67,6 +71,55 @@ pub fn graph_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
             errors.push(syn::Error::new(
                 proc_macro2::Span::call_site(),
                 "#[graph_kernel] goes on an `impl Program for YourProgram { ... }` block",
+            ));
+            TokenStream2::new()
+        }
+    };
+    let errors = errors.into_iter().map(|e| e.to_compile_error());
+    quote!(#original #generated #(#errors)*).into()
+}
+
+/// Makes an `impl SearchProgram for T` block run on every backend of the many-source traversal:
+/// `discovered` stays as it is for the CPU, and its CUDA C translation is emitted as
+/// `impl DeviceSearchProgram for T`; the per-vertex arrays it reads are listed in `vertex_arrays`.
+/// `discovered` follows the rules of `#[graph_kernel]` code; `max_level` is plain Rust.
+///
+/// ```ignore
+/// #[search_kernel]
+/// impl SearchProgram for Harmonic {
+///     type Acc = f64;
+///     const OP: CombineOp = CombineOp::Sum;
+///     const IDENTITY: f64 = 0.0;
+///     fn discovered(&self, _v: Vertex, level: u32) -> f64 {
+///         if level == 0 { 0.0 } else { 1.0 / level as f64 }
+///     }
+/// }
+/// ```
+#[proc_macro_attribute]
+pub fn search_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let mut errors = Vec::new();
+    if !attr.is_empty() {
+        errors.push(syn::Error::new(
+            TokenStream2::from(attr).into_iter().next().map_or_else(proc_macro2::Span::call_site, |t| t.span()),
+            "#[search_kernel] takes no arguments",
+        ));
+    }
+    let mut original = TokenStream2::from(item.clone());
+    let generated = match syn::parse::<syn::ItemImpl>(item) {
+        Ok(imp) => {
+            let krate = facade_path();
+            let (generated, arrays) = search::expand(&imp, &krate).unwrap_or_else(|mut e| {
+                errors.append(&mut e);
+                (TokenStream2::new(), Vec::new())
+            });
+            let with_defaults = search::with_defaults(&imp, &krate, &arrays);
+            original = quote!(#with_defaults);
+            generated
+        }
+        Err(_) => {
+            errors.push(syn::Error::new(
+                proc_macro2::Span::call_site(),
+                "#[search_kernel] goes on an `impl SearchProgram for YourProgram { ... }` block",
             ));
             TokenStream2::new()
         }

@@ -138,6 +138,7 @@ impl Lowering {
                     (2, Some("Self")) if last == "Value" => return Some(self.value),
                     (2, Some("Self")) if last == "Message" => return Some(self.message),
                     (2, Some("Self")) if last == "Weight" => return Some(self.weight),
+                    (2, Some("Self")) if last == "Acc" => return Some(self.value),
                     _ => {}
                 }
                 if let Some(s) = Ty::scalar(last) {

@@ -3,7 +3,7 @@
 //! trait's defaults, and emits the `DeviceProgram` impl that carries the code and the parameters.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{quote, quote_spanned};
+use quote::quote;
 use syn::spanned::Spanned;
 use syn::{FnArg, ImplItem, ImplItemFn, ItemImpl, Pat};
 
@@ -15,7 +15,7 @@ use crate::ty::Ty;
 
 /// A parameter or result type of a trait function.
 #[derive(Clone, Copy)]
-enum Slot {
+pub(crate) enum Slot {
     Value,
     Message,
     Weightless(Ty),
@@ -36,7 +36,7 @@ const FUNCTIONS: &[(&str, &[Slot], Slot)] = &[
 ];
 
 /// A lowered function: the line it starts on, its parameters' C names, its statements.
-type LoweredFn = (usize, Vec<String>, Vec<CStmt>);
+pub(crate) type LoweredFn = (usize, Vec<String>, Vec<CStmt>);
 
 /// Functions the program must define itself.
 const REQUIRED: &[&str] = &["init", "active", "compute"];
@@ -76,7 +76,7 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<(TokenStream, Vec<
     let mut cx = Lowering::new(value, message, weight);
     let mut bodies: Vec<(&str, Option<LoweredFn>)> = Vec::new();
     for (name, params, ret) in FUNCTIONS {
-        let lowered = find(name).map(|f| lower_fn(&mut cx, f, params, *ret));
+        let lowered = find(name).map(|f| lower_fn(&mut cx, f, params, *ret, "a #[graph_kernel] program"));
         bodies.push((name, lowered.flatten()));
     }
     cx.finish_types();
@@ -114,32 +114,9 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<(TokenStream, Vec<
         return Err(errors);
     }
 
-    // The parameters: fields of `self` the code reads, widest first so that C adds no padding between
-    // them; a per-vertex array is a pointer to its values, the `k`-th array (by name) at address `k`.
-    let arrays: Vec<String> = cx.fields.iter().filter(|(_, o)| o.array).map(|(n, _)| n.clone()).collect();
-    let mut fields: Vec<(String, Ty, syn::Expr, String, Option<usize>)> = cx
-        .fields
-        .iter()
-        .map(|(n, o)| {
-            let slot = o.array.then(|| arrays.iter().position(|a| a == n).expect("an array field"));
-            (n.clone(), cx.types.get(o.ty).unwrap_or(Ty::U32), o.rust.clone(), o.c_name.clone(), slot)
-        })
-        .collect();
-    let size = |f: &(String, Ty, syn::Expr, String, Option<usize>)| if f.4.is_some() { 8 } else { f.1.size() };
-    fields.sort_by_key(|f| std::cmp::Reverse(size(f)));
-    let mut params_c = String::from("typedef struct {\n");
-    for (_, t, _, c, slot) in &fields {
-        match slot {
-            Some(_) => params_c.push_str(&format!("    const {} * {c};\n", t.c())),
-            None => params_c.push_str(&format!("    {} {c};\n", t.c())),
-        }
-    }
-    if fields.is_empty() {
-        params_c.push_str("    simdx_u32 sx_unused;\n");
-    }
-    params_c.push_str("} simdx_params;\n");
-    let align = fields.iter().map(size).max().unwrap_or(4);
-
+    let params = crate::params::Params::of(&mut cx);
+    let arrays = params.arrays.clone();
+    let params_c = &params.c;
     let self_ty = &item.self_ty;
     let type_name = quote!(#self_ty).to_string().replace(' ', "");
     let head = format!(
@@ -156,17 +133,7 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<(TokenStream, Vec<
     );
     let helpers = crate::helper::link_calls(&mut cx);
     let consts = cx.const_defines(krate);
-    let writes = fields.iter().map(|(_, t, rust, _, slot)| {
-        let t = rust_ty(*t);
-        match slot {
-            Some(k) => quote_spanned! {rust.span()=>
-                let _: &#krate::acc::VertexData<#t> = &#rust;
-                <u64 as #krate::acc::DeviceScalar>::write_le(array_addresses.get(#k).copied().unwrap_or(0), &mut out);
-            },
-            None => quote_spanned! {rust.span()=> <#t as #krate::acc::DeviceScalar>::write_le(#rust, &mut out); },
-        }
-    });
-    let empty = fields.is_empty();
+    let device_params = params.writer(krate);
     let tokens = quote! {
         impl #krate::acc::DeviceProgram for #self_ty {
             fn device_code() -> &'static str {
@@ -184,16 +151,7 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<(TokenStream, Vec<
                     code
                 })
             }
-            fn device_params(&self, array_addresses: &[u64]) -> ::std::vec::Vec<u8> {
-                let _ = array_addresses;
-                let mut out = ::std::vec::Vec::new();
-                #(#writes)*
-                if #empty {
-                    out.extend_from_slice(&[0u8; 4]);
-                }
-                #krate::acc::device::pad_to(&mut out, #align);
-                out
-            }
+            #device_params
         }
     };
     Ok((tokens, arrays))
@@ -430,7 +388,7 @@ fn mentions(tokens: TokenStream, name: &syn::Ident) -> bool {
     })
 }
 
-fn err(item: &impl quote::ToTokens, message: &str) -> syn::Error {
+pub(crate) fn err(item: &impl quote::ToTokens, message: &str) -> syn::Error {
     error_at(at(item), message)
 }
 
@@ -449,7 +407,7 @@ fn check_impl_shape(item: &ItemImpl, errors: &mut Vec<syn::Error>) {
 }
 
 /// `type Value = u32;` and the like.
-fn assoc_type(item: &ItemImpl, name: &str, errors: &mut Vec<syn::Error>) -> Option<Ty> {
+pub(crate) fn assoc_type(item: &ItemImpl, name: &str, errors: &mut Vec<syn::Error>) -> Option<Ty> {
     let t = item.items.iter().find_map(|i| match i {
         ImplItem::Type(t) if t.ident == name => Some(t),
         _ => None,
@@ -461,7 +419,7 @@ fn assoc_type(item: &ItemImpl, name: &str, errors: &mut Vec<syn::Error>) -> Opti
 }
 
 /// The variant named by `const OP: CombineOp = CombineOp::Min;` and the like.
-fn assoc_const(item: &ItemImpl, name: &str, errors: &mut Vec<syn::Error>) -> Option<syn::Ident> {
+pub(crate) fn assoc_const(item: &ItemImpl, name: &str, errors: &mut Vec<syn::Error>) -> Option<syn::Ident> {
     let c = item.items.iter().find_map(|i| match i {
         ImplItem::Const(c) if c.ident == name => Some(c),
         _ => None,
@@ -512,7 +470,7 @@ fn check_combine(
 
 /// Checks a function's signature against the trait's and lowers its body; returns the line it starts
 /// on, its parameters' C names and its statements.
-fn lower_fn(cx: &mut Lowering, f: &ImplItemFn, params: &[Slot], ret: Slot) -> Option<LoweredFn> {
+pub(crate) fn lower_fn(cx: &mut Lowering, f: &ImplItemFn, params: &[Slot], ret: Slot, what: &str) -> Option<LoweredFn> {
     let sig = &f.sig;
     let name = sig.ident.to_string();
     let expected = params.len() + 1;
@@ -520,7 +478,7 @@ fn lower_fn(cx: &mut Lowering, f: &ImplItemFn, params: &[Slot], ret: Slot) -> Op
         1 => "one parameter".to_string(),
         k => format!("{k} parameters"),
     };
-    let shape = format!("`fn {name}` takes `&self` and {count} in a #[graph_kernel] program");
+    let shape = format!("`fn {name}` takes `&self` and {count} in {what}");
     if !sig.generics.params.is_empty() || sig.asyncness.is_some() || sig.unsafety.is_some() || sig.constness.is_some() {
         cx.error(at(&sig), format!("`fn {name}` must be a plain function: no generics, async, unsafe or const"));
         return None;
@@ -566,7 +524,7 @@ fn slot_ty(slot: Slot, cx: &Lowering) -> Ty {
     }
 }
 
-fn c_type(slot: Slot) -> &'static str {
+pub(crate) fn c_type(slot: Slot) -> &'static str {
     match slot {
         Slot::Value => "simdx_value",
         Slot::Message => "simdx_msg",
@@ -574,13 +532,8 @@ fn c_type(slot: Slot) -> &'static str {
     }
 }
 
-fn rust_ty(t: Ty) -> TokenStream {
-    let id = syn::Ident::new(t.rust(), Span::call_site());
-    quote!(#id)
-}
-
 /// The trait's default for a function the program does not define, as C.
-fn default_fn(name: &str, value: Ty) -> String {
+pub(crate) fn default_fn(name: &str, value: Ty) -> String {
     let f = "__device__ __forceinline__";
     let tag = value.tag();
     match name {

@@ -54,6 +54,9 @@ pub enum Algorithm {
     /// Closeness centrality (networkx's, with the Wasserman-Faust correction) of every vertex, or of
     /// --sources or --samples K vertices; 64 searches per pass.
     Closeness,
+    /// Harmonic centrality (networkx's: the sum of 1 / distance from every other vertex) of every
+    /// vertex, or of --sources or --samples K vertices; a search program, 64 searches per pass.
+    Harmonic,
     /// Eccentricity of every vertex (or of --sources or --samples K vertices) within what it reaches;
     /// the largest is the diameter (a lower bound when sampled); 64 searches per pass.
     Eccentricity,
@@ -100,11 +103,11 @@ pub struct AlgorithmArgs {
     /// kcore: the full core decomposition (every vertex's core number) instead of one k-core.
     #[arg(long)]
     all: bool,
-    /// msbfs, closeness, eccentricity, bc: K sources picked at random (from --seed) among the
+    /// msbfs, closeness, harmonic, eccentricity, bc: K sources picked at random (from --seed) among the
     /// vertices with edges, instead of --sources (msbfs) or every vertex.
     #[arg(long, value_name = "K", conflicts_with_all = ["source", "sources"])]
     samples: Option<u32>,
-    /// msbfs, closeness, eccentricity: batch the sources that share a highest-degree neighbour
+    /// msbfs, closeness, harmonic, eccentricity: batch the sources that share a highest-degree neighbour
     /// together (iBFS's GroupBy) instead of in the order given.
     #[arg(long)]
     group_by: bool,
@@ -125,6 +128,7 @@ impl Algorithm {
             Algorithm::Mlp => "mlp",
             Algorithm::Msbfs => "msbfs",
             Algorithm::Closeness => "closeness",
+            Algorithm::Harmonic => "harmonic",
             Algorithm::Eccentricity => "eccentricity",
             Algorithm::Bc => "bc",
         }
@@ -298,7 +302,7 @@ impl Algorithm {
                 });
                 Ok(outcome(Values::F32(run.values), times, run.stats, None, validation))
             }
-            Algorithm::Msbfs | Algorithm::Closeness | Algorithm::Eccentricity | Algorithm::Bc => {
+            Algorithm::Msbfs | Algorithm::Closeness | Algorithm::Harmonic | Algorithm::Eccentricity | Algorithm::Bc => {
                 let everyone = self != Algorithm::Msbfs;
                 let chosen = search_sources(params, graph, seed, everyone)?;
                 let how = Traversal {
@@ -350,7 +354,7 @@ fn multi_search(
     count: u32,
     validate: bool,
 ) -> Result<Outcome, CliError> {
-    use simdx_algos::{betweenness, closeness, eccentricity, levels_from_each};
+    use simdx_algos::{betweenness, closeness, eccentricity, harmonic, levels_from_each};
     let mut times = Vec::new();
     let mut last = None;
     for _ in 0..count.max(1) {
@@ -359,8 +363,9 @@ fn multi_search(
                 let (levels, stats) = levels_from_each(searches, sources, how).map_err(usage)?;
                 (Values::Rows { columns: sources.len(), values: levels }, stats)
             }
-            Algorithm::Closeness => {
-                let (values, stats) = closeness(searches, sources, how).map_err(usage)?;
+            Algorithm::Closeness | Algorithm::Harmonic => {
+                let run = if algorithm == Algorithm::Closeness { closeness } else { harmonic };
+                let (values, stats) = run(searches, sources, how).map_err(usage)?;
                 (Values::Selected { vertices: sources.to_vec(), values: Box::new(Values::F64(values)) }, stats)
             }
             Algorithm::Bc => {
@@ -378,13 +383,16 @@ fn multi_search(
     let (values, stats) = last.expect("at least one trial ran");
     let validation = check(validate, || match &values {
         Values::Rows { values, .. } => verify::levels_from_each(graph, sources, values).map(|()| String::new()),
-        Values::F64(values) if graph.num_vertices() > BC_ORACLE_VERTICES => Err(format!(
+        Values::F64(_) if graph.num_vertices() > BC_ORACLE_VERTICES => Err(format!(
             "the betweenness oracle is quadratic in the vertices; --validate takes graphs of at most \
              {BC_ORACLE_VERTICES} vertices, this one has {}",
             graph.num_vertices()
         )),
         Values::F64(values) => verify::betweenness(graph, sources, true, values, 1e-9).map(|()| String::new()),
         Values::Selected { values, .. } => match values.as_ref() {
+            Values::F64(c) if algorithm == Algorithm::Harmonic => {
+                verify::harmonic(graph, sources, c, 1e-9).map(|()| String::new())
+            }
             Values::F64(c) => verify::closeness(graph, sources, c, 1e-9).map(|()| String::new()),
             Values::U32(e) => {
                 let largest = e.iter().max().copied().unwrap_or(0);

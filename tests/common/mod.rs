@@ -32,3 +32,4 @@ pub fn gpu() -> Option<simdx_cuda::Gpu> {
         }
     }
 }
+pub mod search_programs;

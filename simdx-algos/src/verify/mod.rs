@@ -23,7 +23,7 @@ pub use bfs::{bfs, bfs_from, serial_bfs, serial_bfs_from, serial_bfs_to};
 pub use bp::{bp, serial_bp};
 pub use kcore::{core_decomposition, kcore, serial_core_numbers};
 pub use mlp::{mlp, mlp_layers, serial_mlp};
-pub use multi_search::{betweenness, closeness, eccentricity, levels_from_each};
+pub use multi_search::{betweenness, closeness, eccentricity, harmonic, levels_from_each};
 pub use pagerank::{pagerank, serial_pagerank};
 pub use ppr::{ppr, serial_ppr};
 pub use spmv::{serial_spmv, spmv};

@@ -1,4 +1,4 @@
-//! Oracles of the multi-search applications (msbfs, closeness, eccentricity, betweenness): one serial
+//! Oracles of the multi-search applications (msbfs, closeness, harmonic, eccentricity, betweenness): one serial
 //! breadth-first search per source.
 
 use simdx_core::{Graph, VertexId};
@@ -39,6 +39,22 @@ pub fn closeness(graph: &Graph, vertices: &[VertexId], values: &[f64], tolerance
         };
         if got != expected && (got - expected).abs() > tolerance * expected.abs() {
             return Err(format!("the closeness of vertex {u} is {got}, not {expected}"));
+        }
+    }
+    Ok(())
+}
+
+/// Checks the harmonic centrality of each of `vertices` within `tolerance` (relative) of networkx's:
+/// the sum of `1 / d(v, u)` over the vertices `v != u` that reach `u`.
+pub fn harmonic(graph: &Graph, vertices: &[VertexId], values: &[f64], tolerance: f64) -> Result<(), String> {
+    if values.len() != vertices.len() {
+        return Err(format!("{} values for {} vertices", values.len(), vertices.len()));
+    }
+    for (&u, &got) in vertices.iter().zip(values) {
+        let levels = serial_bfs_to(graph, u);
+        let expected: f64 = levels.iter().filter(|&&l| l != UNREACHED && l > 0).map(|&l| 1.0 / f64::from(l)).sum();
+        if got != expected && (got - expected).abs() > tolerance * expected.abs() {
+            return Err(format!("the harmonic centrality of vertex {u} is {got}, not {expected}"));
         }
     }
     Ok(())

@@ -26,7 +26,7 @@ mod pull;
 mod push;
 mod record;
 mod shortcut;
-mod state;
+pub(crate) mod state;
 
 use std::time::Instant;
 

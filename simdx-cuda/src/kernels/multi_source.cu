@@ -9,7 +9,14 @@
  * scans every vertex instead (appending to one list from millions of arcs costs more than the scan).
  * ms_clear empties the old frontier words; ms_settle moves each reached vertex's next bits into seen
  * and frontier, writes the levels (if asked), counts the discoveries per search and builds the next
- * queue. The CPU runs the same steps (simdx-core/src/multi_source.rs). */
+ * queue. The CPU runs the same steps (simdx-core/src/multi_source.rs).
+ *
+ * With a search program (simdx_core::search_program) compiled in front of this file (SIMDX_ACC_BYTES
+ * defined), ms_start and ms_settle also fold each discovery into its search's accumulator: a lane
+ * calls the program's simdx_discovered once per vertex reached and hands the value to the lanes of its
+ * searches (lane i keeps searches i and i + 32 through the kernel); at its end each block combines its
+ * warps' accumulators into its own row of ms_state.acc, and ms_acc_reduce combines the rows once per
+ * batch. No atomics: every block of ms_settle owns its row. */
 
 extern "C" {
 
@@ -22,6 +29,8 @@ typedef unsigned long long ms_u64;
 #define MS_WARP_FROM 32u
 #define MS_BLOCK_FROM 2048u
 #define MS_CHUNK 2048u
+/* Warps of a block, at most (the search program's per-warp accumulators in shared memory). */
+#define MS_MAX_WARPS 32u
 /* In-degree from which a warp pulls for one vertex together. */
 #define MS_PULL_WARP_FROM 32u
 
@@ -52,6 +61,10 @@ typedef struct {
     ms_u64 width;
     ms_u64 all; /* the bits of the batch's searches */
     ms_u32* chunk_end; /* per vertex of the large class: the end of its chunks (inclusive prefix) */
+    const void* params; /* the search program's simdx_params (or null) */
+    void* acc;          /* the search program's accumulators: a row of 64 per block of ms_settle (or null) */
+    const ms_u64* out_off; /* the graph's out- and in-arc offsets, for the program's vertex view */
+    const ms_u64* in_off;
 } ms_state;
 
 __device__ __forceinline__ ms_u32 ms_lane() { return threadIdx.x & 31u; }
@@ -234,6 +247,36 @@ __global__ void ms_clear(const ms_state* s, ms_u32 cur, ms_u32 len0, ms_u32 len1
 }
 
 /* The class of a vertex of out-degree d. */
+#ifdef SIMDX_ACC_BYTES
+__device__ __forceinline__ ms_u32 ms_saturate(ms_u64 d) { return d > 0xffffffffull ? 0xffffffffu : (ms_u32)d; }
+
+/* The program's value for v, discovered at `level` (what simdx_discovered sees of the vertex). */
+__device__ __forceinline__ simdx_acc ms_discovered(const ms_state* s, ms_u32 v, ms_u32 level) {
+    simdx_vertex x;
+    x.id = v;
+    x.out_degree = ms_saturate(s->out_off[v + 1] - s->out_off[v]);
+    x.in_degree = ms_saturate(s->in_off[v + 1] - s->in_off[v]);
+    x.num_vertices = (ms_u32)s->n;
+    return simdx_discovered((const simdx_params*)s->params, x, level);
+}
+
+/* Folds the warp's discoveries into the lanes' accumulators: lane i keeps searches i (`lo`) and
+ * i + 32 (`hi`) for the whole kernel. Each lane that discovered a vertex computes its value once, then
+ * hands it and its bits to every lane in turn (every lane calls it, converged). */
+__device__ __forceinline__ void ms_fold(const ms_state* s, ms_u32 v, ms_u32 level, ms_u64 fresh, simdx_acc* lo, simdx_acc* hi) {
+    simdx_acc x = SIMDX_ACC_IDENTITY;
+    if (fresh != 0u) x = ms_discovered(s, v, level);
+    ms_u32 lane = ms_lane();
+    for (ms_u32 found = __ballot_sync(MS_FULL, fresh != 0u); found != 0u; found &= found - 1u) {
+        int k = __ffs((int)found) - 1;
+        simdx_acc y = __shfl_sync(MS_FULL, x, k);
+        ms_u64 bits = __shfl_sync(MS_FULL, fresh, k);
+        if ((bits >> lane) & 1u) *lo = simdx_combine((const simdx_params*)0, *lo, y);
+        if ((bits >> (lane + 32u)) & 1u) *hi = simdx_combine((const simdx_params*)0, *hi, y);
+    }
+}
+#endif
+
 __device__ __forceinline__ ms_u32 ms_class(ms_u64 d) { return d >= MS_BLOCK_FROM ? 2u : d >= MS_WARP_FROM ? 1u : 0u; }
 
 /* Settles the level `level`'s discoveries into the queue `nxt`: the vertices listed as reached, or
@@ -245,6 +288,9 @@ __global__ void ms_settle(const ms_state* s, ms_u32 nxt, ms_u32 level, ms_u32 sc
     ms_u32 lane = ms_lane();
     ms_u64 warps = gridDim.x * (blockDim.x / 32u);
     ms_u32* q = s->queue[nxt];
+#ifdef SIMDX_ACC_BYTES
+    simdx_acc acc_lo = SIMDX_ACC_IDENTITY, acc_hi = SIMDX_ACC_IDENTITY; /* searches lane and lane + 32 */
+#endif
     for (ms_u64 base = (blockIdx.x * blockDim.x + threadIdx.x) / 32u * 32u; base < len; base += warps * 32u) {
         ms_u64 i = base + lane;
         ms_u64 fresh = 0;
@@ -269,6 +315,9 @@ __global__ void ms_settle(const ms_state* s, ms_u32 nxt, ms_u32 level, ms_u32 sc
             }
         }
         for (ms_u32 c = 0; c < 3u; c++) ms_append(q + c * s->n, &s->ctr[MS_LEN + c], cls == c, v);
+#ifdef SIMDX_ACC_BYTES
+        ms_fold(s, v, level, fresh, &acc_lo, &acc_hi);
+#endif
         for (ms_u32 b = 0; b < 64u; b++) {
             ms_u32 got = __popc(__ballot_sync(MS_FULL, (fresh >> b) & 1u));
             if (lane == (b & 31u)) {
@@ -281,6 +330,19 @@ __global__ void ms_settle(const ms_state* s, ms_u32 nxt, ms_u32 level, ms_u32 sc
     if (count_hi) atomicAdd(&s->ctr[MS_COUNTS + 32 + lane], count_hi);
     ms_add(&s->ctr[MS_OUT_ARCS], out_arcs);
     ms_add(&s->ctr[MS_FINISHED], finished);
+#ifdef SIMDX_ACC_BYTES
+    /* The block's warps' accumulators, combined in warp order into the block's own row (no atomics). */
+    __shared__ simdx_acc warp_acc[MS_MAX_WARPS][64];
+    warp_acc[threadIdx.x / 32u][lane] = acc_lo;
+    warp_acc[threadIdx.x / 32u][lane + 32u] = acc_hi;
+    __syncthreads();
+    if (threadIdx.x < 64u) {
+        simdx_acc* row = (simdx_acc*)s->acc + (ms_u64)blockIdx.x * 64u;
+        simdx_acc x = row[threadIdx.x];
+        for (ms_u32 w = 0; w < blockDim.x / 32u; w++) x = simdx_combine((const simdx_params*)0, x, warp_acc[w][threadIdx.x]);
+        row[threadIdx.x] = x;
+    }
+#endif
 }
 
 /* Starts a batch: search i from sources[i] (one thread; repeated sources share a queue entry). */
@@ -293,6 +355,10 @@ __global__ void ms_start(const ms_state* s, const ms_u32* sources, ms_u32 count,
         s->seen[v] = had | bit;
         s->frontier[v] |= bit;
         if (s->levels) s->levels[(ms_u64)v * s->width + i] = 1u;
+#ifdef SIMDX_ACC_BYTES
+        simdx_acc* acc = (simdx_acc*)s->acc + i;
+        *acc = simdx_combine((const simdx_params*)0, *acc, ms_discovered(s, v, 0u));
+#endif
         if (had == 0u) {
             ms_u64 d = s->fwd_off[v + 1] - s->fwd_off[v];
             ms_u32 c = ms_class(d);
@@ -301,6 +367,23 @@ __global__ void ms_start(const ms_state* s, const ms_u32* sources, ms_u32 count,
         }
     }
 }
+
+#ifdef SIMDX_ACC_BYTES
+/* Sets the accumulators of a batch, `rows` rows of 64 (one per block of ms_settle), to the identity. */
+__global__ void ms_acc_reset(const ms_state* s, ms_u32 rows) {
+    for (ms_u64 i = blockIdx.x * blockDim.x + threadIdx.x; i < (ms_u64)rows * 64u; i += gridDim.x * blockDim.x)
+        ((simdx_acc*)s->acc)[i] = SIMDX_ACC_IDENTITY;
+}
+
+/* Combines the `rows` rows of accumulators into the first, in row order (one block). */
+__global__ void ms_acc_reduce(const ms_state* s, ms_u32 rows) {
+    if (threadIdx.x >= 64u) return;
+    simdx_acc* acc = (simdx_acc*)s->acc;
+    simdx_acc x = acc[threadIdx.x];
+    for (ms_u32 r = 1; r < rows; r++) x = simdx_combine((const simdx_params*)0, x, acc[(ms_u64)r * 64u + threadIdx.x]);
+    acc[threadIdx.x] = x;
+}
+#endif
 
 /* GroupBy's key: each of `count` sources is replaced by its neighbour of highest degree (the highest
  * id among equals), or kept when it has none. */
