@@ -72,10 +72,6 @@ __device__ __forceinline__ void ph_select(const sx_state* s, unsigned long long*
     for (int o = 16; o > 0; o >>= 1) waiting += __shfl_down_sync(SX_FULL, waiting, o);
     if ((threadIdx.x & 31) == 0 && waiting) atomicAdd(&ctr[SX_PENDING], waiting);
 }
-__global__ void sx_select(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 bucket,
-                          simdx_u32* next, simdx_u32 fcur) {
-    ph_select(s, s->counters, list, len, bucket, next, fcur, false, 0u, 0u, 0);
-}
 /* Select, and prepare the new frontier for the iteration tagged `tag` with pull stamp `stamp`: the
  * snapshot the next iteration would otherwise launch, in the same pass over the reached vertices. */
 __global__ void sx_select_prepare(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 bucket,
