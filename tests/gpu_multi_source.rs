@@ -16,6 +16,7 @@ use simdx_algos::{betweenness, closeness, eccentricity, harmonic, levels_from_ea
 use simdx_cuda::DeviceGraph;
 
 mod common;
+use common::applications::{application_graphs, check_applications};
 use common::search_programs::{check_every_program, weights, WeightWithin};
 use common::{edges, generated, gpu};
 
@@ -87,6 +88,15 @@ fn the_applications_on_the_gpu_match_their_oracles() {
         verify::eccentricity(&graph, &all, &values).unwrap();
         let (values, _) = harmonic(&device, &all, how).unwrap();
         verify::harmonic(&graph, &all, &values, 1e-9).unwrap();
+    }
+}
+
+#[test]
+fn every_application_on_the_gpu_matches_its_oracle_on_edge_case_graphs() {
+    let Some(gpu) = gpu() else { return };
+    for (name, graph) in application_graphs() {
+        let device = DeviceGraph::upload(&gpu, &graph).unwrap();
+        check_applications(&name, &device, &graph);
     }
 }
 

@@ -1,14 +1,15 @@
 //! Search programs (`#[search_kernel]`) on the CPU's many-source traversal: every accumulator type and
 //! combine, per-vertex data, the vertex view and a depth limit, against the program's own
 //! `discovered` folded over serial searches, in every direction, both orientations, GroupBy or not;
-//! harmonic centrality against its oracle; and per-vertex data of the wrong length refused.
+//! every multi-search application (harmonic, a search program, among them) against its oracle on
+//! generated and edge-case graphs; and per-vertex data of the wrong length refused.
 
 use simdx::multi_source::{MultiSourceError, Traversal};
 use simdx::search_program::search;
-use simdx::{Graph, GraphBuilder, VertexId};
-use simdx_algos::{harmonic, verify};
+use simdx::{Graph, GraphBuilder};
 
 mod common;
+use common::applications::{application_graphs, check_applications};
 use common::search_programs::*;
 use common::{edges, generated};
 
@@ -32,11 +33,9 @@ fn every_kind_of_search_program_accumulates_what_serial_searches_give() {
 }
 
 #[test]
-fn harmonic_centrality_matches_its_oracle() {
-    for (_, graph) in graphs() {
-        let all: Vec<VertexId> = (0..graph.num_vertices() as VertexId).collect();
-        let (values, _) = harmonic(&graph, &all, Traversal::default()).unwrap();
-        verify::harmonic(&graph, &all, &values, 1e-12).unwrap();
+fn every_application_matches_its_oracle_on_generated_and_edge_case_graphs() {
+    for (name, graph) in application_graphs() {
+        check_applications(&name, &graph, &graph);
     }
 }
 

@@ -32,4 +32,5 @@ pub fn gpu() -> Option<simdx_cuda::Gpu> {
         }
     }
 }
+pub mod applications;
 pub mod search_programs;
