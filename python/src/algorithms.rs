@@ -263,10 +263,8 @@ pub fn closeness<'py>(
     backend: &str,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Output<'py>> {
-    let ids = chosen(graph.graph(), vertices)?;
-    let (values, stats) =
-        searching(py, graph, backend, options, group_by, |s, how| simdx::algos::closeness(s, &ids, how))?;
-    Ok((PyArray1::from_vec(py, values).into_any(), stats))
+    let measure: Centrality = |s, ids, how| simdx::algos::closeness(s, ids, how);
+    centrality(py, graph, vertices, group_by, backend, options, measure)
 }
 
 /// Harmonic centrality (networkx's) of `vertices` (all when `None`), `float64`, on `backend`.
@@ -280,9 +278,25 @@ pub fn harmonic<'py>(
     backend: &str,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Output<'py>> {
+    let measure: Centrality = |s, ids, how| simdx::algos::harmonic(s, ids, how);
+    centrality(py, graph, vertices, group_by, backend, options, measure)
+}
+
+/// A centrality of the multi-search applications: one `f64` per vertex asked for.
+type Centrality = fn(&dyn Searches, &[VertexId], Traversal) -> Result<(Vec<f64>, MultiStats), MultiSourceError>;
+
+/// `measure` of `vertices` (all when `None`) on `backend`, as a `float64` array.
+fn centrality<'py>(
+    py: Python<'py>,
+    graph: &NativeGraph,
+    vertices: Option<PyReadonlyArray1<'_, i64>>,
+    group_by: bool,
+    backend: &str,
+    options: Option<&Bound<'py, PyDict>>,
+    measure: Centrality,
+) -> PyResult<Output<'py>> {
     let ids = chosen(graph.graph(), vertices)?;
-    let (values, stats) =
-        searching(py, graph, backend, options, group_by, |s, how| simdx::algos::harmonic(s, &ids, how))?;
+    let (values, stats) = searching(py, graph, backend, options, group_by, |s, how| measure(s, &ids, how))?;
     Ok((PyArray1::from_vec(py, values).into_any(), stats))
 }
 

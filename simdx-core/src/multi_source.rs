@@ -17,15 +17,10 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::acc::LengthMismatch;
 use crate::cpu::state::vertex_of;
 use crate::engine::{Direction, DirectionPolicy, FilterUsed, IterationStats};
-use crate::search_program::ErasedSearch;
-pub use crate::search_run::{check_sources, MultiSourceError, MultiStats};
+pub use crate::search_run::{check_search_data, check_sources, ErasedSearch, MultiSourceError, MultiStats, LANES};
 use crate::{Graph, VertexId};
-
-/// Searches per batch: the bits of a status word.
-pub const LANES: usize = 64;
 
 /// Which arcs a search follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -133,9 +128,7 @@ impl Searches for Graph {
         sources: &[VertexId],
         how: Traversal,
     ) -> Result<Accumulated, MultiSourceError> {
-        if let Some(a) = program.vertex_arrays().into_iter().find(|a| a.len != Graph::num_vertices(self)) {
-            return Err(LengthMismatch { name: a.name, len: a.len, vertices: Graph::num_vertices(self) }.into());
-        }
+        check_search_data(program, Graph::num_vertices(self))?;
         run_batches(self, sources, how, program.max_level(), &Accumulates { graph: self, program })
     }
 }

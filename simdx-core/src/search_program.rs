@@ -19,9 +19,11 @@
 //! let (found, stats) = search(&graph, &Harmonic, &sources, Traversal::default())?;
 //! ```
 
-use crate::acc::device::PRELUDE;
+use crate::acc::device::{op_define, PRELUDE};
 use crate::acc::{Combinable, CombineOp, DeviceScalar, Value, Vertex, VertexArray};
-use crate::multi_source::{MultiSourceError, MultiStats, Searches, Summary, Traversal, LANES};
+use crate::multi_source::{Searches, Summary, Traversal};
+pub use crate::search_run::ErasedSearch;
+use crate::search_run::{MultiSourceError, MultiStats, LANES};
 use crate::VertexId;
 
 /// What each of many breadth-first searches accumulates over the vertices it discovers. Implement it
@@ -98,41 +100,13 @@ search_value! {
 /// The `#define`s the traversal's kernels need from `P`: `SIMDX_OP` and the accumulator's type, width
 /// and identity (`simdx_acc`, `SIMDX_ACC_BYTES`, `SIMDX_ACC_IDENTITY`).
 pub fn search_defines<P: SearchProgram>() -> String {
-    let op = match P::OP {
-        CombineOp::Min => "SIMDX_OP_MIN",
-        CombineOp::Max => "SIMDX_OP_MAX",
-        CombineOp::Sum => "SIMDX_OP_SUM",
-        CombineOp::Or => "SIMDX_OP_OR",
-        CombineOp::Custom => "SIMDX_OP_CUSTOM",
-    };
     format!(
-        "#define SIMDX_OP {op}\ntypedef {} simdx_acc;\n#define SIMDX_ACC_BYTES {}\n#define SIMDX_ACC_IDENTITY {}\n",
+        "#define SIMDX_OP {}\ntypedef {} simdx_acc;\n#define SIMDX_ACC_BYTES {}\n#define SIMDX_ACC_IDENTITY {}\n",
+        op_define(P::OP),
         <P::Acc as DeviceScalar>::C_TYPE,
         std::mem::size_of::<P::Acc>(),
         P::IDENTITY.c_literal()
     )
-}
-
-/// A search program with its accumulator carried as 64-bit words: what [`Searches`] backends run
-/// (object-safe, so that a backend can be chosen at run time). Every [`DeviceSearchProgram`] is one.
-pub trait ErasedSearch: Sync {
-    /// [`SearchProgram::IDENTITY`] as a word.
-    fn identity(&self) -> u64;
-    /// [`SearchProgram::max_level`].
-    fn max_level(&self) -> u32;
-    /// The bytes of one accumulator (4 or 8).
-    fn acc_bytes(&self) -> usize;
-    /// Folds the discovery of `v` at `level` by each search of `lanes` (bit `i`: lane `i`) into
-    /// `acc[i]`.
-    fn found(&self, v: Vertex, level: u32, lanes: u64, acc: &mut [u64; LANES]);
-    /// Combines the accumulators `from` into `into`, lane by lane.
-    fn merge(&self, into: &mut [u64; LANES], from: &[u64; LANES]);
-    /// [`SearchProgram::vertex_arrays`].
-    fn vertex_arrays(&self) -> Vec<VertexArray<'_>>;
-    /// The whole device translation unit: [`PRELUDE`], [`search_defines`], the program's code.
-    fn device_unit(&self) -> String;
-    /// [`DeviceSearchProgram::device_params`].
-    fn device_params(&self, array_addresses: &[u64]) -> Vec<u8>;
 }
 
 impl<P: DeviceSearchProgram> ErasedSearch for P {

@@ -10,11 +10,10 @@ use std::time::Instant;
 
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr};
 use rayon::prelude::*;
-use simdx_core::acc::LengthMismatch;
 use simdx_core::engine::{Direction, FilterUsed, IterationStats};
 use simdx_core::multi_source::{
-    check_sources, grouped_order, pulls, Accumulated, MultiSourceError, MultiStats, Orientation, Searches, Summary,
-    Traversal, LANES,
+    check_search_data, check_sources, grouped_order, pulls, Accumulated, MultiSourceError, MultiStats, Orientation,
+    Searches, Summary, Traversal, LANES,
 };
 use simdx_core::VertexId;
 
@@ -70,10 +69,7 @@ impl Searches for DeviceGraph {
         sources: &[VertexId],
         how: Traversal,
     ) -> Result<Accumulated, MultiSourceError> {
-        let n = self.num_vertices as usize;
-        if let Some(a) = program.vertex_arrays().into_iter().find(|a| a.len != n) {
-            return Err(LengthMismatch { name: a.name, len: a.len, vertices: n }.into());
-        }
+        check_search_data(program, self.num_vertices as usize)?;
         self.traverse(sources, how, None, Some(program))
     }
 }

@@ -13,6 +13,7 @@ use proc_macro::TokenStream;
 use proc_macro2::TokenStream as TokenStream2;
 use quote::quote;
 
+mod code;
 mod commutative;
 mod helper;
 mod ir;

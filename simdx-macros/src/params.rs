@@ -1,6 +1,7 @@
 //! The parameters of generated device code: the fields of `self` that kernel functions read, laid out
 //! as the C struct `simdx_params`, and the Rust that writes a value's fields as that struct's bytes.
-//! Shared by `#[graph_kernel]` programs and `#[search_kernel]` search programs.
+//! Shared by `#[graph_kernel]` programs and `#[search_kernel]` search programs, with the generated
+//! `fn vertex_arrays` that lists the per-vertex arrays among them.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -99,4 +100,22 @@ impl Params {
             }
         }
     }
+}
+
+/// Adds `fn vertex_arrays` listing `arrays` (the fields kernel code indexes, by name) to `out`, the
+/// expansion of `item`, when there are arrays and `item` does not define that function itself.
+pub fn add_vertex_arrays(item: &syn::ItemImpl, out: &mut syn::ItemImpl, krate: &TokenStream, arrays: &[String]) {
+    let defines = item.items.iter().any(|i| matches!(i, syn::ImplItem::Fn(f) if f.sig.ident == "vertex_arrays"));
+    if arrays.is_empty() || defines {
+        return;
+    }
+    let views = arrays.iter().map(|name| {
+        let field = syn::Ident::new(name, proc_macro2::Span::call_site());
+        quote!(self.#field.as_vertex_array(#name))
+    });
+    out.items.push(syn::parse_quote!(
+        fn vertex_arrays(&self) -> ::std::vec::Vec<#krate::acc::VertexArray<'_>> {
+            ::std::vec![#(#views),*]
+        }
+    ));
 }

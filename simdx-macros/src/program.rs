@@ -2,7 +2,7 @@
 //! types, combine declarations, function signatures), lowers each function to CUDA C, fills in the
 //! trait's defaults, and emits the `DeviceProgram` impl that carries the code and the parameters.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
 use syn::spanned::Spanned;
 use syn::{FnArg, ImplItem, ImplItemFn, ItemImpl, Pat};
@@ -131,26 +131,12 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<(TokenStream, Vec<
         "{params_c}typedef struct {{\n    simdx_msg src;\n    simdx_value dst;\n    simdx_weight weight;\n    \
          simdx_u32 src_out_degree;\n}} simdx_edge;\n{functions}"
     );
-    let helpers = crate::helper::link_calls(&mut cx);
-    let consts = cx.const_defines(krate);
+    let defines = quote!(code.push_str(&#krate::acc::device::program_defines::<Self>()););
+    let device_code = crate::code::device_code_fn(&mut cx, krate, &head, defines, &tail);
     let device_params = params.writer(krate);
     let tokens = quote! {
         impl #krate::acc::DeviceProgram for #self_ty {
-            fn device_code() -> &'static str {
-                static CODE: ::std::sync::OnceLock<::std::string::String> = ::std::sync::OnceLock::new();
-                CODE.get_or_init(|| {
-                    let mut code = ::std::string::String::from(#head);
-                    code.push_str(&#krate::acc::device::program_defines::<Self>());
-                    #consts
-                    let mut tail = ::std::string::String::from(#tail);
-                    {
-                        let code: &mut ::std::string::String = &mut code;
-                        #helpers
-                    }
-                    code.push_str(&tail.replace("@SIMDX_FILE@", ::core::file!()));
-                    code
-                })
-            }
+            #device_code
             #device_params
         }
     };
@@ -175,18 +161,7 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<(TokenStream, Vec<
 ///   division, cost 6% of a grid run as a call).
 pub fn with_defaults(item: &ItemImpl, krate: &TokenStream, arrays: &[String]) -> Option<ItemImpl> {
     let mut out = item.clone();
-    let declares_fn = |name: &str| item.items.iter().any(|i| matches!(i, ImplItem::Fn(f) if f.sig.ident == name));
-    if !arrays.is_empty() && !declares_fn("vertex_arrays") {
-        let views = arrays.iter().map(|name| {
-            let field = syn::Ident::new(name, Span::call_site());
-            quote!(self.#field.as_vertex_array(#name))
-        });
-        out.items.push(syn::parse_quote!(
-            fn vertex_arrays(&self) -> ::std::vec::Vec<#krate::acc::VertexArray<'_>> {
-                ::std::vec![#(#views),*]
-            }
-        ));
-    }
+    crate::params::add_vertex_arrays(item, &mut out, krate, arrays);
     let declares = |name: &str| item.items.iter().position(|i| matches!(i, ImplItem::Type(t) if t.ident == name));
     if let (None, Some(at)) = (declares("Message"), declares("Value")) {
         if let ImplItem::Type(value) = &item.items[at] {

@@ -2,7 +2,7 @@
 //! combine, lowers `discovered` to CUDA C (`simdx_discovered`, with `simdx_combine` for `OP`), lists the per-vertex arrays it reads
 //! and emits the `DeviceSearchProgram` impl that carries the code and the parameters.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{ImplItem, ItemImpl};
 
@@ -86,25 +86,11 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<(TokenStream, Vec<
     );
     // `simdx_combine`, the built-in combine of `OP` (chosen by `SIMDX_OP`), merges accumulators.
     let tail = format!("{}{}{function}", params.c, default_fn("combine", acc));
-    let helpers = crate::helper::link_calls(&mut cx);
-    let consts = cx.const_defines(krate);
+    let device_code = crate::code::device_code_fn(&mut cx, krate, &head, TokenStream::new(), &tail);
     let device_params = params.writer(krate);
     let tokens = quote! {
         impl #krate::search_program::DeviceSearchProgram for #self_ty {
-            fn device_code() -> &'static str {
-                static CODE: ::std::sync::OnceLock<::std::string::String> = ::std::sync::OnceLock::new();
-                CODE.get_or_init(|| {
-                    let mut code = ::std::string::String::from(#head);
-                    #consts
-                    let mut tail = ::std::string::String::from(#tail);
-                    {
-                        let code: &mut ::std::string::String = &mut code;
-                        #helpers
-                    }
-                    code.push_str(&tail.replace("@SIMDX_FILE@", ::core::file!()));
-                    code
-                })
-            }
+            #device_code
             #device_params
         }
     };
@@ -116,18 +102,7 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<(TokenStream, Vec<
 /// calls it once per vertex and level, from another crate).
 pub fn with_defaults(item: &ItemImpl, krate: &TokenStream, arrays: &[String]) -> ItemImpl {
     let mut out = item.clone();
-    let defines = |name: &str| item.items.iter().any(|i| matches!(i, ImplItem::Fn(f) if f.sig.ident == name));
-    if !arrays.is_empty() && !defines("vertex_arrays") {
-        let views = arrays.iter().map(|name| {
-            let field = syn::Ident::new(name, Span::call_site());
-            quote!(self.#field.as_vertex_array(#name))
-        });
-        out.items.push(syn::parse_quote!(
-            fn vertex_arrays(&self) -> ::std::vec::Vec<#krate::acc::VertexArray<'_>> {
-                ::std::vec![#(#views),*]
-            }
-        ));
-    }
+    crate::params::add_vertex_arrays(item, &mut out, krate, arrays);
     for i in &mut out.items {
         if let ImplItem::Fn(f) = i {
             if f.sig.ident == "discovered" && !f.attrs.iter().any(|a| a.path().is_ident("inline")) {

@@ -59,13 +59,7 @@ pub fn device_unit<P: DeviceProgram>() -> String {
 /// [`Program::VALUES_ARE_LABELS`]). Generated code calls this so that the device sees the
 /// constants' Rust values.
 pub fn program_defines<P: Program>() -> String {
-    let op = match P::OP {
-        CombineOp::Min => "SIMDX_OP_MIN",
-        CombineOp::Max => "SIMDX_OP_MAX",
-        CombineOp::Sum => "SIMDX_OP_SUM",
-        CombineOp::Or => "SIMDX_OP_OR",
-        CombineOp::Custom => "SIMDX_OP_CUSTOM",
-    };
+    let op = op_define(P::OP);
     let kind = match P::KIND {
         CombineKind::Aggregate => "SIMDX_KIND_AGGREGATE",
         CombineKind::Voting => "SIMDX_KIND_VOTING",
@@ -86,6 +80,17 @@ pub fn program_defines<P: Program>() -> String {
         P::SILENT.unwrap_or(convert(P::UNSEEN)).c_literal(),
         super::program::shortcuts_labels::<P>() as u32
     )
+}
+
+/// The prelude's name of a combine operation (`SIMDX_OP_MIN`, ...), for `#define SIMDX_OP`.
+pub fn op_define(op: CombineOp) -> &'static str {
+    match op {
+        CombineOp::Min => "SIMDX_OP_MIN",
+        CombineOp::Max => "SIMDX_OP_MAX",
+        CombineOp::Sum => "SIMDX_OP_SUM",
+        CombineOp::Or => "SIMDX_OP_OR",
+        CombineOp::Custom => "SIMDX_OP_CUSTOM",
+    }
 }
 
 /// Whether the engines treat `P`'s values as labels ([`Program::VALUES_ARE_LABELS`], with an integer
