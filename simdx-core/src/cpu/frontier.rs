@@ -80,18 +80,29 @@ impl Frontier {
         &mut self,
         program: &P,
         state: &VertexState<'_, P>,
-        reached: &[VertexId],
+        reached: Vec<VertexId>,
         clear_touched: bool,
     ) -> Active {
+        Active::List(self.select_list(program, state, reached, clear_touched))
+    }
+
+    /// [`Frontier::select`]'s list.
+    fn select_list<P: Program>(
+        &mut self,
+        program: &P,
+        state: &VertexState<'_, P>,
+        reached: Vec<VertexId>,
+        clear_touched: bool,
+    ) -> Vec<VertexId> {
         if clear_touched {
-            state.touched.clear_list(reached);
+            state.touched.clear_list(&reached);
         }
         let bucket_if_active = |v: VertexId| state.is_active(program, v).then(|| state.bucket(program, v));
         let near = self.sort_in(reached, self.bucket, bucket_if_active);
         if !near.is_empty() {
-            return Active::List(near);
+            return near;
         }
-        Active::List(self.advance(program, state))
+        self.advance(program, state)
     }
 
     /// The next frontier from active vertices already sorted by bucket (their window must start at
@@ -116,31 +127,28 @@ impl Frontier {
         if n > 0 && active.len() == n && active.iter().all(|&v| state.bucket(program, v) <= self.bucket) {
             return Active::All;
         }
-        self.select(program, state, &active, false)
+        self.select(program, state, active, false)
     }
 
     /// As [`Frontier::select_all`], always as a list.
     pub(crate) fn active_list<P: Program>(&mut self, program: &P, state: &VertexState<'_, P>) -> Vec<VertexId> {
         let active = active_vertices(program, state);
-        match self.select(program, state, &active, false) {
-            Active::List(list) => list,
-            Active::All | Active::Senders(..) => active,
-            Active::Lists(lists) => lists.concat(),
-        }
+        self.select_list(program, state, active, false)
     }
 
     /// Sorts `vertices` by `bucket_of` (`None`: drop the vertex): those of bucket `current` or an
-    /// earlier one are returned, the others filed to wait. Long lists are sorted in parallel chunks
-    /// into chunk-local lists, which are then appended slot by slot.
+    /// earlier one are returned, the others filed to wait. A long list whose vertices all stay is
+    /// returned as it is (BFS's every level: no copy into new pages); otherwise it is sorted in
+    /// parallel chunks into chunk-local lists, which are then appended slot by slot.
     fn sort_in(
         &mut self,
-        vertices: &[VertexId],
+        vertices: Vec<VertexId>,
         current: u32,
         bucket_of: impl Fn(VertexId) -> Option<u32> + Sync,
     ) -> Vec<VertexId> {
         if vertices.len() < SEQUENTIAL {
             let mut near = Vec::new();
-            for &v in vertices {
+            for &v in &vertices {
                 match bucket_of(v) {
                     Some(b) if b <= current => near.push(v),
                     Some(b) => self.file(v, b),
@@ -148,6 +156,9 @@ impl Frontier {
                 }
             }
             return near;
+        }
+        if vertices.par_iter().all(|&v| matches!(bucket_of(v), Some(b) if b <= current)) {
+            return vertices;
         }
         let base = self.base;
         let chunks: Vec<Filed> = vertices
@@ -164,7 +175,8 @@ impl Frontier {
                 filed
             })
             .collect();
-        self.absorb(chunks).concat()
+        let near = self.absorb(chunks);
+        super::record::concat(near.iter().map(Vec::as_slice).collect())
     }
 
     /// Files the lists of `filed` for later buckets (their window must start at this window's base)
@@ -280,7 +292,7 @@ impl Frontier {
                 .collect()
         };
         state.touched.clear_list(&unique);
-        self.sort_in(&unique, bucket, |v| Some(state.bucket(program, v)))
+        self.sort_in(unique, bucket, |v| Some(state.bucket(program, v)))
     }
 
     /// Moves the window to the lowest bucket among the active overflow vertices and files them;

@@ -116,7 +116,7 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
             next_active = Some(match next {
                 Next::All => Active::All,
                 Next::Senders(count, out_edges) => Active::Senders(count, out_edges),
-                Next::Reached(reached, clear) => engine.frontier.select(program, &state, &reached, clear),
+                Next::Reached(reached, clear) => engine.frontier.select(program, &state, reached, clear),
                 Next::Filed(filed) => engine.frontier.select_filed(program, &state, filed),
                 Next::Near(near) if near.is_empty() => Active::Lists(engine.frontier.advance_lists(program, &state)),
                 Next::Near(near) => Active::Lists(near),
