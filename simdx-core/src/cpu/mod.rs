@@ -95,6 +95,7 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
         dense: None,
         bucket_work: (0, 0, 0),
         explored: 0,
+        last_frontier: 0,
         steps: 0,
     };
     let n = state.len();
@@ -163,6 +164,8 @@ struct Iterations<'a, 'g, P: Program> {
     bucket_work: (u32, u64, u64),
     /// The out-edges of every frontier so far (the arcs explored, for GAP's direction rule).
     explored: u64,
+    /// The size of the last frontier (whether the frontier grows, for GAP's direction rule).
+    last_frontier: usize,
     /// Iterations run so far.
     steps: u32,
 }
@@ -324,20 +327,22 @@ impl<P: Program> Iterations<'_, '_, P> {
     }
 
     /// [`Iterations::direction`], and for a voting program under the auto policy also the rule of
-    /// Beamer's direction-optimizing BFS with GAP's constants, where the frontier holds at least
-    /// [`VOTING_BETA`]-th of the vertices: pull once its out-edges exceed [`VOTING_ALPHA`]-th of the
-    /// arcs not yet explored (out of the vertices not yet in a frontier). The size guard keeps small
-    /// frontiers pushing: early on a power-law graph, and at the end of a high-diameter one, where
-    /// few arcs are left and a pull would still visit every vertex. Records what the frontier
-    /// explores.
+    /// Beamer's direction-optimizing BFS with GAP's constants: pull once the frontier's out-edges
+    /// exceed [`VOTING_ALPHA`]-th of the arcs not yet explored (out of the vertices not yet in a
+    /// frontier), while the frontier grows or holds at least [`VOTING_BETA`]-th of the vertices. A
+    /// small frontier that shrinks keeps pushing: at the end of a high-diameter graph few arcs are
+    /// left and a pull would still visit every vertex (GAP likewise goes back to top-down once the
+    /// frontier shrinks under that size). Records what the frontier explores.
     fn voting_direction(&mut self, out_edges: u64, frontier: usize) -> Direction {
         let by_share = self.direction(out_edges);
         let unexplored = self.state.graph.num_arcs().saturating_sub(self.explored);
         self.explored += out_edges;
+        let grows = frontier > self.last_frontier;
+        self.last_frontier = frontier;
         let voting_auto =
             P::KIND == CombineKind::Voting && matches!(self.options.direction, DirectionPolicy::Auto { .. });
         if voting_auto
-            && frontier * VOTING_BETA >= self.state.len()
+            && (grows || frontier * VOTING_BETA >= self.state.len())
             && out_edges.saturating_mul(VOTING_ALPHA) > unexplored
         {
             return Direction::Pull;
