@@ -584,7 +584,10 @@ fn multi_search_bad_input_is_one_sentence() {
     let o = simdx(&["run", "closeness", "grid:4x4", "--samples", "0"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--samples needs at least 1"), "{}", stderr(&o));
-    // More searches than vertices: repeated sources are searches of their own.
-    let o = simdx(&["run", "msbfs", "grid:2x2", "--sources", "0,1,2,3,0,1,2,3,0", "--validate"]);
+    // Repeated sources are searches of their own, but more sources than vertices is a mistake.
+    let o = simdx(&["run", "msbfs", "grid:2x2", "--sources", "0,1,2,0", "--validate"]);
     assert!(o.status.success(), "{}", stderr(&o));
+    let o = simdx(&["run", "msbfs", "grid:2x2", "--sources", "0,1,2,3,0,1,2,3,0", "--validate"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("names 9 sources but the graph has only 4 vertices"), "{}", stderr(&o));
 }

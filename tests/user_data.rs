@@ -95,9 +95,17 @@ fn multi_source_bfs_and_sssp_give_the_distance_to_the_nearest_source() {
         let flags = VertexData::set(g.num_vertices(), &sources);
         let run = runner.run(&MultiSourceBfs { sources: flags.clone() }).unwrap();
         verify::bfs_from(g, &sources, &run.values).unwrap_or_else(|e| panic!("{what}, bfs: {e}"));
-        let program = MultiSourceSssp { sources: flags, delta: default_delta(g) };
-        let run = runner.run(&program).unwrap();
-        verify::sssp_from(g, &sources, &run.values).unwrap_or_else(|e| panic!("{what}, sssp: {e}"));
+        // The CPU's bucket width, and the runner's own (four times as wide on a GPU).
+        let wide = match runner.backend() {
+            Backend::Cuda => default_delta(g) * simdx::GPU_DELTA_FACTOR,
+            _ => default_delta(g),
+        };
+        assert_eq!(runner.sssp_delta(g), wide, "{what}");
+        for delta in [default_delta(g), runner.sssp_delta(g)] {
+            let program = MultiSourceSssp { sources: flags.clone(), delta };
+            let run = runner.run(&program).unwrap();
+            verify::sssp_from(g, &sources, &run.values).unwrap_or_else(|e| panic!("{what}, sssp delta {delta}: {e}"));
+        }
     });
 }
 

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use simdx::acc::{DeviceProgram, VertexData};
 use simdx::algos::{
-    core_numbers, default_delta, Bfs, KCore, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp, Wcc,
+    core_numbers, Bfs, KCore, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp, Wcc,
 };
 use simdx::engine::{Direction, FilterUsed, Run, RunStats};
 use simdx::multi_source::{MultiSourceError, MultiStats, Searches, Traversal};
@@ -77,7 +77,7 @@ pub fn bfs<'py>(
 }
 
 /// Shortest-path distances from the nearest of `sources` (`float64`, `inf` where unreached), by
-/// delta-stepping with bucket width `delta` (default from the weights).
+/// delta-stepping with bucket width `delta` (default from the weights, wider on a GPU: `Runner::sssp_delta`).
 #[pyfunction]
 #[pyo3(signature = (graph, sources, delta, backend, options=None))]
 pub fn sssp<'py>(
@@ -89,17 +89,22 @@ pub fn sssp<'py>(
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Output<'py>> {
     let ids = self::sources(graph.graph(), &sources)?;
-    let delta = delta.unwrap_or_else(|| default_delta(graph.graph()));
-    if delta == 0 {
+    if delta == Some(0) {
         return Err(value_error("delta must be at least 1"));
     }
-    let (run, ran) = match ids.as_slice() {
-        &[source] => self::run(py, graph.prepared(), &Sssp { source, delta }, backend, options)?,
-        _ => {
-            let program = MultiSourceSssp { sources: VertexData::set(graph.graph().num_vertices(), &ids), delta };
-            self::run(py, graph.prepared(), &program, backend, options)?
-        }
-    };
+    let n = graph.graph().num_vertices();
+    let (host, runners) = graph.prepared();
+    let (backend, options) = (self::backend(backend)?, run_options(options)?);
+    // The width is the runner's (wider on a GPU) unless given.
+    let (run, ran) = py.detach(|| {
+        runners.with(host, backend, options, |runner| {
+            let delta = delta.unwrap_or_else(|| runner.sssp_delta(host));
+            match ids.as_slice() {
+                &[source] => runner.run(&Sssp { source, delta }),
+                _ => runner.run(&MultiSourceSssp { sources: VertexData::set(n, &ids), delta }),
+            }
+        })
+    })?;
     let distances: Vec<f64> =
         run.values.iter().map(|&d| if d == UNREACHED { f64::INFINITY } else { f64::from(d) }).collect();
     Ok((PyArray1::from_vec(py, distances).into_any(), stats(py, &run.stats, &ran)?))

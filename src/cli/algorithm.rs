@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 
 use simdx::Runner;
-use simdx_algos::{core_numbers, default_delta, undirected, verify, Bfs, KCore, PageRank, Ppr, Spmv, Sssp, Wcc};
+use simdx_algos::{core_numbers, undirected, verify, Bfs, KCore, PageRank, Ppr, Spmv, Sssp, Wcc};
 use simdx_algos::{Bp, Mlp, MultiSourceBfs, MultiSourceSssp};
 use simdx_core::acc::VertexData;
 use simdx_core::engine::RunStats;
@@ -81,7 +81,7 @@ pub struct AlgorithmArgs {
     /// bp: the prior of each vertex (non-negative), laid out as --input.
     #[arg(long, value_name = "FILE")]
     priors: Option<PathBuf>,
-    /// Bucket width for sssp (default: largest weight / mean degree, at least 1).
+    /// Bucket width for sssp (default: largest weight / mean degree, at least 1; four times that on a GPU).
     #[arg(long)]
     delta: Option<u32>,
     /// PageRank damping factor.
@@ -159,7 +159,7 @@ impl Algorithm {
                 Ok(outcome(Values::U32(run.values), times, run.stats, Some(source), validation))
             }
             Algorithm::Sssp => {
-                let delta = params.delta.unwrap_or_else(|| default_delta(graph));
+                let delta = params.delta.unwrap_or_else(|| runner.sssp_delta(graph));
                 if delta == 0 {
                     return Err(CliError::Usage("--delta must be at least 1".into()));
                 }
@@ -334,6 +334,10 @@ fn search_sources(params: &AlgorithmArgs, graph: &Graph, seed: u64, everyone: bo
         return Ok(picked);
     }
     match sources(params, graph)? {
+        Some(given) if given.len() > n => Err(CliError::Usage(format!(
+            "--sources names {} sources but the graph has only {n} vertices: name each source at most once",
+            given.len()
+        ))),
         Some(given) => Ok(given),
         None if params.source.is_some() => Ok(vec![pick_source(params.source, graph, seed)?]),
         None if everyone => Ok((0..n as VertexId).collect()),
