@@ -52,6 +52,7 @@ __device__ __forceinline__ void ph_far_take(const sx_state* s, unsigned long lon
     const simdx_u32* far = s->far[fcur];
     simdx_u32 stride = gridDim.x * blockDim.x;
     simdx_u32 rounds = (len + stride - 1) / stride;
+    sx_prepared_sums sums = {0ull, 0.0};
     for (simdx_u32 r = 0; r < rounds; r++) {
         simdx_u32 i = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
         bool take = false, keep = false;
@@ -67,10 +68,12 @@ __device__ __forceinline__ void ph_far_take(const sx_state* s, unsigned long lon
                 }
             }
         }
-        sx_warp_append(&s->far_len[fcur ^ 1u], s->far[fcur ^ 1u], keep, v);
-        sx_warp_append(&ctr[SX_NEXT_LEN], out, take, v);
-        if (prepare) sx_prepare(s, &p, ctr, take, v, tag, stamp, classes);
+        unsigned long long* counts[2] = {&s->far_len[fcur ^ 1u], &ctr[SX_NEXT_LEN]};
+        simdx_u32* outs[2] = {s->far[fcur ^ 1u], out};
+        sx_block_append(counts, outs, 2, keep ? 0 : take ? 1 : -1, v);
+        if (prepare) sx_prepare(s, &p, ctr, take, v, tag, stamp, classes, &sums);
     }
+    if (prepare) sx_prepare_flush(ctr, sums);
 }
 __global__ void sx_far_take(const sx_state* __restrict__ s, simdx_u32 fcur, simdx_u32 bucket, simdx_u32* out) {
     ph_far_take(s, s->counters, fcur, bucket, out, false, 0u, 0u, 0);

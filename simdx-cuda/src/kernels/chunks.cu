@@ -66,95 +66,67 @@ __device__ __forceinline__ void ph_pull_chunks_voting(const sx_state* s, unsigne
     sx_add_edges(ctr, edges);
 }
 
+/* The chunked pull of an aggregation program: one warp per chunk, each lane SX_ILP arcs at a time (a
+ * chunk is 1,024 / (32 x SX_ILP) = 8 rounds), combined across the warp and then atomically into the vertex.
+ * No block barrier: every warp of the grid works a chunk of its own, so many chunks' loads are in flight
+ * at once (a block per chunk waited for each chunk's chain of loads in turn, at four barriers a chunk). */
+__device__ __forceinline__ void ph_pull_chunks_aggregate(const sx_state* s, unsigned long long* ctr, const simdx_u64* chunks,
+                                                         simdx_u32 count, simdx_u32 stamp, simdx_u32* next) {
+    simdx_params p = s->params;
+    simdx_u32 warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x & 31;
+    simdx_u32 warps = gridDim.x * blockDim.x / 32;
+    unsigned long long edges = 0;
+    for (simdx_u32 c = warp; c < count; c += warps) {
+        simdx_u64 item = chunks[c];
+        simdx_u32 v = (simdx_u32)item;
+        /* The same value for the whole warp (one address), so the warp takes one path. */
+        simdx_value dst = s->now[v];
+        bool take = false;
+        if (simdx_can_update(&p, dst)) {
+            simdx_u64 b = s->in_offsets[v] + (item >> 32) * SX_CHUNK, end = s->in_offsets[v + 1];
+            simdx_u64 e = b + SX_CHUNK < end ? b + SX_CHUNK : end;
+            bool got = false;
+            simdx_value acc = SIMDX_IDENTITY;
+            for (simdx_u64 k = b; k < e; k += 32 * SX_ILP) {
+                simdx_u64 arc[SX_ILP];
+                simdx_value dsts[SX_ILP], ups[SX_ILP];
+                bool gots[SX_ILP];
+#pragma unroll
+                for (int j = 0; j < SX_ILP; j++) {
+                    simdx_u64 a = k + (simdx_u64)j * 32 + lane;
+                    arc[j] = a < e ? a : ~0ull;
+                    dsts[j] = dst;
+                    edges += a < e ? 1 : 0;
+                }
+                sx_pull_arcs(s, &p, stamp, arc, dsts, gots, ups);
+#pragma unroll
+                for (int j = 0; j < SX_ILP; j++) {
+                    if (!gots[j]) continue;
+                    acc = got ? simdx_combine(&p, acc, ups[j]) : ups[j];
+                    got = true;
+                }
+            }
+            got = sx_warp_combine(&p, got, &acc);
+            if (lane == 0) take = got && sx_pull_part(s, &p, v, acc);
+        }
+        sx_record(s, ctr, next, take, v);
+    }
+    sx_add_edges(ctr, edges);
+}
+
 /* Pull of the vertices of in-degree >= class_cta, in chunks of SX_CHUNK in-arcs: `chunks` lists (vertex,
  * chunk number) as vertex | number << 32, made once per graph with every vertex's first chunk before any
- * second one, so that a hub's arcs spread over many blocks and every block gets about the same work, and
- * so that a voting program's later chunks find their vertex already reached and are skipped (voting
- * programs: ph_pull_chunks_voting). A block takes its chunks a page (SX_BLOCK of them) at a time, checks
- * in parallel which of them can still update their vertex, then works those: it combines a chunk (each
- * thread SX_ILP arcs at once) and combines the result into the vertex atomically. */
+ * second one, so that a hub's arcs spread over many warps and every warp gets about the same work, and
+ * so that a voting program's later chunks find their vertex already reached and are skipped. Called by
+ * every thread of a block (the online filter's bins). */
 __device__ __forceinline__ void ph_pull_chunks(const sx_state* s, unsigned long long* ctr, const simdx_u64* chunks, simdx_u32 count,
                                                simdx_u32 stamp, simdx_u32* next) {
     sx_bin_open();
     if (SIMDX_KIND == SIMDX_KIND_VOTING) {
         ph_pull_chunks_voting(s, ctr, chunks, count, stamp, next);
-        sx_bin_close(s, ctr, next);
-        return;
+    } else {
+        ph_pull_chunks_aggregate(s, ctr, chunks, count, stamp, next);
     }
-    __shared__ simdx_value part[SX_WARPS];
-    __shared__ int part_got[SX_WARPS];
-    __shared__ simdx_value chunk_dst;
-    __shared__ simdx_u64 todo[SX_BLOCK];
-    __shared__ simdx_u32 todo_len;
-    simdx_params p = s->params;
-    simdx_u32 lane = threadIdx.x & 31, w = threadIdx.x / 32;
-    unsigned long long edges = 0;
-    /* This block's chunks are blockIdx.x, blockIdx.x + gridDim.x, ...: `page` counts them by SX_BLOCK. */
-    simdx_u32 mine = count > blockIdx.x ? (count - blockIdx.x + gridDim.x - 1) / gridDim.x : 0u;
-    for (simdx_u32 page = 0; page < mine; page += SX_BLOCK) {
-        if (threadIdx.x == 0) todo_len = 0u;
-        __syncthreads();
-        if (page + threadIdx.x < mine) {
-            simdx_u64 item = chunks[blockIdx.x + (simdx_u64)(page + threadIdx.x) * gridDim.x];
-            if (simdx_can_update(&p, s->now[(simdx_u32)item])) todo[atomicAdd(&todo_len, 1u)] = item;
-        }
-        __syncthreads();
-        simdx_u32 todo_count = todo_len;
-        for (simdx_u32 t = 0; t < todo_count; t++) {
-            simdx_u64 item = todo[t];
-            simdx_u32 v = (simdx_u32)item;
-            /* Other blocks may be updating v (its other chunks): read its value again, once for the whole
-             * block, so that every thread takes the same path through the barriers below. */
-            if (threadIdx.x == 0) chunk_dst = s->now[v];
-            __syncthreads();
-            simdx_value dst = chunk_dst;
-            __syncthreads();
-            if (!simdx_can_update(&p, dst)) continue;
-            simdx_u64 b = s->in_offsets[v] + (item >> 32) * SX_CHUNK, end = s->in_offsets[v + 1];
-            simdx_u64 e = b + SX_CHUNK < end ? b + SX_CHUNK : end;
-            bool got = false;
-            simdx_value acc = SIMDX_IDENTITY;
-            /* SX_CHUNK = SX_ILP x SX_BLOCK: each thread takes SX_ILP arcs in one go. */
-            simdx_u64 arc[SX_ILP];
-            simdx_value dsts[SX_ILP], ups[SX_ILP];
-            bool gots[SX_ILP];
-#pragma unroll
-            for (int j = 0; j < SX_ILP; j++) {
-                simdx_u64 k = b + (simdx_u64)j * SX_BLOCK + threadIdx.x;
-                arc[j] = k < e ? k : ~0ull;
-                dsts[j] = dst;
-                edges += k < e ? 1 : 0;
-            }
-            sx_pull_arcs(s, &p, stamp, arc, dsts, gots, ups);
-#pragma unroll
-            for (int j = 0; j < SX_ILP; j++) {
-                if (!gots[j]) continue;
-                acc = got ? simdx_combine(&p, acc, ups[j]) : ups[j];
-                got = true;
-            }
-            got = sx_warp_combine(&p, got, &acc);
-            if (lane == 0) {
-                part[w] = acc;
-                part_got[w] = got;
-            }
-            __syncthreads();
-            bool take = false;
-            if (threadIdx.x == 0) {
-                bool g = false;
-                simdx_value r = SIMDX_IDENTITY;
-                for (int k = 0; k < SX_WARPS; k++) {
-                    if (!part_got[k]) continue;
-                    r = g ? simdx_combine(&p, r, part[k]) : part[k];
-                    g = true;
-                }
-                take = g && sx_pull_part(s, &p, v, r);
-            }
-            __syncthreads();
-            if (w == 0) sx_record(s, ctr, next, take, v);
-        }
-        __syncthreads(); /* todo and todo_len are refilled for the next page */
-    }
-    sx_add_edges(ctr, edges);
     sx_bin_close(s, ctr, next);
 }
 __global__ void sx_pull_chunks(const sx_state* __restrict__ s, const simdx_u64* chunks, simdx_u32 count, simdx_u32 stamp,

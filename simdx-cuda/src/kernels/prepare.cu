@@ -24,38 +24,63 @@ __global__ void sx_init(const sx_state* __restrict__ s) {
     ph_init(s, s->counters);
 }
 
-/* Appends v (where `take`) to `out` at the position counted by *count, with one atomic per warp. Called
- * by whole warps. */
-__device__ __forceinline__ void sx_warp_append(unsigned long long* count, simdx_u32* out, bool take, simdx_u32 v) {
-    unsigned want = __ballot_sync(SX_FULL, take);
-    if (!want) return;
-    int lane = threadIdx.x & 31, leader = __ffs(want) - 1;
-    unsigned long long base = 0;
-    if (lane == leader) base = atomicAdd(count, (unsigned long long)__popc(want));
-    base = __shfl_sync(SX_FULL, base, leader);
-    if (take) out[base + __popc(want & ((1u << lane) - 1u))] = v;
+/* Appends each thread's v to list `which` of `lists` (-1: none) with one atomic per block and list rather
+ * than per warp: thousands of warps adding to one counter queue at its L2 slice (a pass over 4M vertices
+ * made 131K such atomics per counter). Called by every thread of the block, the same number of times. */
+__device__ __forceinline__ void sx_block_append(unsigned long long* const* counts, simdx_u32* const* outs, int lists, int which,
+                                                simdx_u32 v) {
+    __shared__ unsigned offset[4][SX_WARPS];
+    __shared__ unsigned long long base[4];
+    int lane = threadIdx.x & 31, w = threadIdx.x / 32;
+    unsigned rank = 0;
+    for (int c = 0; c < lists; c++) {
+        unsigned want = __ballot_sync(SX_FULL, which == c);
+        if (lane == 0) offset[c][w] = __popc(want);
+        if (which == c) rank = __popc(want & ((1u << lane) - 1u));
+    }
+    __syncthreads();
+    if (threadIdx.x < (unsigned)lists) {
+        int c = threadIdx.x;
+        unsigned total = 0;
+        for (int k = 0; k < SX_WARPS; k++) {
+            unsigned n = offset[c][k];
+            offset[c][k] = total;
+            total += n;
+        }
+        base[c] = total ? atomicAdd(counts[c], (unsigned long long)total) : 0ull;
+    }
+    __syncthreads();
+    if (which >= 0) outs[which][base[which] + offset[which][w] + rank] = v;
+    __syncthreads(); /* offset and base are refilled by the next call */
 }
 
-/* Appends v (where `take`) to the degree-class list of `d`, warp-aggregated: thread (< class_warp), warp
- * (< class_cta), CTA (< class_grid), grid. Called by whole warps. */
+/* Appends v (where `take`) to the degree-class list of `d`: thread (< class_warp), warp (< class_cta), CTA
+ * (< class_grid), grid. Called by every thread of the block, the same number of times. */
 __device__ __forceinline__ void sx_classify_one(const sx_state* s, unsigned long long* ctr, bool take, simdx_u32 v, simdx_u64 d,
                                                 simdx_u32* const* classes) {
     int cls = d < s->class_warp ? 0 : d < s->class_cta ? 1 : d < s->class_grid ? 2 : 3;
-    for (int c = 0; c < 4; c++) sx_warp_append(&ctr[SX_CLASS_LEN + c], classes[c], take && cls == c, v);
+    unsigned long long* counts[4] = {&ctr[SX_CLASS_LEN], &ctr[SX_CLASS_LEN + 1], &ctr[SX_CLASS_LEN + 2], &ctr[SX_CLASS_LEN + 3]};
+    sx_block_append(counts, classes, 4, take ? cls : -1, v);
 }
 
 /* Whether the snapshot keeps the seen value it replaces: source_value and global read it. */
 #define SX_KEEPS_SENT (SIMDX_HAS_SOURCE_VALUE || SIMDX_USES_GLOBAL)
 
+/* What preparing a frontier adds up, per thread until sx_prepare_flush. */
+typedef struct {
+    unsigned long long out_edges;
+    double global;
+} sx_prepared_sums;
+
 /* Prepares frontier vertex v (where `take`) for the iteration tagged `tag` (its count + 1): seen := now
- * (the value it sends), its source_value, its share of the global sum in ctr[SX_GLOBAL], its pull stamp
- * (`stamp` > 0), its out-edges counted in ctr[SX_OUT_EDGES], and with `classes` its push degree class.
- * Preparing a vertex twice for one iteration (a fused kernel taking over after a direction switch) gives
- * the same result: the replaced seen value is kept in `sent` under the tag. Called by whole warps. */
+ * (the value it sends), its source_value, its share of the global sum and its out-edges (added to `sums`;
+ * sx_prepare_flush moves them to ctr[SX_GLOBAL] and ctr[SX_OUT_EDGES]), its pull stamp (`stamp` > 0), and
+ * with `classes` its push degree class. Preparing a vertex twice for one iteration (a fused kernel taking
+ * over after a direction switch) gives the same result: the replaced seen value is kept in `sent` under
+ * the tag. Called by every thread of the block, the same number of times. */
 __device__ __forceinline__ void sx_prepare(const sx_state* s, const simdx_params* p, unsigned long long* ctr, bool take, simdx_u32 v,
-                                           simdx_u32 tag, simdx_u32 stamp, simdx_u32* const* classes) {
+                                           simdx_u32 tag, simdx_u32 stamp, simdx_u32* const* classes, sx_prepared_sums* sums) {
     unsigned long long d = 0;
-    double global = 0.0;
     if (take) {
         simdx_value value = s->now[v];
         simdx_value sent = value;
@@ -70,17 +95,40 @@ __device__ __forceinline__ void sx_prepare(const sx_state* s, const simdx_params
         }
         s->seen[v] = value;
         if (SIMDX_HAS_SOURCE_VALUE) s->send[v] = simdx_source_value(p, sx_vertex(s, v), value, sent);
-        if (SIMDX_USES_GLOBAL) global = simdx_global(p, sx_vertex(s, v), value, sent);
+        if (SIMDX_USES_GLOBAL) sums->global += simdx_global(p, sx_vertex(s, v), value, sent);
         if (stamp && stamp != SX_LIVE) s->in_frontier[v] = stamp;
         d = s->out_offsets[v + 1] - s->out_offsets[v];
+        sums->out_edges += d;
     }
     if (classes) sx_classify_one(s, ctr, take, v, d, classes);
-    for (int o = 16; o > 0; o >>= 1) d += __shfl_down_sync(SX_FULL, d, o);
-    if ((threadIdx.x & 31) == 0 && d) atomicAdd(&ctr[SX_OUT_EDGES], d);
-    if (SIMDX_USES_GLOBAL) {
-        for (int o = 16; o > 0; o >>= 1) global += __shfl_down_sync(SX_FULL, global, o);
-        if ((threadIdx.x & 31) == 0 && global != 0.0) atomicAdd((double*)&ctr[SX_GLOBAL], global);
+}
+
+/* Adds the block's prepared sums to ctr[SX_OUT_EDGES] and ctr[SX_GLOBAL], one atomic each per block.
+ * Called by every thread of the block once, after its last sx_prepare of the phase. */
+__device__ __forceinline__ void sx_prepare_flush(unsigned long long* ctr, sx_prepared_sums sums) {
+    __shared__ unsigned long long edges[SX_WARPS];
+    __shared__ double global[SX_WARPS];
+    int lane = threadIdx.x & 31, w = threadIdx.x / 32;
+    for (int o = 16; o > 0; o >>= 1) {
+        sums.out_edges += __shfl_down_sync(SX_FULL, sums.out_edges, o);
+        if (SIMDX_USES_GLOBAL) sums.global += __shfl_down_sync(SX_FULL, sums.global, o);
     }
+    if (lane == 0) {
+        edges[w] = sums.out_edges;
+        global[w] = sums.global;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned long long e = 0;
+        double g = 0.0;
+        for (int k = 0; k < SX_WARPS; k++) {
+            e += edges[k];
+            g += global[k];
+        }
+        if (e) atomicAdd(&ctr[SX_OUT_EDGES], e);
+        if (SIMDX_USES_GLOBAL && g != 0.0) atomicAdd((double*)&ctr[SX_GLOBAL], g);
+    }
+    __syncthreads(); /* edges and global are refilled by the next flush */
 }
 
 /* Prepares every vertex of a frontier list (sx_prepare); `classes` may be NULL. */
@@ -89,11 +137,13 @@ __device__ __forceinline__ void ph_snapshot(const sx_state* s, unsigned long lon
     simdx_params p = s->params;
     simdx_u32 stride = gridDim.x * blockDim.x;
     simdx_u32 rounds = (len + stride - 1) / stride;
+    sx_prepared_sums sums = {0ull, 0.0};
     for (simdx_u32 r = 0; r < rounds; r++) {
         simdx_u32 i = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
         bool live = i < len;
-        sx_prepare(s, &p, ctr, live, live ? list[i] : 0u, tag, stamp, classes);
+        sx_prepare(s, &p, ctr, live, live ? list[i] : 0u, tag, stamp, classes, &sums);
     }
+    sx_prepare_flush(ctr, sums);
 }
 __global__ void sx_snapshot(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 tag, simdx_u32 stamp) {
     ph_snapshot(s, s->counters, list, len, tag, stamp, 0);

@@ -44,6 +44,7 @@ __device__ __forceinline__ void ph_select(const sx_state* s, unsigned long long*
     simdx_u32 stride = gridDim.x * blockDim.x;
     simdx_u32 rounds = (len + stride - 1) / stride;
     unsigned long long waiting = 0;
+    sx_prepared_sums sums = {0ull, 0.0};
     for (simdx_u32 r = 0; r < rounds; r++) {
         simdx_u32 i = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
         bool take = false, wait = false;
@@ -65,10 +66,12 @@ __device__ __forceinline__ void ph_select(const sx_state* s, unsigned long long*
                 }
             }
         }
-        sx_warp_append(&s->far_len[fcur], s->far[fcur], wait, v);
-        sx_warp_append(&ctr[SX_NEXT_LEN], next, take, v);
-        if (prepare) sx_prepare(s, &p, ctr, take, v, tag, stamp, classes);
+        unsigned long long* counts[2] = {&s->far_len[fcur], &ctr[SX_NEXT_LEN]};
+        simdx_u32* outs[2] = {s->far[fcur], next};
+        sx_block_append(counts, outs, 2, wait ? 0 : take ? 1 : -1, v);
+        if (prepare) sx_prepare(s, &p, ctr, take, v, tag, stamp, classes, &sums);
     }
+    if (prepare) sx_prepare_flush(ctr, sums);
     for (int o = 16; o > 0; o >>= 1) waiting += __shfl_down_sync(SX_FULL, waiting, o);
     if ((threadIdx.x & 31) == 0 && waiting) atomicAdd(&ctr[SX_PENDING], waiting);
 }
