@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Keeps in .gpu/ (made by ../shared/tools/gpu-pack) only what needs a GPU: the test executables whose
+# source names the CUDA backend, the library tests of simdx-cuda and the facade, and the CLI binary, so
+# that the folder fits what the device tool carries (64 MiB). Usage: bash scripts/gpu-prune.sh
+set -euo pipefail
+cd "$(git rev-parse --show-toplevel)"
+keep=$(grep -l -i "cuda\|gpu" tests/*.rs simdx-cuda/tests/*.rs | xargs -n1 basename | sed 's/\.rs$/-test/')
+keep="$keep simdx_cuda-lib simdx-lib"
+: > .gpu/tests.keep
+while IFS=$'\t' read -r name pkg; do
+  if echo " $keep " | tr '\n' ' ' | grep -q " $name "; then
+    printf '%s\t%s\n' "$name" "$pkg" >> .gpu/tests.keep
+  else
+    rm -f ".gpu/tests/$name"
+  fi
+done < .gpu/tests.tsv
+mv .gpu/tests.keep .gpu/tests.tsv
+find .gpu/bin -type f ! -name simdx -delete
+echo "gpu-prune: $(wc -l < .gpu/tests.tsv) test executables, $(du -sm .gpu | cut -f1) MiB"
