@@ -6,9 +6,7 @@ use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use simdx::acc::{DeviceProgram, VertexData};
-use simdx::algos::{
-    core_numbers, Bfs, KCore, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp, Wcc,
-};
+use simdx::algos::{core_numbers, Bfs, KCore, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp, Wcc};
 use simdx::engine::{Direction, FilterUsed, Run, RunStats};
 use simdx::multi_source::{MultiSourceError, MultiStats, Searches, Traversal};
 use simdx::{Graph, RunError, Runner, VertexId};
