@@ -48,7 +48,6 @@ const LIVE_STAMP: u32 = u32::MAX;
 const NEXT_LEN: usize = 0;
 const OVERFLOW: usize = 1;
 const PENDING: usize = 2;
-const MIN_BUCKET: usize = 3;
 const EDGES: usize = 4;
 const OUT_EDGES: usize = 5;
 const GLOBAL: usize = 6;
@@ -217,7 +216,7 @@ impl CudaEngine {
         };
         let acc = (!in_place).then_some(&*acc);
         let send = sends.then_some(&*send);
-        let (in_frontier, pending, tile_counts, far_len) = (&*in_frontier, &*pending, &*tile_counts, &*far_len);
+        let (in_frontier, pending, tile_counts) = (&*in_frontier, &*pending, &*tile_counts);
         let (frontier, next, push_classes, pull_classes) = (frontier, next, &*push_classes, &*pull_classes);
         stream.memset_zeros(counters).map_err(driver("resetting counters"))?;
 
@@ -305,7 +304,7 @@ impl CudaEngine {
         let aggregate = P::KIND == CombineKind::Aggregate;
         let f_apply = k.get("sx_apply")?;
         let f_select = k.get("sx_select_prepare")?;
-        let f_far = [k.get("sx_far_min")?, k.get("sx_far_take")?];
+        let f_far_take = k.get("sx_far_take")?;
         let f_scan = [k.get("sx_scan_count")?, k.get("sx_scan_offsets")?, k.get("sx_scan_write")?];
 
         macro_rules! launch {
@@ -384,9 +383,14 @@ impl CudaEngine {
             async_after: if asynchronous { ASYNC_AFTER_ITERATIONS } else { 0 },
         };
         // Made before the clock starts, as the run's other buffers are.
+        // Under selective fusion a voting program keeps even its big steps in the persistent kernel: they
+        // are pulls that stop at the first parent or pushes without atomics, which the kernel's grid runs
+        // as fast as separate launches, so handing them back only adds launches and host round trips
+        // (the H100, BFS kron:22 / urand:22: 1.26 / 1.68 ms handing back, 1.04 / 1.56 ms keeping them).
+        let threshold = self.fusion_threshold.or((P::KIND == CombineKind::Voting).then_some(u64::MAX));
         let mut session = match opts.fusion {
             FusionPolicy::None | FusionPolicy::Async => None,
-            _ => Some(fused_run.session(gpu, opts, graph.num_arcs, self.fusion_threshold)?),
+            _ => Some(fused_run.session(gpu, opts, graph.num_arcs, threshold)?),
         };
         // Selective fusion hands a step to the persistent kernel while its work stays under
         // `host_above`, and the kernel hands it back when it grows past it.
@@ -506,18 +510,29 @@ impl CudaEngine {
         loop {
             if len == 0 && pending_maybe {
                 prepared = None;
-                // The current bucket is exhausted: move to the lowest bucket still waiting.
-                let mut min_slot = counters.slice_mut(MIN_BUCKET..MIN_BUCKET + 1);
-                stream.memcpy_htod(&[u64::MAX], &mut min_slot).map_err(driver("resetting counters"))?;
-                launch!(f_far[0], per_thread(n), &state, &fcur);
-                let c = read(&mut *counters)?;
                 pending_maybe = false;
-                if c[PENDING] > 0 {
-                    bucket = c[MIN_BUCKET] as u32;
-                    launch!(f_far[1], per_thread(c[PENDING] as u32), &state, &fcur, &bucket, &*frontier);
-                    len = read(&mut *counters)?[NEXT_LEN] as u32;
+                // The current bucket is exhausted: the lowest bucket still waiting becomes current, from
+                // the waiting list's bound (kernels/buckets.cu).
+                let lists = stream.clone_dtoh(&*far_len).map_err(driver("reading the waiting lists"))?;
+                let (waiting, lowest) = (lists[fcur as usize], lists[2 + fcur as usize]);
+                if lowest != u64::MAX {
+                    bucket = lowest as u32;
+                    launch!(f_far_take, per_thread(waiting as u32), &state, &fcur, &bucket, &*frontier);
+                    let c = read(&mut *counters)?;
+                    len = c[NEXT_LEN] as u32;
                     fcur ^= 1;
-                    pending_maybe = true;
+                    // The list just emptied is the next change's to fill: its length and bound start over.
+                    let emptied = (fcur ^ 1) as usize;
+                    let mut slot = far_len.slice_mut(emptied..emptied + 1);
+                    stream.memcpy_htod(&[0u64], &mut slot).map_err(driver("resetting the waiting lists"))?;
+                    let mut slot = far_len.slice_mut(2 + emptied..3 + emptied);
+                    stream.memcpy_htod(&[u64::MAX], &mut slot).map_err(driver("resetting the waiting lists"))?;
+                    pending_maybe = c[PENDING] > 0;
+                    if len == 0 && pending_maybe {
+                        // The bound was stale (its vertices were relaxed in an earlier bucket); the list
+                        // now has its exact one.
+                        continue;
+                    }
                 }
             }
             if len == 0 || iterations >= opts.max_iterations {

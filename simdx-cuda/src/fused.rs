@@ -16,7 +16,6 @@ use crate::launch::{Kernels, BLOCK, GRID_BARRIER_WORDS};
 /// Counter sets in rotation and counters per set, as in kernels/fused.cu.
 const RING: usize = 16;
 const COUNTERS: usize = 12;
-const MIN_BUCKET: usize = 3;
 /// Byte offsets in `sx_fused` of the loop state the kernel writes back.
 const LOOP_STATE: usize = 148;
 const STATUS_SWITCH: u32 = 2;
@@ -101,7 +100,6 @@ pub(crate) struct FusedSession<'g> {
     opts: RunOptions,
     kernels: Vec<cudarc::driver::CudaFunction>,
     grids: Vec<FusedGrid>,
-    ring_init: Vec<u64>,
     ring: CudaSlice<u64>,
     log: CudaSlice<u64>,
     log_capacity: u32,
@@ -145,11 +143,7 @@ impl FusedRun<'_> {
             _ => 0,
         };
         let log_capacity = opts.max_iterations.min(LOG_CAPACITY);
-        let mut ring_init = vec![0u64; RING * COUNTERS];
-        for set in ring_init.chunks_mut(COUNTERS) {
-            set[MIN_BUCKET] = u64::MAX;
-        }
-        let ring = stream.clone_htod(&ring_init).map_err(driver("allocating counters"))?;
+        let ring = stream.alloc_zeros::<u64>(RING * COUNTERS).map_err(driver("allocating counters"))?;
         let barrier = stream.alloc_zeros::<u32>(GRID_BARRIER_WORDS).map_err(driver("allocating the grid barrier"))?;
         let log = stream.alloc_zeros::<u64>(log_capacity as usize * 5 + 5).map_err(driver("allocating the log"))?;
 
@@ -203,7 +197,6 @@ impl FusedRun<'_> {
             opts: *opts,
             kernels,
             grids,
-            ring_init,
             ring,
             log,
             log_capacity,
@@ -249,7 +242,7 @@ impl FusedSession<'_> {
             }
             let blocks = self.blocks_override.unwrap_or(grid.blocks);
             // Each launch starts its counter rotation at set 0: the sets must be clean again.
-            stream.memcpy_htod(&self.ring_init, &mut self.ring).map_err(driver("resetting counters"))?;
+            stream.memset_zeros(&mut self.ring).map_err(driver("resetting counters"))?;
             let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (BLOCK, 1, 1), shared_mem_bytes: 0 };
             let mut b = stream.launch_builder(&self.kernels[which]);
             b.arg(state).arg(&mut control);

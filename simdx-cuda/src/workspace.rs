@@ -54,7 +54,7 @@ impl Workspace {
             in_frontier: u32s(nz)?,
             pending: u32s(nz)?,
             far: [u32s(nz)?, u32s(nz)?],
-            far_len: s.alloc_zeros::<u64>(2).map_err(driver("allocating counters"))?,
+            far_len: s.alloc_zeros::<u64>(4).map_err(driver("allocating counters"))?,
             sent: values()?,
             prepared: u32s(nz)?,
             frontier: u32s(nz)?,

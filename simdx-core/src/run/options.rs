@@ -121,7 +121,7 @@ pub enum FusionPolicy {
     /// small, where launches and host round trips would dominate (long tails, high-diameter graphs,
     /// delta-stepping buckets), and hands a big step back to the host, which runs it with one launch
     /// per phase, where a full-size grid does more. The threshold is a few out-edges per thread of the
-    /// persistent grid. A run of an asynchronous-capable program (see `Async`) that is still going
+    /// persistent grid; a voting program (BFS) keeps every step in the persistent kernel. A run of an asynchronous-capable program (see `Async`) that is still going
     /// after [`ASYNC_AFTER_ITERATIONS`] small synchronous iterations (a high-diameter graph) finishes in
     /// asynchronous rounds.
     #[default]

@@ -63,7 +63,7 @@ __device__ __forceinline__ void sx_fetch(unsigned long long* local, const unsign
 __device__ __forceinline__ unsigned long long* sx_take(const sx_fused* f, simdx_u32* use) {
     unsigned long long* set = f->ring + (size_t)(*use % SX_RING) * SX_COUNTERS;
     unsigned long long* ahead = f->ring + (size_t)((*use + SX_RING / 2) % SX_RING) * SX_COUNTERS;
-    if (blockIdx.x == 0 && threadIdx.x < SX_COUNTERS) ahead[threadIdx.x] = threadIdx.x == SX_MIN_BUCKET ? ~0ull : 0ull;
+    if (blockIdx.x == 0 && threadIdx.x < SX_COUNTERS) ahead[threadIdx.x] = 0ull;
     *use += 1;
     return set;
 }
@@ -104,14 +104,12 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
     __shared__ unsigned long long cp[SX_COUNTERS], cw[SX_COUNTERS], cx[SX_COUNTERS];
     for (;;) {
         if (len == 0 && pending_maybe) {
-            /* The current bucket is exhausted: the lowest bucket still waiting becomes current. */
-            unsigned long long* c = sx_take(f, &use);
-            ph_far_min(s, c, fcur);
-            sx_grid_sync(f->barrier);
-            sx_fetch(cx, c);
+            /* The current bucket is exhausted: the lowest bucket still waiting becomes current, from the
+             * waiting list's bound (kernels/buckets.cu). */
+            unsigned long long lowest = sx_read(&s->far_len[2 + fcur]);
             pending_maybe = false;
-            if (cx[SX_PENDING] > 0) {
-                bucket = (simdx_u32)cx[SX_MIN_BUCKET];
+            if (lowest != ~0ull) {
+                bucket = (simdx_u32)lowest;
                 bool prepare = !SIMDX_USES_GLOBAL;
                 unsigned long long* t = sx_take(f, &use);
                 ph_far_take(s, t, fcur, bucket, frontier, prepare, iterations + 1u, may_pull ? iterations + 1u : 0u,
@@ -119,9 +117,21 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
                 sx_grid_sync(f->barrier);
                 sx_fetch(cp, t);
                 fcur ^= 1u;
+                /* The list just emptied is the next change's to fill: its length and bound start over. A
+                 * grid barrier comes between this and that change (the iteration's, or the one below). */
+                if (blockIdx.x == 0 && threadIdx.x == 0) {
+                    s->far_len[fcur ^ 1u] = 0ull;
+                    s->far_len[2 + (fcur ^ 1u)] = ~0ull;
+                }
                 len = (simdx_u32)cp[SX_NEXT_LEN];
                 prep = prepare ? t : 0;
-                pending_maybe = true;
+                pending_maybe = cp[SX_PENDING] > 0;
+                if (len == 0 && pending_maybe) {
+                    /* The bound was stale (its vertices were relaxed in an earlier bucket); the list
+                     * now has its exact one. */
+                    sx_grid_sync(f->barrier);
+                    continue;
+                }
             }
         }
         if (len == 0 || iterations >= f->max_iterations) {

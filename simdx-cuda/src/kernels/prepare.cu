@@ -18,6 +18,8 @@ __device__ __forceinline__ void ph_init(const sx_state* s, unsigned long long* c
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         s->far_len[0] = 0ull;
         s->far_len[1] = 0ull;
+        s->far_len[2] = ~0ull; /* the lists' bucket bounds: nothing waits */
+        s->far_len[3] = ~0ull;
     }
 }
 __global__ void sx_init(const sx_state* __restrict__ s) {
@@ -52,6 +54,34 @@ __device__ __forceinline__ void sx_block_append(unsigned long long* const* count
     __syncthreads();
     if (which >= 0) outs[which][base[which] + offset[which][w] + rank] = v;
     __syncthreads(); /* offset and base are refilled by the next call */
+}
+
+/* Lowers *bound to the block's lowest `lowest` and adds the block's `count` to *total, one atomic each per
+ * block. Called by every thread of the block. */
+__device__ __forceinline__ void sx_block_lowest(unsigned long long* bound, unsigned long long lowest, unsigned long long* total,
+                                                unsigned long long count) {
+    __shared__ unsigned long long low[SX_WARPS], sum[SX_WARPS];
+    int lane = threadIdx.x & 31, w = threadIdx.x / 32;
+    for (int o = 16; o > 0; o >>= 1) {
+        unsigned long long ol = __shfl_down_sync(SX_FULL, lowest, o);
+        lowest = ol < lowest ? ol : lowest;
+        count += __shfl_down_sync(SX_FULL, count, o);
+    }
+    if (lane == 0) {
+        low[w] = lowest;
+        sum[w] = count;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned long long l = ~0ull, c = 0;
+        for (int k = 0; k < SX_WARPS; k++) {
+            l = low[k] < l ? low[k] : l;
+            c += sum[k];
+        }
+        if (l != ~0ull) atomicMin(bound, l);
+        if (c && total) atomicAdd(total, c);
+    }
+    __syncthreads(); /* low and sum are refilled by the next call */
 }
 
 /* Appends v (where `take`) to the degree-class list of `d`: thread (< class_warp), warp (< class_cta), CTA

@@ -5,7 +5,7 @@ extern "C" {
 
 /* The predicate of the ballot scans. mode 0: reached this iteration (clears the flag); mode 1: active
  * (initial frontier and `Every` programs), and if in a later bucket than `bucket`, waiting (flagged
- * pending and appended to far[fcur]). */
+ * pending, appended to far[fcur], its bucket in far[fcur]'s bound). */
 __device__ __forceinline__ bool sx_scan_pred(const sx_state* s, unsigned long long* ctr, const simdx_params* p, simdx_u32 mode,
                                              simdx_u32 bucket, simdx_u32 fcur, simdx_u32 v, bool write) {
     if (mode == 0) {
@@ -22,6 +22,7 @@ __device__ __forceinline__ bool sx_scan_pred(const sx_state* s, unsigned long lo
     if (write && !s->pending[v]) {
         s->pending[v] = 1u;
         s->far[fcur][atomicAdd(&s->far_len[fcur], 1ull)] = v;
+        atomicMin(&s->far_len[2 + fcur], (unsigned long long)simdx_bucket(p, now));
         atomicAdd(&ctr[SX_PENDING], 1ull);
     }
     return false;

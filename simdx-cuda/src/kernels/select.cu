@@ -34,16 +34,17 @@ __device__ __forceinline__ simdx_value sx_follow_labels(const sx_state* s, const
 #endif
 
 /* Picks the next frontier from the reached vertices: the active ones in buckets up to `bucket`; the
- * others wait (pending flag, appended to far[fcur]). Clears the reached vertices' touched flags on the
- * way. With `prepare`, also prepares the new frontier for the next iteration (sx_prepare with `stamp`
- * and `classes`), which saves the fused kernels a phase and a grid barrier per iteration. */
+ * others wait (pending flag, appended to far[fcur], whose bound they lower: kernels/buckets.cu). Clears
+ * the reached vertices' touched flags on the way. With `prepare`, also prepares the new frontier for the
+ * next iteration (sx_prepare with `stamp` and `classes`), which saves the fused kernels a phase and a
+ * grid barrier per iteration. */
 __device__ __forceinline__ void ph_select(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 bucket,
                                           simdx_u32* next, simdx_u32 fcur, bool prepare, simdx_u32 tag, simdx_u32 stamp,
                                           simdx_u32* const* classes) {
     simdx_params p = s->params;
     simdx_u32 stride = gridDim.x * blockDim.x;
     simdx_u32 rounds = (len + stride - 1) / stride;
-    unsigned long long waiting = 0;
+    unsigned long long waiting = 0, lowest = ~0ull;
     sx_prepared_sums sums = {0ull, 0.0};
     for (simdx_u32 r = 0; r < rounds; r++) {
         simdx_u32 i = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
@@ -57,12 +58,17 @@ __device__ __forceinline__ void ph_select(const sx_state* s, unsigned long long*
             now = sx_follow_labels(s, &p, v, now);
 #endif
             if (simdx_active(&p, now, s->seen[v])) {
-                if (simdx_bucket(&p, now) <= bucket) {
+                unsigned long long b = simdx_bucket(&p, now);
+                if (b <= bucket) {
                     take = true;
-                } else if (!s->pending[v]) {
-                    s->pending[v] = 1u;
-                    wait = true;
-                    waiting++;
+                } else {
+                    /* It waits (appended now, or already waiting, perhaps in a higher bucket before). */
+                    lowest = b < lowest ? b : lowest;
+                    if (!s->pending[v]) {
+                        s->pending[v] = 1u;
+                        wait = true;
+                        waiting++;
+                    }
                 }
             }
         }
@@ -72,8 +78,7 @@ __device__ __forceinline__ void ph_select(const sx_state* s, unsigned long long*
         if (prepare) sx_prepare(s, &p, ctr, take, v, tag, stamp, classes, &sums);
     }
     if (prepare) sx_prepare_flush(ctr, sums);
-    for (int o = 16; o > 0; o >>= 1) waiting += __shfl_down_sync(SX_FULL, waiting, o);
-    if ((threadIdx.x & 31) == 0 && waiting) atomicAdd(&ctr[SX_PENDING], waiting);
+    sx_block_lowest(&s->far_len[2 + fcur], lowest, &ctr[SX_PENDING], waiting);
 }
 /* Select, and prepare the new frontier for the iteration tagged `tag` with pull stamp `stamp`: the
  * snapshot the next iteration would otherwise launch, in the same pass over the reached vertices. */

@@ -24,7 +24,7 @@
 #define SX_NEXT_LEN 0
 #define SX_OVERFLOW 1
 #define SX_PENDING 2
-#define SX_MIN_BUCKET 3
+/* slot 3 is free */
 #define SX_EDGES 4
 #define SX_OUT_EDGES 5
 #define SX_GLOBAL 6
@@ -48,7 +48,7 @@ typedef struct {
     unsigned long long* counters;
     simdx_msg* send;        /* source_value of each frontier vertex (programs that define it) */
     simdx_u32* far[2];      /* the waiting (pending) vertices, each once; far[fcur] is current */
-    unsigned long long* far_len; /* [2]: the lengths of far[0] and far[1] */
+    unsigned long long* far_len; /* [4]: the lengths of far[0] and far[1], then their bucket bounds */
     simdx_value* sent;      /* the seen value before this iteration's snapshot (programs that read it) */
     simdx_u32* prepared;    /* the tag (iteration + 1) of the last snapshot of each vertex */
     simdx_u32 n;
