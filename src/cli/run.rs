@@ -74,6 +74,11 @@ pub struct EngineArgs {
     /// Frontier filter: online bins, ballot scan, or jit (online, ballot on overflow).
     #[arg(long, value_enum, default_value_t = FilterArg::Jit)]
     filter: FilterArg,
+    /// Vertices one online-filter bin holds before jit falls back to the ballot scan (on a GPU the
+    /// step's list of reached vertices holds eight bins).
+    #[arg(long, value_name = "VERTICES", default_value_t = 4096,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    bin_capacity: u32,
     /// Degree-class thresholds WARP,CTA,GRID.
     #[arg(long, value_name = "WARP,CTA,GRID", default_value = "32,256,65536", value_parser = parse_classes)]
     classes: DegreeClasses,
@@ -160,6 +165,7 @@ impl EngineArgs {
                 LabelsArg::Link => LabelPolicy::Link,
                 LabelsArg::Propagate => LabelPolicy::Propagate,
             },
+            bin_capacity: self.bin_capacity as usize,
             ..RunOptions::default()
         }
     }

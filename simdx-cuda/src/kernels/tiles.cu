@@ -81,22 +81,32 @@ __device__ __forceinline__ void ph_push_tiles(const sx_state* s, unsigned long l
         t->start[threadIdx.x] = b;
         t->prefix[threadIdx.x] = before;
         __syncthreads();
-        for (simdx_u64 base = 0; base < total; base += (simdx_u64)SX_BLOCK * SX_ILP) {
-            simdx_u32 o[SX_ILP], v[SX_ILP];
+        /* Each thread takes runs of SX_ILP consecutive arcs: one search finds the owner of a run's
+         * first arc, the next ones follow by comparing with the next vertex's prefix. */
+        for (simdx_u64 first = (simdx_u64)threadIdx.x * SX_ILP; first < total; first += (simdx_u64)SX_BLOCK * SX_ILP) {
+            simdx_u32 o = sx_tile_owner(t, first);
+            simdx_u64 bound = o + 1 < SX_BLOCK ? t->prefix[o + 1] : total;
+            simdx_u32 owner[SX_ILP], v[SX_ILP];
             simdx_u64 arc[SX_ILP];
             simdx_value dst[SX_ILP];
 #pragma unroll
             for (int j = 0; j < SX_ILP; j++) {
-                simdx_u64 pos = base + (simdx_u64)j * SX_BLOCK + threadIdx.x;
-                o[j] = pos < total ? sx_tile_owner(t, pos) : 0u;
-                arc[j] = pos < total ? t->start[o[j]] + (pos - t->prefix[o[j]]) : ~0ull;
+                simdx_u64 pos = first + j;
+                if (pos < total) {
+                    while (pos >= bound) {
+                        o++;
+                        bound = o + 1 < SX_BLOCK ? t->prefix[o + 1] : total;
+                    }
+                }
+                owner[j] = o;
+                arc[j] = pos < total ? t->start[o] + (pos - t->prefix[o]) : ~0ull;
                 v[j] = arc[j] != ~0ull ? s->out_targets[arc[j]] : 0u;
             }
 #pragma unroll
             for (int j = 0; j < SX_ILP; j++) dst[j] = arc[j] != ~0ull ? s->now[v[j]] : SIMDX_IDENTITY;
 #pragma unroll
             for (int j = 0; j < SX_ILP; j++) {
-                bool take = arc[j] != ~0ull && sx_push_loaded(s, &p, t->send[o[j]], t->degree[o[j]], arc[j], v[j], dst[j]);
+                bool take = arc[j] != ~0ull && sx_push_loaded(s, &p, t->send[owner[j]], t->degree[owner[j]], arc[j], v[j], dst[j]);
                 sx_record(s, ctr, next, take, v[j]);
             }
         }
@@ -110,15 +120,20 @@ __global__ void sx_push_tiles(const sx_state* __restrict__ s, const simdx_u32* l
     ph_push_tiles(s, s->counters, list, len, next);
 }
 
+/* Arcs of a tile that one thread of an aggregation pull combines in a row. */
+#define SX_RUN (2 * SX_ILP)
+
 /* Pull of aggregation programs over edge-balanced tiles of consecutive vertices: every vertex of in-degree
- * below class_cta that can still be updated (the CTA and grid classes pull in ph_pull_chunks). Updates for
- * one vertex are combined across a warp by a segmented shuffle reduction, then across warps in shared
- * memory; nothing stops early, so voting programs keep the per-class kernels. */
+ * below class_cta that can still be updated (the CTA and grid classes pull in ph_pull_chunks). Each thread
+ * takes a run of SX_RUN consecutive arcs of the tile: one search finds the owner of the run's first arc,
+ * the owners of the next ones follow by comparing with the next vertex's prefix, and the thread combines
+ * its updates for one vertex in registers, then once into the vertex's slot in shared memory (a vertex of
+ * in-degree d gets about d / SX_RUN + 1 such combines). Nothing stops early, so voting programs keep the
+ * per-class kernels. */
 __device__ __forceinline__ void ph_pull_tiles(const sx_state* s, unsigned long long* ctr, simdx_u32 stamp, simdx_u32* next) {
     sx_bin_open();
     sx_tile_mem* t = sx_tile_shared();
     simdx_params p = s->params;
-    simdx_u32 lane = threadIdx.x & 31;
     simdx_u32 tiles = (s->n + SX_BLOCK - 1) / SX_BLOCK;
     unsigned long long edges = 0;
     for (simdx_u32 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
@@ -139,39 +154,52 @@ __device__ __forceinline__ void ph_pull_tiles(const sx_state* s, unsigned long l
         t->acc[threadIdx.x] = SIMDX_IDENTITY;
         t->got[threadIdx.x] = 0u;
         __syncthreads();
-        for (simdx_u64 base = 0; base < total; base += (simdx_u64)SX_BLOCK * SX_ILP) {
-            simdx_u32 owner[SX_ILP];
-            simdx_u64 arc[SX_ILP];
-            simdx_value dst[SX_ILP], up[SX_ILP];
-            bool got[SX_ILP];
+        for (simdx_u64 first = (simdx_u64)threadIdx.x * SX_RUN; first < total; first += (simdx_u64)SX_BLOCK * SX_RUN) {
+            /* o owns arcs prefix[o] .. bound - 1 of the tile (vertices with no arcs to pull are skipped). */
+            simdx_u32 o = sx_tile_owner(t, first), cur = o;
+            simdx_u64 bound = o + 1 < SX_BLOCK ? t->prefix[o + 1] : total;
+            bool got = false;
+            simdx_value x = SIMDX_IDENTITY;
 #pragma unroll
-            for (int j = 0; j < SX_ILP; j++) {
-                simdx_u64 pos = base + (simdx_u64)j * SX_BLOCK + threadIdx.x;
-                owner[j] = pos < total ? sx_tile_owner(t, pos) : 0xffffffffu;
-                arc[j] = pos < total ? t->start[owner[j]] + (pos - t->prefix[owner[j]]) : ~0ull;
-                dst[j] = pos < total ? t->value[owner[j]] : SIMDX_IDENTITY;
-            }
-            sx_pull_arcs(s, &p, stamp, arc, dst, got, up);
+            for (int h = 0; h < SX_RUN; h += SX_ILP) {
+                simdx_u32 owner[SX_ILP];
+                simdx_u64 arc[SX_ILP];
+                simdx_value dst[SX_ILP], up[SX_ILP];
+                bool gots[SX_ILP];
 #pragma unroll
-            for (int j = 0; j < SX_ILP; j++) {
-                /* Lanes of one owner are adjacent: each lane gathers the rest of its owner's run. */
-                simdx_u32 o = owner[j];
-                bool g = got[j];
-                simdx_value x = up[j];
-                for (int k = 1; k < 32; k <<= 1) {
-                    simdx_u32 ko = __shfl_down_sync(SX_FULL, o, k);
-                    bool kg = __shfl_down_sync(SX_FULL, (int)g, k) != 0;
-                    simdx_value kv = __shfl_down_sync(SX_FULL, x, k);
-                    if (lane + k < 32 && ko == o && kg) {
-                        x = g ? simdx_combine(&p, x, kv) : kv;
-                        g = true;
+                for (int j = 0; j < SX_ILP; j++) {
+                    simdx_u64 pos = first + h + j;
+                    if (pos < total) {
+                        while (pos >= bound) {
+                            o++;
+                            bound = o + 1 < SX_BLOCK ? t->prefix[o + 1] : total;
+                        }
+                    }
+                    owner[j] = o;
+                    arc[j] = pos < total ? t->start[o] + (pos - t->prefix[o]) : ~0ull;
+                    dst[j] = t->value[o];
+                }
+                sx_pull_arcs(s, &p, stamp, arc, dst, gots, up);
+#pragma unroll
+                for (int j = 0; j < SX_ILP; j++) {
+                    if (arc[j] == ~0ull) continue;
+                    if (owner[j] != cur) {
+                        if (got) {
+                            sx_atomic(&t->acc[cur], x, &p);
+                            t->got[cur] = 1u;
+                        }
+                        cur = owner[j];
+                        got = false;
+                    }
+                    if (gots[j]) {
+                        x = got ? simdx_combine(&p, x, up[j]) : up[j];
+                        got = true;
                     }
                 }
-                simdx_u32 prev = __shfl_up_sync(SX_FULL, o, 1);
-                if (g && (lane == 0 || prev != o)) {
-                    sx_atomic(&t->acc[o], x, &p);
-                    t->got[o] = 1u;
-                }
+            }
+            if (got) {
+                sx_atomic(&t->acc[cur], x, &p);
+                t->got[cur] = 1u;
             }
         }
         __syncthreads();
