@@ -166,7 +166,6 @@ impl EngineArgs {
                 LabelsArg::Propagate => LabelPolicy::Propagate,
             },
             bin_capacity: self.bin_capacity as usize,
-            ..RunOptions::default()
         }
     }
 }
