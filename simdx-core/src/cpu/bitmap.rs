@@ -1,5 +1,5 @@
-//! [`AtomicBitmap`]: one bit per vertex, set concurrently by many tasks; used for "touched this
-//! iteration" status and for frontier membership in pull mode.
+//! [`AtomicBitmap`]: one bit per vertex, set concurrently by many tasks; used for frontier membership
+//! in pull mode.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -24,31 +24,6 @@ impl AtomicBitmap {
     /// A bitmap of `bits` zero bits.
     pub(crate) fn new(bits: usize) -> Self {
         AtomicBitmap { words: (0..bits.div_ceil(64)).into_par_iter().map(|_| AtomicU64::new(0)).collect() }
-    }
-
-    /// Sets bit `i`; returns whether it was clear before (so exactly one caller wins). A bit already
-    /// set costs a plain load, not an atomic read-modify-write.
-    #[inline]
-    pub(crate) fn insert(&self, i: VertexId) -> bool {
-        let mask = 1u64 << (i % 64);
-        let word = &self.words[i as usize / 64];
-        word.load(Ordering::Relaxed) & mask == 0 && word.fetch_or(mask, Ordering::Relaxed) & mask == 0
-    }
-
-    /// Sets bit `i` with a plain load and store, no locked instruction (which would also keep the
-    /// loads after it from starting early); returns whether it was clear. Only for a caller that is the
-    /// one writer of `i`'s word meanwhile (a pull task owns the words of its block of vertices):
-    /// otherwise a concurrent update of another bit of the word could be lost.
-    #[inline]
-    pub(crate) fn insert_unshared(&self, i: VertexId) -> bool {
-        let mask = 1u64 << (i % 64);
-        let word = &self.words[i as usize / 64];
-        let bits = word.load(Ordering::Relaxed);
-        if bits & mask != 0 {
-            return false;
-        }
-        word.store(bits | mask, Ordering::Relaxed);
-        true
     }
 
     /// Sets the bits of `list`, in parallel, with one atomic OR per run of list entries that fall in
@@ -100,26 +75,6 @@ impl AtomicBitmap {
     pub(crate) fn clear_all(&self) {
         self.words.par_iter().with_min_len(CLEAR_WORDS_PER_TASK).for_each(|w| w.store(0, Ordering::Relaxed));
     }
-
-    /// The set bits in increasing order, found by a parallel scan of the words, which are cleared on
-    /// the way (one pass instead of a scan and a clear).
-    pub(crate) fn take_sorted_list(&self) -> Vec<VertexId> {
-        let parts: Vec<Vec<VertexId>> = self
-            .words
-            .par_iter()
-            .enumerate()
-            .with_min_len(1024)
-            .fold(Vec::new, |mut out, (w, word)| {
-                let mut bits = if word.load(Ordering::Relaxed) == 0 { 0 } else { word.swap(0, Ordering::Relaxed) };
-                while bits != 0 {
-                    out.push((w * 64) as VertexId + bits.trailing_zeros());
-                    bits &= bits - 1;
-                }
-                out
-            })
-            .collect();
-        super::record::concat(parts.iter().map(Vec::as_slice).collect())
-    }
 }
 
 #[cfg(test)]
@@ -136,6 +91,5 @@ mod tests {
         for v in 0..10_000 {
             assert_eq!(bitmap.contains(v), v % 3 == 0 || v % 64 == 63 || v == 5 || v == 9_999, "bit {v}");
         }
-        assert_eq!(bitmap.take_sorted_list().len(), list.len() - 2);
     }
 }

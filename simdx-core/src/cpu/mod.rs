@@ -27,6 +27,7 @@ mod push;
 mod record;
 mod shortcut;
 pub(crate) mod state;
+mod touched;
 
 use std::time::Instant;
 

@@ -190,7 +190,7 @@ fn finish<P: Program>(
         Apply::Received | Apply::Every => state.acc[v as usize].store(update),
     }
     let first = match owner {
-        Owner::Block => state.touched.insert_unshared(v),
+        Owner::Block => state.touched.insert_plain(v),
         Owner::Shared => state.touched.insert(v),
     };
     if first {

@@ -198,7 +198,14 @@ fn push_edges<P: Program>(
                 true
             }
         };
-        if reached && state.touched.insert(v) {
+        // An in-place program that pushes its live value stores without a locked instruction and
+        // records alike: a vertex two tasks reach at once may be recorded twice (see
+        // `Touched::insert_plain`).
+        let first = match VertexState::<P>::PUSHES_LIVE {
+            true => reached && state.touched.insert_plain(v),
+            false => reached && state.touched.insert(v),
+        };
+        if first {
             bins.record(bin, v);
         }
     }

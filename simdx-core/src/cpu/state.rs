@@ -3,7 +3,7 @@
 
 use rayon::prelude::*;
 
-use super::bitmap::AtomicBitmap;
+use super::touched::Touched;
 use crate::acc::{convert, Apply, AtomicCell, CombineOp, Program, Value, Vertex};
 use crate::{Graph, VertexId};
 
@@ -28,7 +28,7 @@ pub(crate) struct VertexState<'g, P: Program> {
     /// Combined updates not yet applied (empty for [`Apply::InPlace`]).
     pub(crate) acc: Vec<<P::Value as Value>::Cell>,
     /// Vertices changed (in place) or reached by an update in the current iteration.
-    pub(crate) touched: AtomicBitmap,
+    pub(crate) touched: Touched,
 }
 
 impl<'g, P: Program> VertexState<'g, P> {
@@ -54,7 +54,7 @@ impl<'g, P: Program> VertexState<'g, P> {
             send,
             before,
             acc,
-            touched: AtomicBitmap::new(n),
+            touched: Touched::new(n),
         }
     }
 

@@ -1,0 +1,134 @@
+//! [`Touched`]: one flag byte per vertex, "reached this iteration". A byte rather than a bit, so that a
+//! task can set a vertex's flag with a plain store: no other vertex shares its memory, and no locked
+//! instruction (which on x86 waits for every load in flight and keeps the loads after it from starting)
+//! is needed where a vertex recorded twice is harmless. The flags are kept in 8-byte words, which the
+//! clear and the scan read and write whole between steps, when no task sets a flag.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+use rayon::prelude::*;
+
+use crate::VertexId;
+
+/// Words (of 8 flags) one task clears or scans at least.
+const WORDS_PER_TASK: usize = 8 * 1024;
+
+/// One flag per vertex, set concurrently by the tasks of a step.
+pub(crate) struct Touched {
+    /// The flags, 8 to a word (vertex v: byte v % 8 of word v / 8 in memory order).
+    words: Vec<AtomicU64>,
+    /// The number of flags.
+    n: usize,
+}
+
+impl Touched {
+    /// `n` clear flags.
+    pub(crate) fn new(n: usize) -> Self {
+        Touched { words: (0..n.div_ceil(8)).into_par_iter().map(|_| AtomicU64::new(0)).collect(), n }
+    }
+
+    /// The flags one byte each.
+    #[inline]
+    fn flags(&self) -> &[AtomicU8] {
+        // SAFETY: `words` holds at least `n` bytes, AtomicU8 has the size and alignment of u8, and the
+        // bytes are only ever accessed atomically. The byte accesses during a step and the word
+        // accesses of `clear_all` and `take_sorted_list` never race: those run between steps, after
+        // every task of the step has joined (rayon's join orders the tasks' stores before them).
+        unsafe { std::slice::from_raw_parts(self.words.as_ptr().cast::<AtomicU8>(), self.n) }
+    }
+
+    /// Sets `v`'s flag; returns whether it was clear before, for exactly one caller. A flag already
+    /// set costs a plain load, not an atomic read-modify-write.
+    #[inline]
+    pub(crate) fn insert(&self, v: VertexId) -> bool {
+        let flag = &self.flags()[v as usize];
+        flag.load(Ordering::Relaxed) == 0 && flag.swap(1, Ordering::Relaxed) == 0
+    }
+
+    /// Sets `v`'s flag with a plain load and store; returns whether it was clear. Callers that set the
+    /// same flag at the same moment may both see it clear: only for a caller that is the one writer of
+    /// `v` meanwhile, or one for which `v` recorded twice is harmless (in-place min and max programs,
+    /// whose frontier may hold a vertex twice: its second push changes nothing).
+    #[inline]
+    pub(crate) fn insert_plain(&self, v: VertexId) -> bool {
+        let flag = &self.flags()[v as usize];
+        if flag.load(Ordering::Relaxed) != 0 {
+            return false;
+        }
+        flag.store(1, Ordering::Relaxed);
+        true
+    }
+
+    /// Clears the flags of `list` (and maybe others): one by one when the list is short, otherwise
+    /// every flag. Not while a step sets flags.
+    pub(crate) fn clear_list(&self, list: &[VertexId]) {
+        if list.len() * 8 > self.words.len() {
+            self.clear_all();
+        } else {
+            let flags = self.flags();
+            list.iter().for_each(|&v| flags[v as usize].store(0, Ordering::Relaxed));
+        }
+    }
+
+    /// Clears every flag. Not while a step sets flags.
+    pub(crate) fn clear_all(&self) {
+        self.words.par_iter().with_min_len(WORDS_PER_TASK).for_each(|w| w.store(0, Ordering::Relaxed));
+    }
+
+    /// The vertices whose flags are set, in increasing order, found by a parallel scan of the words
+    /// that clears them on the way. Not while a step sets flags.
+    pub(crate) fn take_sorted_list(&self) -> Vec<VertexId> {
+        let parts: Vec<Vec<VertexId>> = self
+            .words
+            .par_chunks(WORDS_PER_TASK)
+            .enumerate()
+            .map(|(chunk, words)| {
+                let mut out = Vec::new();
+                for (i, word) in words.iter().enumerate() {
+                    let bits = word.load(Ordering::Relaxed);
+                    if bits == 0 {
+                        continue;
+                    }
+                    word.store(0, Ordering::Relaxed);
+                    let first = ((chunk * WORDS_PER_TASK + i) * 8) as VertexId;
+                    // Byte k of the word in memory order is vertex first + k.
+                    let set = bits.to_ne_bytes().into_iter().enumerate().filter(|&(_, b)| b != 0);
+                    out.extend(set.map(|(k, _)| first + k as VertexId));
+                }
+                out
+            })
+            .collect();
+        super::record::concat(parts.iter().map(Vec::as_slice).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn insert_reports_the_first_setter_and_the_scan_takes_each_flag_once_in_order() {
+        let touched = Touched::new(200_000);
+        let list: Vec<VertexId> = (0..200_000).rev().filter(|v| v % 7 == 0).collect();
+        for &v in &list {
+            assert!(touched.insert(v));
+            assert!(!touched.insert(v));
+            assert!(!touched.insert_plain(v));
+        }
+        assert!(touched.insert_plain(3));
+        let mut want: Vec<VertexId> = list.iter().copied().chain([3]).collect();
+        want.sort_unstable();
+        assert_eq!(touched.take_sorted_list(), want);
+        assert!(touched.take_sorted_list().is_empty());
+    }
+
+    #[test]
+    fn clear_list_clears_short_and_long_lists() {
+        let touched = Touched::new(10_000);
+        for list in [vec![1, 5, 9_999], (0..10_000).step_by(2).collect::<Vec<VertexId>>()] {
+            list.iter().for_each(|&v| assert!(touched.insert(v)));
+            touched.clear_list(&list);
+            assert!(touched.take_sorted_list().is_empty());
+        }
+    }
+}
