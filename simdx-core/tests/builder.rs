@@ -97,6 +97,9 @@ proptest! {
         }
         let arcs: usize = expected.iter().map(Vec::len).sum();
         prop_assert_eq!(g.num_arcs(), arcs as u64);
+        let max_in = transposed.iter().map(Vec::len).max().unwrap_or(0);
+        prop_assert_eq!(g.out_csr().max_degree(), expected.iter().map(Vec::len).max().unwrap_or(0) as u64);
+        prop_assert_eq!(in_csr.max_degree(), max_in as u64);
         let loops_kept = expected.iter().enumerate().flat_map(|(v, l)| l.iter().filter(move |a| a.0 as usize == v)).count();
         let want_edges = if directed { arcs } else { (arcs - loops_kept) / 2 + loops_kept };
         prop_assert_eq!(g.num_edges(), want_edges as u64);

@@ -262,11 +262,11 @@ impl<P: Program> Iterations<'_, '_, P> {
         let light = VertexState::<P>::PUSHES_LIVE && !P::USES_GLOBAL;
         let (out_edges, mut global, mut uniform) = match light {
             true => keep_seen(state, &current),
-            false => snapshot(program, state, &current),
+            false => snapshot(program, state, &current, true),
         };
         let direction = self.voting_direction(out_edges, current.len());
         if light && direction == Direction::Pull {
-            (_, global, uniform) = snapshot(program, state, &current);
+            (_, global, uniform) = snapshot(program, state, &current, false);
         }
         // Every vertex is applied, unless the program keeps the value of a vertex that received
         // nothing while the global sum is 0: then, as for `Apply::Received`, only the reached ones.
@@ -379,17 +379,19 @@ impl<P: Program> Iterations<'_, '_, P> {
 
 /// Snapshot: a processed vertex's seen value becomes its value, and what it sends is prepared
 /// ([`VertexState::prepare`]). Returns the frontier's out-edges (for the direction choice and the push
-/// step's task sizes), the sum of [`Program::global`] over it, and whether every frontier vertex
-/// sends the same message.
+/// step's task sizes; 0 unless `count_edges`), the sum of [`Program::global`] over it, and whether
+/// every frontier vertex sends the same message.
 fn snapshot<P: Program>(
     program: &P,
     state: &VertexState<'_, P>,
     frontier: &[VertexId],
+    count_edges: bool,
 ) -> (u64, f64, Uniform<P::Message>) {
+    let degree = |u| if count_edges { state.graph.out_degree(u) } else { 0 };
     frontier
         .par_iter()
         .with_min_len(4096)
-        .map(|&u| (state.graph.out_degree(u), state.prepare(program, u), Uniform::One(state.sent_by(u))))
+        .map(|&u| (degree(u), state.prepare(program, u), Uniform::One(state.sent_by(u))))
         .reduce(|| (0, 0.0, Uniform::Empty), |a, b| (a.0 + b.0, a.1 + b.1, a.2.merge(b.2)))
 }
 

