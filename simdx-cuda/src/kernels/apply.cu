@@ -1,7 +1,24 @@
 /* Apply the combined updates of the reached vertices (`all`: every vertex, whose reached flags it also
- * clears); sums |new - old|. */
+ * clears); sums |new - old|. Called by every thread of a block. */
 
 extern "C" {
+
+/* Adds the sum of every thread's `x` over the block to the double at `total`, with one atomic per block
+ * (one per warp, all on one address, took most of an apply over every vertex: 0.18 ms on 4.2M). Called
+ * by every thread of the block. */
+__device__ __forceinline__ void sx_block_add(unsigned long long* total, double x) {
+    __shared__ double part[SX_WARPS];
+    int lane = threadIdx.x & 31, w = threadIdx.x / 32;
+    for (int o = 16; o > 0; o >>= 1) x += __shfl_down_sync(SX_FULL, x, o);
+    if (lane == 0) part[w] = x;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        double sum = 0.0;
+        for (int k = 0; k < SX_WARPS; k++) sum += part[k];
+        if (sum != 0.0) atomicAdd((double*)total, sum);
+    }
+    __syncthreads(); /* part is refilled by the next call */
+}
 
 __device__ __forceinline__ void ph_apply(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 all, double global) {
     simdx_params p = s->params;
@@ -17,8 +34,7 @@ __device__ __forceinline__ void ph_apply(const sx_state* s, unsigned long long* 
         s->now[v] = nv;
         if (!sx_same(nv, old)) change += fabs((double)nv - (double)old);
     }
-    for (int o = 16; o > 0; o >>= 1) change += __shfl_down_sync(SX_FULL, change, o);
-    if ((threadIdx.x & 31) == 0 && change != 0.0) atomicAdd((double*)&ctr[SX_CHANGE], change);
+    sx_block_add(&ctr[SX_CHANGE], change);
 }
 __global__ void sx_apply(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all, double global) {
     ph_apply(s, s->counters, list, len, all, global);
