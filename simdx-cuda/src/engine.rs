@@ -562,9 +562,21 @@ impl CudaEngine {
                 }
             };
             all_sent |= len == n;
+            let direction = match opts.direction {
+                DirectionPolicy::Push => Direction::Push,
+                DirectionPolicy::Pull => Direction::Pull,
+                DirectionPolicy::Auto { threshold } => {
+                    if c[OUT_EDGES] as f64 > threshold * graph.num_arcs as f64 {
+                        Direction::Pull
+                    } else {
+                        Direction::Push
+                    }
+                }
+            };
             // A step of an `Every` program also applies and tests every vertex.
             let work = c[OUT_EDGES] + if every { u64::from(n) } else { 0 };
-            if let Some(session) = session.as_mut().filter(|_| host_above > 0 && work <= host_above) {
+            let spread = !every && direction == Direction::Push && spread_push(c[OUT_EDGES], len, opts.classes.warp);
+            if let Some(session) = session.as_mut().filter(|_| host_above > 0 && (work <= host_above || spread)) {
                 // Selective fusion: a small step; the persistent kernel takes over (it prepares the
                 // frontier again, to the same result) until a step is big or the run ends.
                 let from = LoopState { len, bucket, iterations, pending_maybe, fcur };
@@ -593,17 +605,6 @@ impl CudaEngine {
             let global = f64::from_bits(c[GLOBAL]);
             // When the frontier holds every vertex with out-edges, every in-arc's source is active.
             let stamp = if c[OUT_EDGES] == graph.num_arcs && stamp != LIVE_STAMP { 0 } else { stamp };
-            let direction = match opts.direction {
-                DirectionPolicy::Push => Direction::Push,
-                DirectionPolicy::Pull => Direction::Pull,
-                DirectionPolicy::Auto { threshold } => {
-                    if c[OUT_EDGES] as f64 > threshold * graph.num_arcs as f64 {
-                        Direction::Pull
-                    } else {
-                        Direction::Push
-                    }
-                }
-            };
             match direction {
                 Direction::Push => {
                     launch!(
@@ -786,6 +787,14 @@ impl CudaEngine {
 /// SSSP on kron:22 took 16.6 ms with pulls at the 30% rule and 11.3 ms pushing only. Programs that
 /// apply every vertex (PageRank) keep the policy's threshold.
 const AGGREGATE_PULL_SHARE: f64 = 0.85;
+
+/// Whether a push from `len` vertices with `out_edges` out-arcs averages under two warps' worth of arcs
+/// a vertex (`warp`: the warp class's first degree): the persistent kernel runs such a step as fast as a
+/// launch per phase, so selective fusion keeps it there however big (the same test as `spread` in
+/// `kernels/fused.cu`).
+fn spread_push(out_edges: u64, len: u32, warp: u32) -> bool {
+    out_edges < 2 * u64::from(warp) * u64::from(len)
+}
 
 /// The direction policy `P` runs under: `policy`, with the threshold of an automatic one raised to
 /// [`AGGREGATE_PULL_SHARE`] for aggregation programs that do not apply every vertex.
