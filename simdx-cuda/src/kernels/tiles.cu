@@ -59,6 +59,23 @@ __device__ __forceinline__ simdx_u32 sx_tile_owner(const sx_tile_mem* t, simdx_u
     return lo;
 }
 
+/* Where the arcs of tile vertex o end (prefix of the next one, or the tile's total for the last). */
+__device__ __forceinline__ simdx_u64 sx_tile_bound(const sx_tile_mem* t, simdx_u32 o, simdx_u64 total) {
+    return o + 1 < SX_BLOCK ? t->prefix[o + 1] : total;
+}
+
+/* The CSR arc at tile position `pos` of a thread's run (~0 past `total`): moves the owner `*o`, whose arcs
+ * end at `*bound`, on to the vertex that holds `pos` (positions of a run only grow). */
+__device__ __forceinline__ simdx_u64 sx_tile_arc(const sx_tile_mem* t, simdx_u64 pos, simdx_u64 total, simdx_u32* o,
+                                                 simdx_u64* bound) {
+    if (pos >= total) return ~0ull;
+    while (pos >= *bound) {
+        *o += 1;
+        *bound = sx_tile_bound(t, *o, total);
+    }
+    return t->start[*o] + (pos - t->prefix[*o]);
+}
+
 /* Push over edge-balanced tiles of a worklist (used for the thread class). */
 __device__ __forceinline__ void ph_push_tiles(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
     sx_bin_open();
@@ -85,21 +102,14 @@ __device__ __forceinline__ void ph_push_tiles(const sx_state* s, unsigned long l
          * first arc, the next ones follow by comparing with the next vertex's prefix. */
         for (simdx_u64 first = (simdx_u64)threadIdx.x * SX_ILP; first < total; first += (simdx_u64)SX_BLOCK * SX_ILP) {
             simdx_u32 o = sx_tile_owner(t, first);
-            simdx_u64 bound = o + 1 < SX_BLOCK ? t->prefix[o + 1] : total;
+            simdx_u64 bound = sx_tile_bound(t, o, total);
             simdx_u32 owner[SX_ILP], v[SX_ILP];
             simdx_u64 arc[SX_ILP];
             simdx_value dst[SX_ILP];
 #pragma unroll
             for (int j = 0; j < SX_ILP; j++) {
-                simdx_u64 pos = first + j;
-                if (pos < total) {
-                    while (pos >= bound) {
-                        o++;
-                        bound = o + 1 < SX_BLOCK ? t->prefix[o + 1] : total;
-                    }
-                }
+                arc[j] = sx_tile_arc(t, first + j, total, &o, &bound);
                 owner[j] = o;
-                arc[j] = pos < total ? t->start[o] + (pos - t->prefix[o]) : ~0ull;
                 v[j] = arc[j] != ~0ull ? s->out_targets[arc[j]] : 0u;
             }
 #pragma unroll
@@ -157,7 +167,7 @@ __device__ __forceinline__ void ph_pull_tiles(const sx_state* s, unsigned long l
         for (simdx_u64 first = (simdx_u64)threadIdx.x * SX_RUN; first < total; first += (simdx_u64)SX_BLOCK * SX_RUN) {
             /* o owns arcs prefix[o] .. bound - 1 of the tile (vertices with no arcs to pull are skipped). */
             simdx_u32 o = sx_tile_owner(t, first), cur = o;
-            simdx_u64 bound = o + 1 < SX_BLOCK ? t->prefix[o + 1] : total;
+            simdx_u64 bound = sx_tile_bound(t, o, total);
             bool got = false;
             simdx_value x = SIMDX_IDENTITY;
 #pragma unroll
@@ -168,15 +178,8 @@ __device__ __forceinline__ void ph_pull_tiles(const sx_state* s, unsigned long l
                 bool gots[SX_ILP];
 #pragma unroll
                 for (int j = 0; j < SX_ILP; j++) {
-                    simdx_u64 pos = first + h + j;
-                    if (pos < total) {
-                        while (pos >= bound) {
-                            o++;
-                            bound = o + 1 < SX_BLOCK ? t->prefix[o + 1] : total;
-                        }
-                    }
+                    arc[j] = sx_tile_arc(t, first + h + j, total, &o, &bound);
                     owner[j] = o;
-                    arc[j] = pos < total ? t->start[o] + (pos - t->prefix[o]) : ~0ull;
                     dst[j] = t->value[o];
                 }
                 sx_pull_arcs(s, &p, stamp, arc, dst, gots, up);
