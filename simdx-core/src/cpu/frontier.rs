@@ -75,7 +75,7 @@ impl Frontier {
     }
 
     /// The next frontier from the vertices `reached` in the last iteration (duplicate-free);
-    /// `clear_touched` also clears their "touched" bits on the way.
+    /// `clear_touched` also clears their "touched" flags on the way.
     pub(crate) fn select<P: Program>(
         &mut self,
         program: &P,
@@ -271,7 +271,7 @@ impl Frontier {
     }
 
     /// The active vertices of `waiting` that belong to `bucket` or an earlier one, duplicate-free;
-    /// those whose bucket grew are filed again. Duplicates are dropped through the "touched" bits,
+    /// those whose bucket grew are filed again. Duplicates are dropped through the "touched" flags,
     /// which are clear between iterations and cleared again before returning.
     fn take<P: Program>(
         &mut self,

@@ -11,7 +11,7 @@
 //! The lists may hold a vertex twice, or after it was relaxed: a vertex is relaxed only by the worker
 //! that *claims* its live value, by moving the seen value to it first (with a locked combine, or,
 //! when [`Program::source_value`] ignores the seen value, a plain store that two workers may both
-//! make). So a round needs no "touched" bitmap and no selection pass: the workers' lists move into
+//! make). So a round needs no "touched" flags and no selection pass: the workers' lists move into
 //! the frontier's window as they are, and a bucket's lists become a round's frontier as they are.
 //! A round starts no more workers than its frontier has batches.
 //!

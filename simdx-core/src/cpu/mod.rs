@@ -136,7 +136,7 @@ enum Next {
     All,
     /// Not every vertex is: this many, with this many out-edges in all.
     Senders(usize, u64),
-    /// These vertices were reached; `true`: their "touched" bits are still set.
+    /// These vertices were reached; `true`: their "touched" flags are still set.
     Reached(Vec<VertexId>, bool),
     /// The active vertices, already sorted by bucket.
     Filed(Vec<frontier::Filed>),

@@ -11,8 +11,8 @@ use super::state::VertexState;
 use crate::acc::{Apply, AtomicCell, CombineKind, Edge, Program, WeightView};
 use crate::{Csr, VertexId};
 
-/// Vertices one task of a pull step takes: a multiple of 64, so that a task owns the words of the
-/// "touched" bitmap its vertices fall in and sets their bits without a locked instruction.
+/// Vertices one task of a pull step takes (consecutive: the task is the one writer of their "touched"
+/// flags and sets them without a locked instruction).
 const PULL_BLOCK: VertexId = 2048;
 /// How many vertices ahead a pull task fetches the start of an in-list.
 const PULL_AHEAD: VertexId = 16;
@@ -168,10 +168,10 @@ fn scan<P: Program>(
     (combined, range.len() as u64)
 }
 
-/// Who may set a vertex's "touched" bit.
+/// Who may set a vertex's "touched" flag.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Owner {
-    /// The task that handles the vertex's aligned block: no other task writes the bit's word.
+    /// The task that handles the vertex's block: no other task writes the vertex's flag.
     Block,
     /// Any task (hubs, handled in parallel in no block order).
     Shared,
