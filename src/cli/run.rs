@@ -76,7 +76,7 @@ pub struct EngineArgs {
     filter: FilterArg,
     /// Vertices one online-filter bin holds before jit falls back to the ballot scan (on a GPU the
     /// step's list of reached vertices holds eight bins).
-    #[arg(long, value_name = "VERTICES", default_value_t = 4096,
+    #[arg(long, value_name = "VERTICES", default_value_t = RunOptions::default().bin_capacity as u32,
           value_parser = clap::value_parser!(u32).range(1..))]
     bin_capacity: u32,
     /// Degree-class thresholds WARP,CTA,GRID.

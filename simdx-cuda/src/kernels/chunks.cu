@@ -87,8 +87,6 @@ __device__ __forceinline__ void ph_pull_chunks_aggregate(const sx_state* s, unsi
             simdx_u64 e = b + SX_CHUNK < end ? b + SX_CHUNK : end;
             bool got = false;
             simdx_value acc = SIMDX_IDENTITY;
-            /* Two rounds at a time: the second round's loads are issued before the first's are used. */
-#pragma unroll 2
             for (simdx_u64 k = b; k < e; k += 32 * SX_ILP) {
                 simdx_u64 arc[SX_ILP];
                 simdx_value dsts[SX_ILP], ups[SX_ILP];
