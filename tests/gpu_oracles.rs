@@ -315,6 +315,25 @@ fn asynchronous_rounds_go_on_in_epochs_by_bucket_and_when_they_outgrow_their_que
         assert!(it.len() > 1, "blocks {blocks:?}: {it:?}");
         assert!(it.iter().map(|i| i.edges).sum::<u64>() >= g.num_arcs(), "blocks {blocks:?}");
     }
+    // Without buckets (BFS) a lane relaxes a vertex it improved itself next rather than through the queue,
+    // a chain of them up to SX_Q_CHAIN long: a path many chains long, and the graph above where the
+    // source improves every vertex at once, exact with the default queue and with one cell.
+    let path: Vec<(u32, u32)> = (1..n).map(|v| (v - 1, v)).collect();
+    let pg = GraphBuilder::new().directed(true).build(edges(n as usize, &path, None)).unwrap();
+    let dpg = DeviceGraph::upload(&gpu, &pg).unwrap();
+    for cells in [None, Some(1)] {
+        let mut engine = CudaEngine::new(options);
+        if let Some(c) = cells {
+            engine = engine.with_queue_cells(c);
+        }
+        let run = engine.run(&Bfs { source: 0 }, &dpg).unwrap();
+        assert_eq!(run.values, (0..n).collect::<Vec<_>>(), "path, cells {cells:?}");
+        let relaxed: u64 = run.stats.iterations.iter().map(|i| i.frontier).sum();
+        assert!(relaxed >= u64::from(n), "path, cells {cells:?}: {relaxed} vertices relaxed");
+        let star = engine.run(&Bfs { source: 0 }, &dg).unwrap();
+        let levels: Vec<u32> = (0..n).map(|v| u32::from(v > 0)).collect();
+        assert_eq!(star.values, levels, "source to every vertex, cells {cells:?}");
+    }
     // A program that cannot run asynchronously (a global sum, a stopping test) runs as under `Auto`.
     let params = PageRank { tolerance: 1e-9, max_iterations: 200, ..PageRank::default() };
     let pr = CudaEngine::new(options).run(&params, &dg).unwrap();

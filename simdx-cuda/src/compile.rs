@@ -2,6 +2,10 @@
 //! newer NVRTC never meets an older driver) -> module. CUBINs are cached in memory and on disk under
 //! the user's cache directory, keyed by a hash of the source, the architecture and NVRTC's version;
 //! a file is written under a unique name and renamed into place, so racing processes are safe.
+//!
+//! For tuning on a device without a rebuild, `SIMDX_NVRTC_DEFINES` (e.g. `"SX_Q_CHAIN=8"`, several
+//! separated by spaces) passes `-D` options to NVRTC: the kernels' tuning constants that are guarded by
+//! `#ifndef` take those values instead of their defaults (part of the cache key, like the source).
 
 use std::collections::HashMap;
 use std::ffi::{c_char, CStr, CString};
@@ -56,7 +60,9 @@ pub fn cache_dir() -> Option<PathBuf> {
 /// memory cache, the disk cache or NVRTC.
 pub fn module(ctx: &Arc<CudaContext>, arch: &str, source: &str) -> Result<(Arc<CudaModule>, CacheHit), CudaError> {
     let version = nvrtc_version();
-    let key = xxhash_rust::xxh3::xxh3_64(format!("{arch}\0{version:?}\0{NVRTC_OPTIONS:?}\0{source}").as_bytes());
+    let defines = tuning_defines();
+    let key =
+        xxhash_rust::xxh3::xxh3_64(format!("{arch}\0{version:?}\0{NVRTC_OPTIONS:?}\0{defines:?}\0{source}").as_bytes());
     if let Some(m) = memory_cache().lock().expect("cache lock").get(&key) {
         return Ok((m.clone(), CacheHit::Memory));
     }
@@ -64,7 +70,7 @@ pub fn module(ctx: &Arc<CudaContext>, arch: &str, source: &str) -> Result<(Arc<C
     let (cubin, hit) = match path.as_ref().and_then(|p| std::fs::read(p).ok()) {
         Some(bytes) if !bytes.is_empty() => (bytes, CacheHit::Disk),
         _ => {
-            let bytes = compile_cubin(source, arch)?;
+            let bytes = compile_cubin(source, arch, &defines)?;
             if let Some(p) = &path {
                 store(p, &bytes);
             }
@@ -88,9 +94,16 @@ fn store(path: &std::path::Path, bytes: &[u8]) {
     }
 }
 
-/// Compiles `source` to a CUBIN for `arch` with NVRTC; on failure returns the log and keeps the source
-/// in a file for inspection.
-fn compile_cubin(source: &str, arch: &str) -> Result<Vec<u8>, CudaError> {
+/// The `-D` options that `SIMDX_NVRTC_DEFINES` asks for (none when it is unset or empty).
+fn tuning_defines() -> Vec<String> {
+    std::env::var("SIMDX_NVRTC_DEFINES")
+        .map(|list| list.split_whitespace().map(|d| format!("-D{d}")).collect())
+        .unwrap_or_default()
+}
+
+/// Compiles `source` to a CUBIN for `arch` with NVRTC and the extra `defines`; on failure returns the
+/// log and keeps the source in a file for inspection.
+fn compile_cubin(source: &str, arch: &str, defines: &[String]) -> Result<Vec<u8>, CudaError> {
     let src = CString::new(source).map_err(|_| CudaError::Compile {
         log: "the generated source contains a NUL byte".into(),
         source_path: String::new(),
@@ -102,6 +115,7 @@ fn compile_cubin(source: &str, arch: &str) -> Result<Vec<u8>, CudaError> {
     })?;
     let mut options: Vec<String> = NVRTC_OPTIONS.iter().map(|s| s.to_string()).collect();
     options.push(format!("--gpu-architecture={arch}"));
+    options.extend(defines.iter().cloned());
     // SAFETY: `prog` is a live program; the options are valid strings.
     let compiled = unsafe { nvrtc::compile_program(prog, &options) };
     let result = match compiled {

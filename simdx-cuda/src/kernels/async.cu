@@ -41,8 +41,24 @@
  * buckets; one that takes SX_Q_SPAN_RANGE times more halves it. (SSSP on grid:2048x2048 after the
  * hand-over: a range of 16 halved spans that kept the grid busy, 48.2 ms; 64 and 256: 43.7 ms; a small
  * epoch of 1 or 16 vertices per warp: 62 and 45 ms; kron and urand within 1%.) */
+#ifndef SX_Q_SMALL_EPOCH
 #define SX_Q_SMALL_EPOCH 4
+#endif
+#ifndef SX_Q_SPAN_RANGE
 #define SX_Q_SPAN_RANGE 64
+#endif
+/* Vertices a lane relaxes in a row, for programs without buckets (BFS, labels): of the targets a
+ * relaxation improves, a lane keeps one and relaxes it next itself instead of enqueueing it, so that one
+ * hop of a long path costs a relaxation rather than a round trip through the queue (an enqueue, another
+ * warp's poll); after this many, the kept vertex goes through the queue. 1: every improvement goes
+ * through the queue. BFS on grid:2048x2048 (the H100): 1 / 4 / 8 / 16 / 32 / 64 / 256 took 19.0 / 18.7 /
+ * 17.2 / 15.4 / 13.8 / 13.7 / 13.9 ms. Programs with buckets (SSSP) do not chain: a chain follows one
+ * path depth first, whose values later and shorter paths improve again (SSSP on that grid, weights
+ * 1..255: 46.7 ms at 1, 51.4 at 4, 61.0 at 32). */
+#ifndef SX_Q_CHAIN
+#define SX_Q_CHAIN 32
+#endif
+#define SX_Q_CHAINS (SX_Q_CHAIN > 1 && !SIMDX_HAS_BUCKET)
 /* Idle polls of a warp's cells between two readings of the epoch's shared counters. */
 #define SX_Q_POLLS_PER_CHECK 8
 /* A warp that waits this long (ns) while the epoch is not over but nothing is enqueued anywhere aborts
@@ -137,12 +153,25 @@ __device__ __forceinline__ int sx_q_arc(const sx_state* s, const simdx_params* p
     return sx_q_bucket(p, update) > bucket ? SX_Q_DEFER : SX_Q_ENQUEUE;
 }
 
+/* Enqueues t where `need` says so, or defers it; with `chain`, a lane that keeps no vertex yet (*keep
+ * == ~0u, never a vertex id) keeps an enqueue for itself instead. Called by whole warps. */
+__device__ __forceinline__ void sx_q_route(const sx_queue* q, unsigned int epoch, simdx_u32 cur, int need, simdx_u32 t,
+                                           bool chain, simdx_u32* keep) {
+    bool kept = chain && need == SX_Q_ENQUEUE && *keep == ~0u;
+    if (kept) *keep = t;
+    sx_q_push(q, epoch, cur, need == SX_Q_ENQUEUE && !kept, t);
+    sx_q_defer(q, cur, need == SX_Q_DEFER, t);
+}
+
 /* Relaxes the out-arcs of each lane's vertex v (where `take`): a vertex from the queue relaxes if it
  * is still active (seen := now, as a snapshot would); a `handed` vertex (from a prepared frontier)
  * sends what it was prepared with. Lanes relax their own small vertices; the warp relaxes each big one
- * together. Adds the arcs read to *edges. Called by whole warps. */
+ * together. Adds the arcs read to *edges. With `chain` (*keep ~0u in every lane), a lane keeps one
+ * target it improved within the epoch's buckets in *keep instead of enqueueing it (see SX_Q_CHAIN).
+ * Called by whole warps. */
 __device__ __forceinline__ void sx_q_relax(const sx_state* s, const sx_queue* q, unsigned int epoch, simdx_u32 bucket,
-                                           simdx_u32 cur, bool take, simdx_u32 v, bool handed, unsigned long long* edges) {
+                                           simdx_u32 cur, bool take, simdx_u32 v, bool handed, unsigned long long* edges,
+                                           bool chain, simdx_u32* keep) {
     simdx_params p = s->params;
     simdx_msg src = (simdx_msg)0;
     simdx_u64 b = 0, e = 0;
@@ -172,8 +201,7 @@ __device__ __forceinline__ void sx_q_relax(const sx_state* s, const sx_queue* q,
     for (simdx_u32 k = 0; k < most; k++) {
         simdx_u32 t = 0;
         int need = (!big && b + k < e) ? sx_q_arc(s, &p, bucket, src, deg, b + k, &t) : SX_Q_NOTHING;
-        sx_q_push(q, epoch, cur, need == SX_Q_ENQUEUE, t);
-        sx_q_defer(q, cur, need == SX_Q_DEFER, t);
+        sx_q_route(q, epoch, cur, need, t, chain, keep);
     }
     int lane = threadIdx.x & 31;
     for (unsigned bigs = __ballot_sync(SX_FULL, big); bigs; bigs &= bigs - 1u) {
@@ -184,8 +212,7 @@ __device__ __forceinline__ void sx_q_relax(const sx_state* s, const sx_queue* q,
         for (simdx_u64 k = bb; k < ee; k += 32) {
             simdx_u32 t = 0;
             int need = k + lane < ee ? sx_q_arc(s, &p, bucket, ss, dd, k + lane, &t) : SX_Q_NOTHING;
-            sx_q_push(q, epoch, cur, need == SX_Q_ENQUEUE, t);
-            sx_q_defer(q, cur, need == SX_Q_DEFER, t);
+            sx_q_route(q, epoch, cur, need, t, chain, keep);
         }
     }
 }
@@ -220,10 +247,24 @@ __device__ __forceinline__ void sx_q_work(const sx_state* s, const sx_queue* q, 
             bool ready = mine && (unsigned int)(word >> 32) == epoch;
             unsigned got = __ballot_sync(SX_FULL, ready);
             if (got) {
-                sx_q_relax(s, q, epoch, bucket, cur, ready, (simdx_u32)word, false, edges);
+                /* Each lane relaxes its vertex, then (SX_Q_CHAINS) the vertices it keeps, one after
+                 * the other (the last one kept goes through the queue). */
+                bool have = ready;
+                simdx_u32 v = (simdx_u32)word;
+                for (int hop = 1;; hop++) {
+                    simdx_u32 keep = ~0u;
+                    sx_q_relax(s, q, epoch, bucket, cur, have, v, false, edges, SX_Q_CHAINS && hop < SX_Q_CHAIN, &keep);
+                    if (!SX_Q_CHAINS) break;
+                    have = keep != ~0u;
+                    v = keep;
+                    unsigned more = __ballot_sync(SX_FULL, have);
+                    if (!more) break;
+                    if (lane == 0) *items += __popc(more);
+                }
                 waiting &= ~got;
-                /* Counted after the enqueues of the relaxations (their leaders' atomics returned
-                 * before the ballots that brought the warp here). */
+                /* Counted once the chains are done and after the enqueues of their relaxations (their
+                 * leaders' atomics returned before the ballots that brought the warp here): a kept
+                 * vertex is never in the queue, and the epoch cannot end while its chain runs. */
                 if (lane == 0) {
                     *items += __popc(got);
                     atomicAdd(&q->ctl[SX_Q_FINISHED], (unsigned long long)__popc(got));
@@ -332,7 +373,8 @@ extern "C" __global__ void __launch_bounds__(SX_BLOCK) sx_async(const sx_state* 
     /* The handed-over frontier sends what it was prepared with. */
     for (simdx_u32 i = warp * 32; i < q->len; i += warps * 32) {
         bool take = i + lane < q->len;
-        sx_q_relax(s, q, epoch, bucket, cur, take, take ? q->list[i + lane] : 0u, true, &edges);
+        simdx_u32 none = ~0u;
+        sx_q_relax(s, q, epoch, bucket, cur, take, take ? q->list[i + lane] : 0u, true, &edges, false, &none);
     }
     /* Every active vertex (the source, at the start of a run) goes in, or waits in the far list. */
     sx_q_start(s, q, epoch, bucket, 0, true, 0, cur);
