@@ -254,6 +254,26 @@ fn hubs_split_into_chunks_under_fused_rounds_and_single_steps() {
 }
 
 #[test]
+fn a_step_guessed_to_pull_that_pushes_after_all_stays_exact() {
+    // A star of 100 leaves around vertex 0, one leaf joined to a complete graph of 60 vertices: by the
+    // mean out-degree of the graph the leaves' step would pull (so the engine prepares and marks them for
+    // a pull), by their own out-edges (one each, plus the one into the clique) it pushes.
+    let (leaves, clique) = (100u32, 60u32);
+    let mut pairs: Vec<(u32, u32)> = (1..=leaves).map(|v| (0, v)).collect();
+    pairs.push((1, leaves + 1));
+    for a in 0..clique {
+        pairs.extend((a + 1..clique).map(|b| (leaves + 1 + a, leaves + 1 + b)));
+    }
+    let g = GraphBuilder::new().build(edges((1 + leaves + clique) as usize, &pairs, None)).unwrap();
+    for source in [0, 2] {
+        let run = Engine::default().run(&Bfs { source }, &g).unwrap();
+        verify::bfs(&g, source, &run.values).unwrap_or_else(|e| panic!("source {source}: {e}"));
+        let leaves_step = &run.stats.iterations[if source == 0 { 1 } else { 2 }];
+        assert_eq!(leaves_step.direction, Direction::Push, "source {source}: {:?}", run.stats.iterations);
+    }
+}
+
+#[test]
 fn stats_record_directions_filters_and_edges() {
     let g = generated("kron:12");
     let source = (0..g.num_vertices() as u32).max_by_key(|&v| g.out_degree(v)).unwrap();

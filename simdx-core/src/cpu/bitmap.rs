@@ -13,7 +13,7 @@ use crate::VertexId;
 const CLEAR_WORDS_PER_TASK: usize = 16 * 1024;
 
 /// List entries one task of [`AtomicBitmap::insert_all`] sets.
-const INSERT_CHUNK: usize = 4096;
+pub(crate) const INSERT_CHUNK: usize = 4096;
 
 /// A fixed-size bitmap whose bits can be set from many threads at once.
 pub(crate) struct AtomicBitmap {
@@ -30,23 +30,27 @@ impl AtomicBitmap {
     /// the same word rather than one per entry: a sorted frontier of millions of vertices costs a
     /// locked instruction per 64 vertices at most, not per vertex.
     pub(crate) fn insert_all(&self, list: &[VertexId]) {
-        list.par_chunks(INSERT_CHUNK).for_each(|chunk| {
-            let mut word = usize::MAX;
-            let mut bits = 0u64;
-            for &i in chunk {
-                let w = i as usize / 64;
-                if w != word {
-                    if bits != 0 {
-                        self.words[word].fetch_or(bits, Ordering::Relaxed);
-                    }
-                    (word, bits) = (w, 0);
+        list.par_chunks(INSERT_CHUNK).for_each(|chunk| self.insert_chunk(chunk));
+    }
+
+    /// Sets the bits of `chunk` in this thread, as [`AtomicBitmap::insert_all`] does for each of its
+    /// tasks: one atomic OR per run of entries in the same word.
+    pub(crate) fn insert_chunk(&self, chunk: &[VertexId]) {
+        let mut word = usize::MAX;
+        let mut bits = 0u64;
+        for &i in chunk {
+            let w = i as usize / 64;
+            if w != word {
+                if bits != 0 {
+                    self.words[word].fetch_or(bits, Ordering::Relaxed);
                 }
-                bits |= 1u64 << (i % 64);
+                (word, bits) = (w, 0);
             }
-            if bits != 0 {
-                self.words[word].fetch_or(bits, Ordering::Relaxed);
-            }
-        });
+            bits |= 1u64 << (i % 64);
+        }
+        if bits != 0 {
+            self.words[word].fetch_or(bits, Ordering::Relaxed);
+        }
     }
 
     /// Whether bit `i` is set.

@@ -2,7 +2,8 @@
 //! filtering of the next frontier, priority buckets, and the per-iteration statistics.
 //!
 //! An iteration of the general path snapshots the frontier's values (summing its out-degrees for the
-//! direction choice in the same pass; before a push of live values it only keeps the seen values),
+//! direction choice in the same pass; before a push of live values it only keeps the seen values, and
+//! before a pull it is likely to take it also marks the frontier's membership for that pull),
 //! runs a push or pull step, then applies the combined updates where the program asks for it and
 //! files the vertices then active by bucket, in one pass over the vertices reached (over every
 //! vertex for [`Apply::Every`], unless [`Program::IDENTITY_KEEPS_VALUE`] and a global sum of 0 let the
@@ -97,6 +98,7 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
         bucket_work: (0, 0, 0),
         explored: 0,
         last_frontier: 0,
+        last_pulled: false,
         steps: 0,
     };
     let n = state.len();
@@ -167,6 +169,8 @@ struct Iterations<'a, 'g, P: Program> {
     explored: u64,
     /// The size of the last frontier (whether the frontier grows, for GAP's direction rule).
     last_frontier: usize,
+    /// Whether the last step of the general path pulled.
+    last_pulled: bool,
     /// Iterations run so far.
     steps: u32,
 }
@@ -260,13 +264,25 @@ impl<P: Program> Iterations<'_, '_, P> {
         // A program that pushes its live value reads it in the push itself: before a push, its
         // snapshot only keeps each seen value for `source_value` (see `VertexState::keep_seen`).
         let light = VertexState::<P>::PUSHES_LIVE && !P::USES_GLOBAL;
-        let (out_edges, mut global, mut uniform) = match light {
-            true => keep_seen(state, &current),
-            false => snapshot(program, state, &current, true),
+        // Where a pull is likely, one pass counts the out-edges, prepares every vertex and marks the
+        // frontier's membership for the pull (a push after it finds them prepared, which it allows).
+        let marked = light && self.pull_likely(current.len());
+        let (out_edges, mut global, mut uniform) = if marked {
+            let membership = self.membership.get_or_insert_with(|| AtomicBitmap::new(state.len()));
+            prepare_and_mark(program, state, &current, membership)
+        } else if light {
+            keep_seen(state, &current)
+        } else {
+            snapshot(program, state, &current, true)
         };
         let direction = self.voting_direction(out_edges, current.len());
-        if light && direction == Direction::Pull {
+        if light && !marked && direction == Direction::Pull {
             (_, global, uniform) = snapshot(program, state, &current, false);
+        }
+        if marked && direction == Direction::Push {
+            if let Some(membership) = &self.membership {
+                membership.clear_list(&current);
+            }
         }
         // Every vertex is applied, unless the program keeps the value of a vertex that received
         // nothing while the global sum is 0: then, as for `Apply::Received`, only the reached ones.
@@ -278,7 +294,7 @@ impl<P: Program> Iterations<'_, '_, P> {
             Direction::Push => {
                 push::push_step(program, state, self.out_weights, &current, out_edges, self.split, &bins)
             }
-            Direction::Pull => self.pull(&current, uniform.message(), &bins),
+            Direction::Pull => self.pull(&current, uniform.message(), &bins, marked),
         };
 
         if every {
@@ -312,16 +328,29 @@ impl<P: Program> Iterations<'_, '_, P> {
 
     /// A pull step from `current`; sources are tested against a membership bitmap unless every
     /// vertex is active. `uniform`: the message every vertex of `current` sends, if they all send the
-    /// same (then a source found is not read).
-    fn pull(&mut self, current: &[VertexId], uniform: Option<P::Message>, bins: &BinPolicy) -> record::Bin {
+    /// same (then a source found is not read). `marked`: the bitmap holds `current` already.
+    fn pull(
+        &mut self,
+        current: &[VertexId],
+        uniform: Option<P::Message>,
+        bins: &BinPolicy,
+        marked: bool,
+    ) -> record::Bin {
         let (program, state, split) = (self.program, self.state, self.split);
         let n = state.len();
         let hubs = self.hubs.get_or_insert_with(|| pull::hubs(state.graph.in_csr(), split));
         if current.len() == n {
+            if marked {
+                if let Some(membership) = &self.membership {
+                    membership.clear_all();
+                }
+            }
             return pull::pull_step(program, state, self.in_weights, None, uniform, hubs, split, bins);
         }
         let membership = self.membership.get_or_insert_with(|| AtomicBitmap::new(n));
-        membership.insert_all(current);
+        if !marked {
+            membership.insert_all(current);
+        }
         let step = pull::pull_step(program, state, self.in_weights, Some(membership), uniform, hubs, split, bins);
         membership.clear_list(current);
         step
@@ -346,9 +375,32 @@ impl<P: Program> Iterations<'_, '_, P> {
             && (grows || frontier * VOTING_BETA >= self.state.len())
             && out_edges.saturating_mul(VOTING_ALPHA) > unexplored
         {
+            self.last_pulled = true;
             return Direction::Pull;
         }
+        self.last_pulled = by_share == Direction::Pull;
         by_share
+    }
+
+    /// Whether the next step from a frontier of `frontier` vertices will likely pull, guessed before its
+    /// out-edges are counted: under [`DirectionPolicy::Pull`], and for a voting program under the auto
+    /// policy when [`Iterations::voting_direction`] would pull a frontier of mean out-degree, or the last
+    /// step pulled and the frontier still holds [`VOTING_BETA`]-th of the vertices. A wrong guess costs
+    /// a pass (a push clears the membership marked for nothing; a missed pull prepares again).
+    fn pull_likely(&self, frontier: usize) -> bool {
+        match self.options.direction {
+            DirectionPolicy::Push => false,
+            DirectionPolicy::Pull => true,
+            DirectionPolicy::Auto { .. } if P::KIND == CombineKind::Voting => {
+                let (n, arcs) = (self.state.len(), self.state.graph.num_arcs());
+                let mean_edges = frontier as u64 * arcs / n.max(1) as u64;
+                let unexplored = arcs.saturating_sub(self.explored);
+                let large = frontier * VOTING_BETA >= n;
+                ((frontier > self.last_frontier || large) && mean_edges.saturating_mul(VOTING_ALPHA) > unexplored)
+                    || (self.last_pulled && large)
+            }
+            DirectionPolicy::Auto { .. } => false,
+        }
     }
 
     /// Pull when the frontier's `out_edges` exceed the policy's share of all arcs (for aggregation
@@ -422,6 +474,31 @@ impl<M: PartialEq> Uniform<M> {
             Uniform::Empty | Uniform::Mixed => None,
         }
     }
+}
+
+/// The snapshot before a likely pull of a program that pushes live values, in one pass: each frontier
+/// vertex is prepared ([`VertexState::prepare`]) and marked in `membership`. Returns the frontier's
+/// out-edges, 0 (no global sum) and whether every vertex sends the same message.
+fn prepare_and_mark<P: Program>(
+    program: &P,
+    state: &VertexState<'_, P>,
+    frontier: &[VertexId],
+    membership: &AtomicBitmap,
+) -> (u64, f64, Uniform<P::Message>) {
+    let (edges, uniform) = frontier
+        .par_chunks(bitmap::INSERT_CHUNK)
+        .map(|chunk| {
+            membership.insert_chunk(chunk);
+            let (mut edges, mut uniform) = (0, Uniform::Empty);
+            for &u in chunk {
+                edges += state.graph.out_degree(u);
+                state.prepare(program, u);
+                uniform = uniform.merge(Uniform::One(state.sent_by(u)));
+            }
+            (edges, uniform)
+        })
+        .reduce(|| (0, Uniform::Empty), |a, b| (a.0 + b.0, a.1.merge(b.1)));
+    (edges, 0.0, uniform)
 }
 
 /// The light snapshot before a push of live values: each frontier vertex's seen value is kept
