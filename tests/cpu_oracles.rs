@@ -254,6 +254,20 @@ fn hubs_split_into_chunks_under_fused_rounds_and_single_steps() {
 }
 
 #[test]
+fn buckets_too_small_for_the_threads_are_taken_several_at_once() {
+    // A path of unit weights at width 1: every bucket holds one vertex, far too little work for a step,
+    // so the engine takes more buckets at once while they stay small (still exact, fewer steps).
+    let n = 3000u32;
+    let pairs: Vec<(u32, u32)> = (1..n).map(|v| (v - 1, v)).collect();
+    let g = GraphBuilder::new().build(edges(n as usize, &pairs, Some(vec![1; n as usize - 1]))).unwrap();
+    let run = Engine::default().run(&Sssp { source: 0, delta: 1 }, &g).unwrap();
+    verify::sssp(&g, 0, &run.values).unwrap();
+    let buckets: Vec<u32> = run.stats.iterations.iter().map(|i| i.bucket).collect();
+    assert!(buckets.windows(2).any(|w| w[1] > w[0] + 1), "{buckets:?}");
+    assert!(buckets.len() < n as usize / 4, "{} steps", buckets.len());
+}
+
+#[test]
 fn a_step_guessed_to_pull_that_pushes_after_all_stays_exact() {
     // A star of 100 leaves around vertex 0, one leaf joined to a complete graph of 60 vertices: by the
     // mean out-degree of the graph the leaves' step would pull (so the engine prepares and marks them for

@@ -234,6 +234,8 @@ impl<P: Program> Iterations<'_, '_, P> {
         let buckets = (self.frontier.bucket, self.frontier.base());
         let (bucket, so_far, _) = self.bucket_work;
         if bucket != self.frontier.bucket {
+            // The buckets just finished say how many the next move takes.
+            self.frontier.adapt_span(so_far);
             self.bucket_work = (self.frontier.bucket, 0, so_far);
         }
         // A bucket whose rounds relax many edges in all runs in parallel even when each round's
