@@ -91,10 +91,9 @@ impl Frontier {
     /// finished relaxed: twice as many when they were too few for the worker threads, half as many
     /// when they were many more (see [`SPAN_EDGES_PER_THREAD`]).
     pub(crate) fn adapt_span(&mut self, edges: u64) {
-        let small = SPAN_EDGES_PER_THREAD * rayon::current_num_threads() as u64;
-        if edges < small {
+        if edges < span_edges_bound() / SPAN_RANGE {
             self.span = (self.span * 2).min(MAX_SPAN);
-        } else if edges > small * SPAN_RANGE {
+        } else if edges > span_edges_bound() {
             self.span = (self.span / 2).max(1);
         }
     }
@@ -289,10 +288,16 @@ impl Frontier {
                     self.cursor += 1;
                     continue;
                 }
-                let end = (i + self.span as usize).min(self.slots.len());
-                let mut lists = Vec::new();
-                for slot in &mut self.slots[i..end] {
-                    lists.append(slot);
+                // Up to `span` buckets, but no further once the vertices waiting promise more work
+                // than the span's upper bound (a power-law or random graph's first buckets are tiny
+                // and widen the span, after which its big buckets must still be taken one at a time).
+                let limit = (i + self.span as usize).min(self.slots.len());
+                let enough = span_edges_bound() / mean_degree(state).max(1);
+                let (mut lists, mut waiting, mut end) = (Vec::new(), 0u64, i);
+                while end < limit && (end == i || waiting <= enough) {
+                    waiting += self.slots[end].iter().map(|list| list.len() as u64).sum::<u64>();
+                    lists.append(&mut self.slots[end]);
+                    end += 1;
                 }
                 self.cursor = end;
                 return Some((self.base + end as u32 - 1, lists));
@@ -344,6 +349,17 @@ impl Frontier {
         }
         true
     }
+}
+
+/// The edges a span's rounds may relax before the span halves: [`SPAN_RANGE`] times
+/// [`SPAN_EDGES_PER_THREAD`] per worker thread.
+fn span_edges_bound() -> u64 {
+    SPAN_RANGE * SPAN_EDGES_PER_THREAD * rayon::current_num_threads() as u64
+}
+
+/// The graph's mean out-degree, rounded down.
+fn mean_degree<P: Program>(state: &VertexState<'_, P>) -> u64 {
+    state.graph.num_arcs() / (state.len() as u64).max(1)
 }
 
 /// The window slot of `bucket` when the window starts at bucket `base`; `None` outside it.
