@@ -3,7 +3,9 @@
 //! window of per-bucket lists (plus an overflow list for buckets beyond the window), so moving to the
 //! next bucket costs the size of that bucket, not a sort of everything waiting. The lists are kept
 //! as the tasks that filed them made them, moved rather than copied; fused rounds (module `fused`)
-//! take a bucket's lists as they are, while single steps deduplicate them first.
+//! take a bucket's lists as they are, while single steps deduplicate them first. Where buckets are
+//! too small to keep the worker threads busy (a grid's wavefront), a move takes several at once
+//! ([`Frontier::adapt_span`]), as a wider bucket would.
 
 use rayon::prelude::*;
 

@@ -18,8 +18,9 @@
  * cells than it has, and SSSP relaxes its buckets in order, each one asynchronously. An epoch takes
  * `span` buckets from the lowest: an epoch too small to keep the grid busy doubles the span (the cost of
  * an epoch, a few grid barriers, then buys more work), a big one halves it (asynchronous rounds over a
- * wide range of buckets relax vertices again that a narrower one would have relaxed once). Called with
- * a co-resident grid (cooperative launch). */
+ * wide range of buckets relax vertices again that a narrower one would have relaxed once). Programs
+ * without buckets chain: a lane relaxes one target it improved itself next instead of enqueueing it
+ * (SX_Q_CHAIN). Called with a co-resident grid (cooperative launch). */
 
 /* Counter words of `ctl` (u64), each on its own 128-byte line. */
 #define SX_Q_HEAD 0
