@@ -51,8 +51,8 @@
 /* Vertices a lane relaxes in a row, for programs without buckets (BFS, labels): of the targets a
  * relaxation improves, a lane keeps one and relaxes it next itself instead of enqueueing it, so that one
  * hop of a long path costs a relaxation rather than a round trip through the queue (an enqueue, another
- * warp's poll); after this many, the kept vertex goes through the queue. 1: every improvement goes
- * through the queue. BFS on grid:2048x2048 (the H100): 1 / 4 / 8 / 16 / 32 / 64 / 256 took 19.0 / 18.7 /
+ * warp's poll); the last relaxation of a chain this long enqueues what it improves. 1: every
+ * improvement goes through the queue. BFS on grid:2048x2048 (the H100): 1 / 4 / 8 / 16 / 32 / 64 / 256 took 19.0 / 18.7 /
  * 17.2 / 15.4 / 13.8 / 13.7 / 13.9 ms. Programs with buckets (SSSP) do not chain: a chain follows one
  * path depth first, whose values later and shorter paths improve again (SSSP on that grid, weights
  * 1..255: 46.7 ms at 1, 51.4 at 4, 61.0 at 32). */
@@ -249,7 +249,7 @@ __device__ __forceinline__ void sx_q_work(const sx_state* s, const sx_queue* q, 
             unsigned got = __ballot_sync(SX_FULL, ready);
             if (got) {
                 /* Each lane relaxes its vertex, then (SX_Q_CHAINS) the vertices it keeps, one after
-                 * the other (the last one kept goes through the queue). */
+                 * the other, SX_Q_CHAIN relaxations at most. */
                 bool have = ready;
                 simdx_u32 v = (simdx_u32)word;
                 for (int hop = 1;; hop++) {
