@@ -19,6 +19,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
+use super::record::filled;
 use super::state::VertexState;
 use crate::acc::{convert, Apply, AtomicCell, CombineKind, Edge, Program, Value, WeightView};
 use crate::{Csr, VertexId};
@@ -77,8 +78,8 @@ impl<P: Program> Dense<P> {
     /// Buffers for `state`'s graph; `hubs` are the vertices whose in-degree reaches `split`.
     pub(crate) fn new(state: &VertexState<'_, P>, hubs: Vec<VertexId>) -> Self {
         let n = state.len();
-        let messages = || vec![convert(P::UNSEEN); n];
-        let flags = || vec![0; n.div_ceil(64)];
+        let messages = || filled(n, convert(P::UNSEEN));
+        let flags = || filled(n.div_ceil(64), 0);
         Dense {
             send: messages(),
             next: messages(),

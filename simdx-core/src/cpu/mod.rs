@@ -94,6 +94,7 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
         frontier: Frontier::new(),
         membership: None,
         hubs: None,
+        pull_slots: Vec::new(),
         dense: None,
         bucket_work: (0, 0, 0),
         explored: 0,
@@ -161,6 +162,9 @@ struct Iterations<'a, 'g, P: Program> {
     membership: Option<AtomicBitmap>,
     /// Vertices whose in-degree reaches `split` (found on the first pull).
     hubs: Option<Vec<VertexId>>,
+    /// One slot per vertex, where a pull step's blocks record the vertices they reach (made on the
+    /// first pull).
+    pull_slots: Vec<VertexId>,
     /// The dense path's buffers (made on its first use).
     dense: Option<Dense<P>>,
     /// The bucket of the last fused round, the edges its rounds relaxed, and those of the bucket before.
@@ -341,19 +345,24 @@ impl<P: Program> Iterations<'_, '_, P> {
         let (program, state, split) = (self.program, self.state, self.split);
         let n = state.len();
         let hubs = self.hubs.get_or_insert_with(|| pull::hubs(state.graph.in_csr(), split));
+        if self.pull_slots.len() < n {
+            self.pull_slots = record::filled(n, 0);
+        }
+        let slots = &mut self.pull_slots;
         if current.len() == n {
             if marked {
                 if let Some(membership) = &self.membership {
                     membership.clear_all();
                 }
             }
-            return pull::pull_step(program, state, self.in_weights, None, uniform, hubs, split, bins);
+            return pull::pull_step(program, state, self.in_weights, None, uniform, hubs, split, bins, slots);
         }
         let membership = self.membership.get_or_insert_with(|| AtomicBitmap::new(n));
         if !marked {
             membership.insert_all(current);
         }
-        let step = pull::pull_step(program, state, self.in_weights, Some(membership), uniform, hubs, split, bins);
+        let step =
+            pull::pull_step(program, state, self.in_weights, Some(membership), uniform, hubs, split, bins, slots);
         membership.clear_list(current);
         step
     }

@@ -59,13 +59,13 @@ impl<'g, P: Program> VertexState<'g, P> {
     }
 
     /// About what [`VertexState::new`] allocates for `n` vertices, and the engine's per-vertex buffers
-    /// besides (frontier lists and bitmaps: a few words a vertex).
+    /// besides (frontier lists, bitmaps and the pull step's slots: a few words a vertex).
     pub(crate) fn bytes(n: usize) -> u64 {
         let value = std::mem::size_of::<<P::Value as Value>::Cell>();
         let message = std::mem::size_of::<<P::Message as Value>::Cell>();
         let before = if Self::KEEPS_BEFORE { value } else { 0 };
         let acc = if P::APPLY == Apply::InPlace { 0 } else { value };
-        let buffers = 3 * std::mem::size_of::<VertexId>();
+        let buffers = 4 * std::mem::size_of::<VertexId>();
         (n as u64).saturating_mul((2 * value + message + before + acc + buffers) as u64)
     }
 
