@@ -254,6 +254,35 @@ fn hubs_split_into_chunks_under_fused_rounds_and_single_steps() {
 }
 
 #[test]
+fn pulls_over_many_blocks_record_exactly_the_vertices_they_reach() {
+    // kron:13 has 8,192 vertices (four pull blocks of 2,048), many without in-arcs (never candidates),
+    // and hubs above a split of 64 (pulled in chunks); a bin capacity of 1 overflows every block.
+    let classes = DegreeClasses { warp: 1, cta: 1, grid: 64 };
+    for spec in ["kron:13", "urand:13"] {
+        let g = generated(spec);
+        for (classes, bin_capacity) in [(DegreeClasses::default(), 4096), (classes, 4096), (classes, 1)] {
+            for direction in [DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
+                let options = RunOptions {
+                    direction,
+                    filter: FilterPolicy::Jit,
+                    classes,
+                    bin_capacity,
+                    threads: Some(4),
+                    ..RunOptions::default()
+                };
+                for source in sources(&g) {
+                    let run = Engine::new(options).run(&Bfs { source }, &g).unwrap();
+                    verify::bfs(&g, source, &run.values)
+                        .unwrap_or_else(|e| panic!("{spec} {direction:?} capacity {bin_capacity} {source}: {e}"));
+                    let pulls = run.stats.iterations.iter().filter(|i| i.direction == Direction::Pull).count();
+                    assert!(pulls > 0 || direction != DirectionPolicy::Pull, "{spec}: no step pulled");
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn buckets_too_small_for_the_threads_are_taken_several_at_once() {
     // A path of unit weights at width 1: every bucket holds one vertex, far too little work for a step,
     // so the engine takes more buckets at once while they stay small (still exact, fewer steps).

@@ -205,7 +205,7 @@ impl<P: Program> Iterations<'_, '_, P> {
             dense.invalidate();
         }
         let list = match current {
-            Active::All => (0..n as VertexId).collect(),
+            Active::All => (0..n as VertexId).into_par_iter().collect(),
             Active::Senders(..) => self.frontier.active_list(self.program, state),
             Active::List(list) => list,
             Active::Lists(lists) => lists.concat(),

@@ -14,8 +14,8 @@ use crate::{Csr, VertexId};
 /// Vertices one task of a pull step takes (consecutive: the task is the one writer of their "touched"
 /// flags and sets them without a locked instruction).
 const PULL_BLOCK: VertexId = 2048;
-/// How many vertices ahead a pull task fetches the start of an in-list.
-const PULL_AHEAD: VertexId = 16;
+/// How many candidates ahead a pull task fetches the start of an in-list.
+const PULL_AHEAD: usize = 16;
 
 /// Runs one pull step; `in_frontier` marks the active sources (`None`: every vertex is active);
 /// `uniform` is the message every active source sends, when they all send the same one (BFS: the
@@ -50,28 +50,34 @@ pub(crate) fn pull_step<P: Program>(
             let (offsets, sources) = (csr.offsets(), csr.targets());
             let first = block as VertexId * PULL_BLOCK;
             let end = first + slots.len() as VertexId;
+            // First the block's candidates, in its own slots: vertices that can still change and
+            // have in-arcs (most of a late step's vertices cannot, and cost two loads here).
+            let mut candidates = 0;
             for v in first..end {
-                // The start of the in-list of a vertex a few places on is a cache miss (the vertices
-                // that can still change are scattered): fetch it early, so that several are in flight.
-                let ahead = v + PULL_AHEAD;
-                if ahead < end && program.can_update(state.now[ahead as usize].load()) {
-                    prefetch::element(sources, offsets[ahead as usize] as usize);
+                let (i, j) = (offsets[v as usize], offsets[v as usize + 1]);
+                if j > i && j - i < split && program.can_update(state.now[v as usize].load()) {
+                    slots[candidates] = v;
+                    candidates += 1;
                 }
+            }
+            // Then their in-arcs. The start of an in-list is a cache miss (the candidates are
+            // scattered): the one PULL_AHEAD candidates on is fetched early, so that several are in
+            // flight. A vertex reached is recorded at or before its own candidate slot, already read.
+            for k in 0..candidates {
+                if k + PULL_AHEAD < candidates {
+                    prefetch::element(sources, offsets[slots[k + PULL_AHEAD] as usize] as usize);
+                }
+                let v = slots[k];
                 let dst = state.now[v as usize].load();
-                if !program.can_update(dst) {
-                    continue;
-                }
                 let range = offsets[v as usize] as usize..offsets[v as usize + 1] as usize;
-                if (range.len() as u64) < split {
-                    let (combined, inspected) = pull_range(program, state, weights, in_frontier, uniform, dst, range);
-                    edges += inspected;
-                    if finish(program, state, v, combined, Owner::Block) {
-                        if recorded < limit {
-                            slots[recorded] = v;
-                            recorded += 1;
-                        } else {
-                            bins.overflow();
-                        }
+                let (combined, inspected) = pull_range(program, state, weights, in_frontier, uniform, dst, range);
+                edges += inspected;
+                if finish(program, state, v, combined, Owner::Block) {
+                    if recorded < limit {
+                        slots[recorded] = v;
+                        recorded += 1;
+                    } else {
+                        bins.overflow();
                     }
                 }
             }
