@@ -119,6 +119,7 @@ struct Links<'a, 'g, P: Program> {
 
 impl<P: Program> Links<'_, '_, P> {
     /// Links the out-arcs of `u` at positions `arcs` of the out-CSR; returns how many.
+    #[inline]
     fn out_arcs(&self, u: VertexId, arcs: std::ops::Range<usize>) -> u64 {
         if arcs.is_empty() {
             return 0;
@@ -208,6 +209,7 @@ impl<P: Program> Links<'_, '_, P> {
 
     /// Puts `a` and `b` in one class: climbs from both towards their roots until they meet, hooking
     /// the worse of two roots under the better.
+    #[inline]
     fn link(&self, a: usize, b: usize) {
         let (mut a, mut b) = (a, b);
         while a != b {
