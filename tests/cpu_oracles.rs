@@ -130,9 +130,12 @@ fn pagerank_pushes_apply_only_the_reached_vertices_while_the_uniform_share_is_st
     verify::pagerank(&directed, &params, &run.values, 1e-6).unwrap();
 }
 
-/// PageRank whose apply breaks the promise of `IDENTITY_KEEPS_VALUE`: it adds a constant.
+/// PageRank whose apply breaks the promise of `IDENTITY_KEEPS_VALUE`: it adds a constant (the check
+/// is in debug builds only, and so is the test).
+#[cfg(debug_assertions)]
 struct BrokenPromise;
 
+#[cfg(debug_assertions)]
 impl Program for BrokenPromise {
     type Value = f64;
     type Message = f64;

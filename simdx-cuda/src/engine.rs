@@ -55,8 +55,17 @@ const CHANGE: usize = 7;
 const CLASS_LEN: usize = 8;
 /// Blocks that share one vertex of the grid class.
 const GRID_SPLIT: u32 = 64;
-/// Byte offset of `online_capacity` in `sx_state` (19 pointers, then `n`).
-const CAPACITY_OFFSET: usize = 19 * 8 + 4;
+
+/// Vertices per tile of the thread class's push (as `sx_push_tile_vertices` in kernels/tiles.cu): 256,
+/// halved down to 32 while the worklist of `len` would make fewer than `blocks` tiles, so that a small
+/// frontier spreads over the GPU with several threads a vertex.
+fn push_tile_vertices(len: u32, blocks: u32) -> u32 {
+    let mut per_tile = BLOCK;
+    while per_tile > 32 && len.div_ceil(per_tile) < blocks {
+        per_tile /= 2;
+    }
+    per_tile
+}
 
 /// The weights a program reads on the device: out-arcs, in-arcs (`None`: uniform), uniform weight bits.
 type ProgramWeights<'g> = (Option<&'g CudaSlice<u32>>, Option<&'g CudaSlice<u32>>, u32);
@@ -192,6 +201,7 @@ impl CudaEngine {
             far_len,
             sent,
             prepared,
+            frontier_bits,
             frontier,
             next,
             push_classes,
@@ -264,6 +274,9 @@ impl CudaEngine {
         push_ptr!(far_len);
         push_ptr!(sent);
         push_ptr!(prepared);
+        push_ptr!(frontier_bits);
+        // `online_capacity` follows the pointers and `n`; set per phase by `set_capacity`.
+        let capacity_offset = bytes.len() + 4;
         let classes = opts.classes;
         for x in [n, 0, uniform_bits, classes.warp, classes.cta, classes.grid] {
             bytes.extend_from_slice(&x.to_le_bytes());
@@ -301,6 +314,7 @@ impl CudaEngine {
         let f_pull = [k.get("sx_pull_thread")?, k.get("sx_pull_warp")?];
         let f_pull_chunks = k.get("sx_pull_chunks")?;
         let f_pull_tiles = k.get("sx_pull_tiles")?;
+        let f_frontier_bits = k.get("sx_frontier_bits")?;
         let aggregate = P::KIND == CombineKind::Aggregate;
         let f_apply = k.get("sx_apply")?;
         let f_select = k.get("sx_select_prepare")?;
@@ -322,7 +336,7 @@ impl CudaEngine {
             Ok(v)
         };
         let set_capacity = |state: &mut CudaSlice<u8>, capacity: u32| -> Result<(), CudaError> {
-            let mut view = state.slice_mut(CAPACITY_OFFSET..CAPACITY_OFFSET + 4);
+            let mut view = state.slice_mut(capacity_offset..capacity_offset + 4);
             stream.memcpy_htod(&capacity.to_le_bytes(), &mut view).map_err(driver("setting the filter capacity"))
         };
 
@@ -623,7 +637,9 @@ impl CudaEngine {
                     let c = read(&mut *counters)?;
                     let lens: Vec<u32> = (0..4).map(|i| c[CLASS_LEN + i] as u32).collect();
                     if lens[0] > 0 {
-                        launch!(f_push[0], per_thread(lens[0]), &state, &push_classes[0], &lens[0], &*next);
+                        let per_tile = push_tile_vertices(lens[0], sms * 4);
+                        let blocks = lens[0].div_ceil(per_tile).min(sms * 32);
+                        launch!(f_push[0], cfg(blocks), &state, &push_classes[0], &lens[0], &*next, &per_tile);
                     }
                     if lens[1] > 0 {
                         launch!(f_push[1], per_warp(lens[1]), &state, &push_classes[1], &lens[1], &*next);
@@ -638,6 +654,9 @@ impl CudaEngine {
                     }
                 }
                 Direction::Pull => {
+                    if stamp != 0 && stamp != LIVE_STAMP {
+                        launch!(f_frontier_bits, per_thread(n), &state, &stamp);
+                    }
                     // Aggregation programs pull over edge-balanced tiles, voting programs by the thread
                     // and warp classes (which stop early); the CTA and grid classes in chunks.
                     if aggregate {

@@ -23,6 +23,8 @@ pub(crate) struct Workspace {
     /// The seen value each snapshot replaced, and the tag (iteration + 1) of that snapshot.
     pub(crate) sent: CudaSlice<u8>,
     pub(crate) prepared: CudaSlice<u32>,
+    /// One bit a vertex: whether it is an active source of the current pull step (kernels/pull.cu).
+    pub(crate) frontier_bits: CudaSlice<u32>,
     pub(crate) frontier: CudaSlice<u32>,
     pub(crate) next: CudaSlice<u32>,
     pub(crate) push_classes: Vec<CudaSlice<u32>>,
@@ -40,7 +42,7 @@ impl Workspace {
     pub(crate) fn new(gpu: &crate::gpu::Gpu, n: u32) -> Result<Workspace, CudaError> {
         let nz = n.max(1) as usize;
         let tiles = n.div_ceil(TILE).max(1) as usize;
-        let needed = nz as u64 * (5 * 8 + 16 * 4) + tiles as u64 * 4;
+        let needed = nz as u64 * (5 * 8 + 16 * 4) + nz.div_ceil(32) as u64 * 4 + tiles as u64 * 4;
         gpu.check_free("the run's vertex arrays and worklists", needed)?;
         let s = &gpu.stream;
         let u32s = |len: usize| s.alloc_zeros::<u32>(len).map_err(driver("allocating worklists"));
@@ -57,6 +59,7 @@ impl Workspace {
             far_len: s.alloc_zeros::<u64>(4).map_err(driver("allocating counters"))?,
             sent: values()?,
             prepared: u32s(nz)?,
+            frontier_bits: u32s(nz.div_ceil(32))?,
             frontier: u32s(nz)?,
             next: u32s(nz)?,
             push_classes: (0..4).map(|_| u32s(nz)).collect::<Result<_, _>>()?,

@@ -192,11 +192,15 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
         if (want == 0) {
             simdx_u32 l0 = (simdx_u32)lens[SX_CLASS_LEN], l1 = (simdx_u32)lens[SX_CLASS_LEN + 1];
             simdx_u32 l2 = (simdx_u32)lens[SX_CLASS_LEN + 2], l3 = (simdx_u32)lens[SX_CLASS_LEN + 3];
-            if (l0) ph_push_tiles(s, work, f->push_classes[0], l0, next);
+            if (l0) ph_push_tiles(s, work, f->push_classes[0], l0, next, sx_push_tile_vertices(l0, gridDim.x));
             if (l1) ph_push_warp(s, work, f->push_classes[1], l1, next);
             if (l2) ph_push_cta(s, work, f->push_classes[2], l2, next, 1u);
             if (l3) ph_push_cta(s, work, f->push_classes[3], l3, next, gridDim.x); /* every block shares each hub */
         } else {
+            if (stamp != 0u && stamp != SX_LIVE) {
+                ph_frontier_bits(s, stamp);
+                sx_grid_sync(f->barrier);
+            }
             /* Aggregation: edge-balanced tiles; voting: the thread and warp classes, which stop early. */
             if (aggregate) {
                 ph_pull_tiles(s, work, stamp, next);

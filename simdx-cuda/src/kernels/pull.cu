@@ -3,6 +3,26 @@
 
 extern "C" {
 
+/* Whether source u is active in a pull under `stamp` (0 or SX_LIVE: every source is; else the frontier
+ * bitmap, built for this stamp by sx_frontier_bits, says). A bitmap of 4M vertices is 512 KiB: a 32-byte
+ * sector covers 256 sources rather than the 8 of their 4-byte stamps, so most tests hit in L1 or L2. */
+__device__ __forceinline__ bool sx_pull_active(const sx_state* s, simdx_u32 u, simdx_u32 stamp) {
+    return stamp == 0u || stamp == SX_LIVE || ((s->frontier_bits[u >> 5] >> (u & 31u)) & 1u) != 0u;
+}
+
+/* Builds the frontier bitmap of `stamp` from the stamps, a warp per 32 vertices and one store a word (no
+ * clearing, no atomics). Runs before every pull step whose stamp is neither 0 nor SX_LIVE. */
+__device__ __forceinline__ void ph_frontier_bits(const sx_state* s, simdx_u32 stamp) {
+    simdx_u32 lane = threadIdx.x & 31u;
+    simdx_u64 stride = (simdx_u64)gridDim.x * blockDim.x;
+    for (simdx_u64 base = (simdx_u64)(blockIdx.x * blockDim.x + threadIdx.x - lane); base < s->n; base += stride) {
+        simdx_u64 v = base + lane;
+        unsigned bits = __ballot_sync(SX_FULL, v < s->n && s->in_frontier[v] == stamp);
+        if (lane == 0) s->frontier_bits[base >> 5] = bits;
+    }
+}
+__global__ void sx_frontier_bits(const sx_state* __restrict__ s, simdx_u32 stamp) { ph_frontier_bits(s, stamp); }
+
 /* The pull side of one vertex, after its in-arcs were combined: store and record. */
 __device__ __forceinline__ bool sx_pull_finish(const sx_state* s, const simdx_params* p, simdx_u32 v, bool got,
                                                simdx_value update) {
@@ -18,12 +38,12 @@ __device__ __forceinline__ bool sx_pull_finish(const sx_state* s, const simdx_pa
     return sx_touch(s, v);
 }
 
-/* One in-arc i of v during pull: whether its source is active (its in_frontier stamp is `stamp`; a
- * stamp of 0: every source is; SX_LIVE: every source is, with its live value), and its update. */
+/* One in-arc i of v during pull: whether its source is active (sx_pull_active; SX_LIVE: with its live
+ * value), and its update. */
 __device__ __forceinline__ bool sx_pull_arc(const sx_state* s, const simdx_params* p, simdx_u32 stamp, simdx_value dst,
                                             simdx_u64 i, simdx_value* update) {
     simdx_u32 u = s->in_targets[i];
-    if (stamp != 0u && stamp != SX_LIVE && s->in_frontier[u] != stamp) return false;
+    if (!sx_pull_active(s, u, stamp)) return false;
     simdx_edge e;
     e.src = sx_pull_src(s, u, stamp);
     e.dst = dst;
@@ -45,7 +65,7 @@ __device__ __forceinline__ void sx_pull_arcs(const sx_state* s, const simdx_para
 #pragma unroll
     for (int j = 0; j < SX_ILP; j++) {
         src[j] = arc[j] != ~0ull ? sx_pull_src(s, u[j], stamp) : (simdx_msg)0;
-        active[j] = arc[j] != ~0ull && (stamp == 0u || stamp == SX_LIVE || s->in_frontier[u[j]] == stamp);
+        active[j] = arc[j] != ~0ull && sx_pull_active(s, u[j], stamp);
     }
 #pragma unroll
     for (int j = 0; j < SX_ILP; j++) {

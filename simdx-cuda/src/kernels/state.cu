@@ -51,6 +51,7 @@ typedef struct {
     unsigned long long* far_len; /* [4]: the lengths of far[0] and far[1], then their bucket bounds */
     simdx_value* sent;      /* the seen value before this iteration's snapshot (programs that read it) */
     simdx_u32* prepared;    /* the tag (iteration + 1) of the last snapshot of each vertex */
+    simdx_u32* frontier_bits; /* bit v: v's in_frontier stamp is the pull's (built before each stamped pull) */
     simdx_u32 n;
     simdx_u32 online_capacity;
     simdx_u32 uniform_weight_bits;

@@ -76,17 +76,29 @@ __device__ __forceinline__ simdx_u64 sx_tile_arc(const sx_tile_mem* t, simdx_u64
     return t->start[*o] + (pos - t->prefix[*o]);
 }
 
-/* Push over edge-balanced tiles of a worklist (used for the thread class). */
-__device__ __forceinline__ void ph_push_tiles(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
+/* Vertices per push tile for a worklist of `len` (as sx_push_tile_vertices in engine.rs): SX_BLOCK, halved
+ * down to 32 while the tiles would number fewer than `blocks`, so that a small frontier (a few thousand
+ * vertices of ~30 arcs) is spread over the whole grid, several threads a vertex, rather than over
+ * len / SX_BLOCK blocks whose threads each walk a whole list. */
+__device__ __forceinline__ simdx_u32 sx_push_tile_vertices(simdx_u32 len, simdx_u32 blocks) {
+    simdx_u32 per_tile = SX_BLOCK;
+    while (per_tile > 32u && (len + per_tile - 1u) / per_tile < blocks) per_tile >>= 1;
+    return per_tile;
+}
+
+/* Push over edge-balanced tiles of a worklist (used for the thread class), `per_tile` vertices a tile
+ * (sx_push_tile_vertices). */
+__device__ __forceinline__ void ph_push_tiles(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32* next,
+                                              simdx_u32 per_tile) {
     sx_bin_open();
     sx_tile_mem* t = sx_tile_shared();
     simdx_params p = s->params;
-    simdx_u32 tiles = (len + SX_BLOCK - 1) / SX_BLOCK;
+    simdx_u32 tiles = (len + per_tile - 1) / per_tile;
     unsigned long long edges = 0;
     for (simdx_u32 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        simdx_u32 i = tile * SX_BLOCK + threadIdx.x;
+        simdx_u32 i = tile * per_tile + threadIdx.x;
         simdx_u64 b = 0, d = 0;
-        if (i < len) {
+        if (threadIdx.x < per_tile && i < len) {
             simdx_u32 u = list[i];
             b = s->out_offsets[u];
             d = s->out_offsets[u + 1] - b;
@@ -126,8 +138,9 @@ __device__ __forceinline__ void ph_push_tiles(const sx_state* s, unsigned long l
     sx_add_edges(ctr, edges);
     sx_bin_close(s, ctr, next);
 }
-__global__ void sx_push_tiles(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
-    ph_push_tiles(s, s->counters, list, len, next);
+__global__ void sx_push_tiles(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next,
+                              simdx_u32 per_tile) {
+    ph_push_tiles(s, s->counters, list, len, next, per_tile);
 }
 
 /* Arcs of a tile that one thread of an aggregation pull combines in a row. */
