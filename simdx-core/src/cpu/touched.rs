@@ -91,9 +91,16 @@ impl Touched {
                     }
                     word.store(0, Ordering::Relaxed);
                     let first = ((chunk * WORDS_PER_TASK + i) * 8) as VertexId;
-                    // Byte k of the word in memory order is vertex first + k.
-                    let set = bits.to_ne_bytes().into_iter().enumerate().filter(|&(_, b)| b != 0);
-                    out.extend(set.map(|(k, _)| first + k as VertexId));
+                    // Byte k of the word in memory order is vertex first + k: walk the set bytes
+                    // lowest first (a generic `extend` over the filtered bytes grew the list one
+                    // checked push at a time, 8% of a BFS on urand:20).
+                    let mut rest = u64::from_le_bytes(bits.to_ne_bytes());
+                    out.reserve(8);
+                    while rest != 0 {
+                        let k = rest.trailing_zeros() / 8;
+                        out.push(first + k);
+                        rest &= !(0xFF << (8 * k));
+                    }
                 }
                 out
             })
