@@ -51,11 +51,16 @@ pub(crate) fn pull_step<P: Program>(
             let first = block as VertexId * PULL_BLOCK;
             let end = first + slots.len() as VertexId;
             // First the block's candidates, in its own slots: vertices that can still change and
-            // have in-arcs (most of a late step's vertices cannot, and cost two loads here).
+            // have in-arcs. Most of a late step's vertices cannot change: their values are read
+            // first, and their in-offsets only where they can (the last pull of a BFS on urand:20
+            // then reads 4 of its 12 MB).
             let mut candidates = 0;
             for v in first..end {
+                if !program.can_update(state.now[v as usize].load()) {
+                    continue;
+                }
                 let (i, j) = (offsets[v as usize], offsets[v as usize + 1]);
-                if j > i && j - i < split && program.can_update(state.now[v as usize].load()) {
+                if j > i && j - i < split {
                     slots[candidates] = v;
                     candidates += 1;
                 }
