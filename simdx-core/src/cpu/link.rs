@@ -96,7 +96,12 @@ pub(crate) fn link_all<P: Program>(
             (outside, linked)
         })
         .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-    links.flatten();
+    // The last sampled round left every vertex pointing at its root; only links since can have
+    // deepened a tree (none where the sampled rounds joined every vertex to the largest class: a
+    // grid, a uniform random graph).
+    if rest > 0 {
+        links.flatten();
+    }
     let rest = IterationStats {
         direction: Direction::Push,
         filter: FilterUsed::Every,
