@@ -358,13 +358,13 @@ impl<'a, 'g, P: Program> Worker<'a, 'g, P> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::acc::{weights_of, Apply, AtomicCell, CombineKind, CombineOp, Vertex};
     use crate::{EdgeList, GraphBuilder};
 
     /// Hop counts in buckets of 10.
-    struct Hops;
+    pub(crate) struct Hops;
 
     impl Program for Hops {
         type Value = u32;

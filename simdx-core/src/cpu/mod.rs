@@ -95,6 +95,7 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
         membership: None,
         hubs: None,
         pull_slots: Vec::new(),
+        store_log: push::StoreLog::default(),
         dense: None,
         bucket_work: (0, 0, 0),
         explored: 0,
@@ -165,6 +166,8 @@ struct Iterations<'a, 'g, P: Program> {
     /// One slot per vertex, where a pull step's blocks record the vertices they reach (made on the
     /// first pull).
     pull_slots: Vec<VertexId>,
+    /// Whether push tasks log their plain stores (see [`push::StoreLog`]).
+    store_log: push::StoreLog,
     /// The dense path's buffers (made on its first use).
     dense: Option<Dense<P>>,
     /// The bucket of the last fused round, the edges its rounds relaxed, and those of the bucket before.
@@ -297,9 +300,16 @@ impl<P: Program> Iterations<'_, '_, P> {
         let bins =
             BinPolicy::new(if every { FilterPolicy::Ballot } else { self.options.filter }, self.options.bin_capacity);
         let step = match direction {
-            Direction::Push => {
-                push::push_step(program, state, self.out_weights, &current, out_edges, self.split, &bins)
-            }
+            Direction::Push => push::push_step(
+                program,
+                state,
+                self.out_weights,
+                &current,
+                out_edges,
+                self.split,
+                &bins,
+                &mut self.store_log,
+            ),
             Direction::Pull => self.pull(&current, uniform.message(), &bins, marked),
         };
 

@@ -11,6 +11,11 @@
 //! again (atomically, rarely needed) once every task is done. The value a vertex ends with is then
 //! the best stored, as with the atomic combine; within the step a source may push a value that a
 //! lost store made worse, and it becomes active again when the repair improves it.
+//!
+//! Where every store of a step carries one value (a BFS level), a lost store loses nothing and the
+//! log is not needed: until a step shows otherwise ([`StoreLog`]), tasks only note whether the values
+//! they store are all one value. A step whose values turn out to differ is repaired by pushing its
+//! frontier again with atomic combines ([`push_again`]), and the run's later steps keep the log.
 
 use rayon::prelude::*;
 
@@ -25,8 +30,17 @@ const SEQUENTIAL_EDGES: u64 = 16 * 1024;
 /// Edges per parallel task, roughly.
 const TASK_EDGES: u64 = 4096;
 
+/// Whether the tasks of a push step log the improvements they store with plain stores, kept by the
+/// run from one step to the next: not until a step's stored values differ.
+#[derive(Default)]
+pub(crate) struct StoreLog {
+    /// Log every stored improvement (a step of this run stored differing values).
+    pub(crate) always: bool,
+}
+
 /// Runs one push step from `frontier`, whose vertices have `out_edges` out-edges in all; returns the
 /// merged bins.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn push_step<P: Program>(
     program: &P,
     state: &VertexState<'_, P>,
@@ -35,6 +49,7 @@ pub(crate) fn push_step<P: Program>(
     out_edges: u64,
     split: u64,
     bins: &BinPolicy,
+    log: &mut StoreLog,
 ) -> Bin {
     if out_edges <= SEQUENTIAL_EDGES {
         // One task: no store can be lost, so what it stores need not be kept for a repair.
@@ -43,7 +58,8 @@ pub(crate) fn push_step<P: Program>(
         return task.bin;
     }
     let task_len = (frontier.len() as u64 * TASK_EDGES / out_edges).max(1) as usize;
-    let (mut small, mut stored) = gather(frontier.par_chunks(task_len).fold(Task::default, |mut task, list| {
+    let new_task = || Task { log: log.always, ..Task::default() };
+    let (mut small, mut stored, mut values) = gather(frontier.par_chunks(task_len).fold(new_task, |mut task, list| {
         push_list(program, state, weights, list, split, bins, &mut task);
         task
     }));
@@ -51,16 +67,88 @@ pub(crate) fn push_step<P: Program>(
     if !hubs.is_empty() {
         // What each hub sends is read once: its chunks must all send the value it records as seen.
         let hubs: Vec<(VertexId, P::Message)> = hubs.into_iter().map(|u| (u, state.pushed_by(program, u))).collect();
-        let (big, more) =
-            gather(hub_chunks(state, &hubs, split).into_par_iter().fold(Task::default, |mut task, (u, src, range)| {
+        let (big, more, hub_values) =
+            gather(hub_chunks(state, &hubs, split).into_par_iter().fold(new_task, |mut task, (u, src, range)| {
                 push_edges(program, state, weights, (u, src), range, bins, &mut task);
                 task
             }));
         small = small.merge(big);
         stored.extend(more);
+        values = values.merge(hub_values);
+    }
+    if values == StoredValues::Mixed {
+        // Stores of differing values went unlogged: combine every update in again, and log from now on.
+        log.always = true;
+        small = small.merge(push_again(program, state, weights, frontier, bins));
     }
     repair(program, state, &stored);
     small
+}
+
+/// What the unlogged plain stores of a step stored.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum StoredValues<V> {
+    /// Nothing.
+    None,
+    /// Only this value.
+    One(V),
+    /// Differing values.
+    Mixed,
+}
+
+impl<V: Copy + PartialEq> StoredValues<V> {
+    fn add(self, value: V) -> Self {
+        match self {
+            StoredValues::None => StoredValues::One(value),
+            StoredValues::One(x) if x == value => self,
+            _ => StoredValues::Mixed,
+        }
+    }
+
+    fn merge(self, other: Self) -> Self {
+        match (self, other) {
+            (StoredValues::None, x) | (x, StoredValues::None) => x,
+            (StoredValues::One(a), StoredValues::One(b)) if a == b => self,
+            _ => StoredValues::Mixed,
+        }
+    }
+}
+
+/// Pushes every update of `frontier` again with atomic combines (after a step whose unlogged plain
+/// stores may have lost a better value); returns the vertices it reached first in this step.
+fn push_again<P: Program>(
+    program: &P,
+    state: &VertexState<'_, P>,
+    weights: &WeightView<'_, P::Weight>,
+    frontier: &[VertexId],
+    bins: &BinPolicy,
+) -> Bin {
+    let targets = state.graph.out_csr().targets();
+    let bins: Vec<Bin> = frontier
+        .par_iter()
+        .with_min_len(64)
+        .fold(Bin::default, |mut bin, &u| {
+            let src = state.pushed_by(program, u);
+            let src_out_degree = state.out_degree(u);
+            for i in state.graph.out_csr().range(u) {
+                let v = targets[i];
+                let dst = state.now[v as usize].load();
+                if !program.can_update(dst) {
+                    continue;
+                }
+                let update = program.compute(Edge { src, dst, weight: weights.get(i), src_out_degree });
+                if program.combine(dst, update) == dst {
+                    continue;
+                }
+                let old = state.now[v as usize].combine(P::OP, update, |a, b| program.combine(a, b));
+                if program.combine(old, update) != old && state.touched.insert(v) {
+                    bins.record(&mut bin, v);
+                }
+            }
+            bin
+        })
+        .collect();
+    Bin::gather(bins)
 }
 
 /// What one push task produced: its bin, and the improvements it stored without an atomic
@@ -68,31 +156,37 @@ pub(crate) fn push_step<P: Program>(
 struct Task<P: Program> {
     bin: Bin,
     stored: Vec<(VertexId, P::Value)>,
-    /// Whether other tasks run at the same time (then `stored` is kept).
+    /// Whether other tasks run at the same time (then what it stores is logged or noted).
     concurrent: bool,
+    /// Whether `stored` logs each improvement ([`StoreLog`]); otherwise `values` notes their values.
+    log: bool,
+    values: StoredValues<P::Value>,
 }
 
 impl<P: Program> Default for Task<P> {
     fn default() -> Self {
-        Task { bin: Bin::default(), stored: Vec::new(), concurrent: true }
+        Task { bin: Bin::default(), stored: Vec::new(), concurrent: true, log: true, values: StoredValues::None }
     }
 }
 
 /// Improvements stored by plain stores, one list per task: (vertex, value stored).
 type Stored<V> = Vec<Vec<(VertexId, V)>>;
 
-/// The tasks' bins as one (task order) and their stored improvements as a list of lists (not copied).
-fn gather<P: Program>(tasks: impl ParallelIterator<Item = Task<P>>) -> (Bin, Stored<P::Value>) {
+/// The tasks' bins as one (task order), their logged improvements as a list of lists (not copied) and
+/// the values of their unlogged ones.
+fn gather<P: Program>(tasks: impl ParallelIterator<Item = Task<P>>) -> (Bin, Stored<P::Value>, StoredValues<P::Value>) {
     let tasks: Vec<Task<P>> = tasks.collect();
     let mut bins = Vec::with_capacity(tasks.len());
     let mut stored = Vec::new();
+    let mut values = StoredValues::None;
     for task in tasks {
         if !task.stored.is_empty() {
             stored.push(task.stored);
         }
+        values = values.merge(task.values);
         bins.push(task.bin);
     }
-    (Bin::gather(bins), stored)
+    (Bin::gather(bins), stored, values)
 }
 
 /// Combines every improvement stored by the tasks into its vertex again, so that one a concurrent
@@ -165,7 +259,7 @@ fn push_edges<P: Program>(
 ) {
     let targets = state.graph.out_csr().targets();
     let src_out_degree = state.out_degree(u);
-    let Task { bin, stored, concurrent } = task;
+    let Task { bin, stored, concurrent, log, values } = task;
     bin.edges += range.len() as u64;
     for i in range {
         let v = targets[i];
@@ -181,7 +275,11 @@ fn push_edges<P: Program>(
                 }
                 state.now[v as usize].store(update);
                 if *concurrent {
-                    stored.push((v, update));
+                    if *log {
+                        stored.push((v, update));
+                    } else {
+                        *values = values.add(update);
+                    }
                 }
                 true
             }
@@ -208,5 +306,81 @@ fn push_edges<P: Program>(
         if first {
             bins.record(bin, v);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::acc::weights_of;
+    use crate::cpu::fused::tests::Hops;
+    use crate::run::options::FilterPolicy;
+    use crate::{EdgeList, GraphBuilder};
+
+    #[test]
+    fn stored_values_note_one_value_until_another_differs() {
+        let none = StoredValues::<u32>::None;
+        assert_eq!(none.add(3).add(3), StoredValues::One(3));
+        assert_eq!(none.add(3).add(4).add(3), StoredValues::Mixed);
+        assert_eq!(none.merge(StoredValues::One(3)).merge(none), StoredValues::One(3));
+        assert_eq!(StoredValues::One(3).merge(StoredValues::One(4)), StoredValues::Mixed);
+        assert_eq!(StoredValues::Mixed.merge(none), StoredValues::Mixed);
+    }
+
+    /// One push step of hop counts over `sources` vertices of ten out-arcs each (to their own ten
+    /// targets), every source at hop `hop(u)`: the targets' values after it, and whether the run
+    /// logs its stores from then on.
+    fn step(sources: u32, hop: impl Fn(u32) -> u32) -> (Vec<u32>, bool, usize) {
+        let n = sources * 11;
+        let (src, dst): (Vec<u32>, Vec<u32>) =
+            (0..sources).flat_map(|u| (0..10).map(move |k| (u, sources + 10 * u + k))).unzip();
+        let graph = GraphBuilder::new()
+            .directed(true)
+            .build(EdgeList { num_vertices: n as usize, src, dst, weights: None })
+            .unwrap();
+        let state = VertexState::new(&Hops, &graph);
+        let weights = weights_of::<()>(graph.out_csr()).unwrap();
+        for u in 0..sources {
+            AtomicCell::store(&state.now[u as usize], hop(u));
+        }
+        let frontier: Vec<VertexId> = (0..sources).collect();
+        let bins = BinPolicy::new(FilterPolicy::Online, usize::MAX);
+        let mut log = StoreLog::default();
+        let bin = push_step(&Hops, &state, &weights, &frontier, u64::from(sources) * 10, u64::MAX, &bins, &mut log);
+        let targets = (sources..n).map(|v| AtomicCell::load(&state.now[v as usize])).collect();
+        (targets, log.always, bin.vertices.len())
+    }
+
+    #[test]
+    fn a_step_of_one_stored_value_keeps_no_log_and_one_of_several_turns_it_on() {
+        // 20,000 arcs: over SEQUENTIAL_EDGES, so the step runs in concurrent tasks.
+        let (targets, logs, reached) = step(2_000, |_| 4);
+        assert!(targets.iter().all(|&t| t == 5));
+        assert!(!logs, "every store carried 5");
+        assert_eq!(reached, 20_000);
+        let (targets, logs, reached) = step(2_000, |u| u % 7);
+        assert!(targets.iter().enumerate().all(|(i, &t)| t == (i as u32 / 10) % 7 + 1));
+        assert!(logs, "stores of differing values turn the log on");
+        assert_eq!(reached, 20_000, "pushing again records no vertex twice");
+    }
+
+    #[test]
+    fn pushing_again_restores_a_lost_improvement_and_records_an_unrecorded_vertex() {
+        // 0 -> 2 and 1 -> 2: vertex 2 holds 47, as if a plain store of a worse value overwrote 1.
+        let list = EdgeList { num_vertices: 3, src: vec![0, 1], dst: vec![2, 2], weights: None };
+        let graph = GraphBuilder::new().directed(true).build(list).unwrap();
+        let state = VertexState::new(&Hops, &graph);
+        let weights = weights_of::<()>(graph.out_csr()).unwrap();
+        for (v, value) in [(0, 0), (1, 9), (2, 47)] {
+            AtomicCell::store(&state.now[v], value);
+        }
+        let bins = BinPolicy::new(FilterPolicy::Online, usize::MAX);
+        assert!(state.touched.insert(2), "reached by the step's stores");
+        let bin = push_again(&Hops, &state, &weights, &[0, 1], &bins);
+        assert_eq!(AtomicCell::load(&state.now[2]), 1);
+        assert!(bin.vertices.is_empty(), "already recorded by the step");
+        state.touched.clear_all();
+        AtomicCell::store(&state.now[2], 47);
+        assert_eq!(push_again(&Hops, &state, &weights, &[0, 1], &bins).vertices, vec![2]);
     }
 }
