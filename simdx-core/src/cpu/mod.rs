@@ -29,6 +29,7 @@ mod record;
 mod shortcut;
 pub(crate) mod state;
 mod touched;
+mod uniform;
 
 use std::time::Instant;
 
@@ -39,6 +40,7 @@ use self::dense::Dense;
 use self::frontier::{Active, Frontier};
 use self::record::BinPolicy;
 use self::state::VertexState;
+use self::uniform::Uniform;
 use crate::acc::program::shortcuts_labels;
 use crate::acc::{weights_of, Apply, AtomicCell, CombineKind, Program, Value, WeightView};
 use crate::run::options::{
@@ -466,35 +468,6 @@ fn snapshot<P: Program>(
         .with_min_len(4096)
         .map(|&u| (degree(u), state.prepare(program, u), Uniform::One(state.sent_by(u))))
         .reduce(|| (0, 0.0, Uniform::Empty), |a, b| (a.0 + b.0, a.1 + b.1, a.2.merge(b.2)))
-}
-
-/// Whether the messages of a frontier are all the same (BFS: every frontier vertex sends its level).
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Uniform<M> {
-    /// No vertex.
-    Empty,
-    /// Every vertex sends this.
-    One(M),
-    /// Not all the same.
-    Mixed,
-}
-
-impl<M: PartialEq> Uniform<M> {
-    fn merge(self, other: Self) -> Self {
-        match (self, other) {
-            (Uniform::Empty, x) | (x, Uniform::Empty) => x,
-            (Uniform::One(a), Uniform::One(b)) if a == b => Uniform::One(a),
-            _ => Uniform::Mixed,
-        }
-    }
-
-    /// The message every vertex sends, if there is one.
-    fn message(self) -> Option<M> {
-        match self {
-            Uniform::One(m) => Some(m),
-            Uniform::Empty | Uniform::Mixed => None,
-        }
-    }
 }
 
 /// The snapshot before a likely pull of a program that pushes live values, in one pass: each frontier

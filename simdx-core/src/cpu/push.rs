@@ -22,6 +22,7 @@ use rayon::prelude::*;
 use super::prefetch;
 use super::record::{Bin, BinPolicy};
 use super::state::VertexState;
+use super::uniform::Uniform;
 use crate::acc::{Apply, AtomicCell, Edge, Program, WeightView};
 use crate::VertexId;
 
@@ -76,42 +77,13 @@ pub(crate) fn push_step<P: Program>(
         stored.extend(more);
         values = values.merge(hub_values);
     }
-    if values == StoredValues::Mixed {
+    if values == Uniform::Mixed {
         // Stores of differing values went unlogged: combine every update in again, and log from now on.
         log.always = true;
         small = small.merge(push_again(program, state, weights, frontier, bins));
     }
     repair(program, state, &stored);
     small
-}
-
-/// What the unlogged plain stores of a step stored.
-#[derive(Clone, Copy, PartialEq, Debug)]
-enum StoredValues<V> {
-    /// Nothing.
-    None,
-    /// Only this value.
-    One(V),
-    /// Differing values.
-    Mixed,
-}
-
-impl<V: Copy + PartialEq> StoredValues<V> {
-    fn add(self, value: V) -> Self {
-        match self {
-            StoredValues::None => StoredValues::One(value),
-            StoredValues::One(x) if x == value => self,
-            _ => StoredValues::Mixed,
-        }
-    }
-
-    fn merge(self, other: Self) -> Self {
-        match (self, other) {
-            (StoredValues::None, x) | (x, StoredValues::None) => x,
-            (StoredValues::One(a), StoredValues::One(b)) if a == b => self,
-            _ => StoredValues::Mixed,
-        }
-    }
 }
 
 /// Pushes every update of `frontier` again with atomic combines (after a step whose unlogged plain
@@ -160,12 +132,12 @@ struct Task<P: Program> {
     concurrent: bool,
     /// Whether `stored` logs each improvement ([`StoreLog`]); otherwise `values` notes their values.
     log: bool,
-    values: StoredValues<P::Value>,
+    values: Uniform<P::Value>,
 }
 
 impl<P: Program> Default for Task<P> {
     fn default() -> Self {
-        Task { bin: Bin::default(), stored: Vec::new(), concurrent: true, log: true, values: StoredValues::None }
+        Task { bin: Bin::default(), stored: Vec::new(), concurrent: true, log: true, values: Uniform::Empty }
     }
 }
 
@@ -174,11 +146,11 @@ type Stored<V> = Vec<Vec<(VertexId, V)>>;
 
 /// The tasks' bins as one (task order), their logged improvements as a list of lists (not copied) and
 /// the values of their unlogged ones.
-fn gather<P: Program>(tasks: impl ParallelIterator<Item = Task<P>>) -> (Bin, Stored<P::Value>, StoredValues<P::Value>) {
+fn gather<P: Program>(tasks: impl ParallelIterator<Item = Task<P>>) -> (Bin, Stored<P::Value>, Uniform<P::Value>) {
     let tasks: Vec<Task<P>> = tasks.collect();
     let mut bins = Vec::with_capacity(tasks.len());
     let mut stored = Vec::new();
-    let mut values = StoredValues::None;
+    let mut values = Uniform::Empty;
     for task in tasks {
         if !task.stored.is_empty() {
             stored.push(task.stored);
@@ -278,7 +250,7 @@ fn push_edges<P: Program>(
                     if *log {
                         stored.push((v, update));
                     } else {
-                        *values = values.add(update);
+                        *values = values.merge(Uniform::One(update));
                     }
                 }
                 true
@@ -316,16 +288,6 @@ mod tests {
     use crate::cpu::fused::tests::Hops;
     use crate::run::options::FilterPolicy;
     use crate::{EdgeList, GraphBuilder};
-
-    #[test]
-    fn stored_values_note_one_value_until_another_differs() {
-        let none = StoredValues::<u32>::None;
-        assert_eq!(none.add(3).add(3), StoredValues::One(3));
-        assert_eq!(none.add(3).add(4).add(3), StoredValues::Mixed);
-        assert_eq!(none.merge(StoredValues::One(3)).merge(none), StoredValues::One(3));
-        assert_eq!(StoredValues::One(3).merge(StoredValues::One(4)), StoredValues::Mixed);
-        assert_eq!(StoredValues::Mixed.merge(none), StoredValues::Mixed);
-    }
 
     /// One push step of hop counts over `sources` vertices of ten out-arcs each (to their own ten
     /// targets), every source at hop `hop(u)`: the targets' values after it, and whether the run
