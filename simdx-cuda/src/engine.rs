@@ -587,8 +587,7 @@ impl CudaEngine {
                     }
                 }
             };
-            // A step of an `Every` program also applies and tests every vertex.
-            let work = c[OUT_EDGES] + if every { u64::from(n) } else { 0 };
+            let work = crate::fused::step_work(c[OUT_EDGES], n, every);
             let spread = !every && direction == Direction::Push && spread_push(c[OUT_EDGES], len, opts.classes.warp);
             if let Some(session) = session.as_mut().filter(|_| host_above > 0 && (work <= host_above || spread)) {
                 // Selective fusion: a small step; the persistent kernel takes over (it prepares the

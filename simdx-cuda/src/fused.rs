@@ -112,11 +112,20 @@ pub(crate) struct FusedSession<'g> {
     _barrier: CudaSlice<u32>,
 }
 
-/// Selective fusion ([`FusionPolicy::Auto`]): a step runs in the persistent kernel while its frontier's
-/// out-edges (plus every vertex, for programs that apply every vertex) are at most this many per thread
-/// of the kernel's grid; a bigger step fills the GPU, and one launch per phase (more blocks, fewer
-/// registers) then runs it faster.
+/// Selective fusion ([`FusionPolicy::Auto`]): a step runs in the persistent kernel while its work
+/// ([`step_work`]) is at most this many arcs per thread of the kernel's grid; a bigger step fills the
+/// GPU, and one launch per phase (more blocks, fewer registers) then runs it faster.
 const SELECTIVE_EDGES_PER_THREAD: u64 = 32;
+
+/// Selective fusion weighs each vertex of an `Every` program's step (applied and tested in a streaming
+/// pass) as `2^-EVERY_VERTEX_SHIFT` arcs; `SX_EVERY_VERTEX_SHIFT` in kernels/fused.cu is the device's copy.
+const EVERY_VERTEX_SHIFT: u32 = 3;
+
+/// A step's work as selective fusion weighs it against [`FusedSession::host_above`]: the frontier's
+/// out-edges, plus a share of every vertex for programs that apply every vertex (`every`).
+pub(crate) fn step_work(out_edges: u64, n: u32, every: bool) -> u64 {
+    out_edges + if every { u64::from(n) >> EVERY_VERTEX_SHIFT } else { 0 }
+}
 
 /// The kernels' names, by `which`.
 const NAMES: [&str; 3] = ["sx_fused_push", "sx_fused_pull", "sx_fused_all"];
