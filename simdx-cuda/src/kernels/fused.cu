@@ -43,6 +43,9 @@ typedef struct {
                                       programs) exceeds this (0: never) */
     simdx_u32 async_after;        /* selective fusion: hand a push step over to asynchronous rounds
                                      (kernels/async.cu) from this iteration on (0: never) */
+    simdx_u32 async_early;        /* ... or from this one, in a launch that began the run, while every
+                                     frontier has held fewer than `async_early_len` vertices */
+    simdx_u32 async_early_len;
 } sx_fused;
 
 /* A counter written by other blocks before the last grid barrier, read once per block (thread 0) and
@@ -98,6 +101,9 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
     bool may_pull = f->direction_policy != 0u, may_push = f->direction_policy != 1u;
     simdx_u32 len = f->len, bucket = f->bucket, iterations = f->iterations, cur = f->cur, fcur = f->fcur;
     bool pending_maybe = f->pending_maybe != 0u;
+    /* Whether every frontier of the run so far was small (a high-diameter graph from its first levels);
+     * known only to a launch that began the run. */
+    bool small_so_far = iterations == 0u;
     simdx_u32 use = 0, status = 0;
     simdx_u32* frontier = f->lists[cur];
     simdx_u32* next = f->lists[cur ^ 1u];
@@ -173,9 +179,11 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
             status = SX_STATUS_HOST;
             break;
         }
-        if (f->async_after && iterations >= f->async_after && want == 0) {
-            /* Many small steps (a high-diameter graph): asynchronous rounds finish it without a grid
-             * barrier per level, from this prepared frontier and every vertex still active. */
+        small_so_far = small_so_far && len < f->async_early_len;
+        if (f->async_after && want == 0 && (iterations >= f->async_after || (small_so_far && iterations >= f->async_early))) {
+            /* Many small steps (a high-diameter graph), or a run whose frontiers all stayed small:
+             * asynchronous rounds finish it without a grid barrier per level, from this prepared
+             * frontier and every vertex still active. */
             status = SX_STATUS_ASYNC;
             break;
         }
