@@ -128,11 +128,12 @@ pub(crate) fn step_work(out_edges: u64, n: u32, every: bool) -> u64 {
 }
 
 /// Selective fusion hands a run that could run asynchronously over to asynchronous rounds after
-/// [`simdx_core::engine::ASYNC_AFTER_ITERATIONS`] synchronous iterations, or already after this many
-/// when every frontier so far held fewer than `n >> ASYNC_EARLY_FRONTIER_SHIFT` vertices (a grid or a
-/// road network from its first levels: the 2048x2048 grid's BFS 13.7 -> 13.1 ms on the H100, level with
-/// asynchronous rounds from the start). A rule on any small frontier, not every one, sent SSSP on
-/// urand:22 over at a bucket's tail and cost 50%.
+/// [`simdx_core::engine::ASYNC_AFTER_ITERATIONS`] synchronous iterations, or, for a voting program
+/// (BFS), already after this many when every frontier so far held fewer than
+/// `n >> ASYNC_EARLY_FRONTIER_SHIFT` vertices (a grid or a road network from its first levels: the
+/// 2048x2048 grid's BFS 13.7 -> 13.1 ms on the H100, level with asynchronous rounds from the start).
+/// Not for SSSP: delta-stepping's first buckets are small on urand:22 too, which then ran 11.7 ms in
+/// asynchronous rounds against 7.9 synchronously.
 pub const ASYNC_EARLY_ITERATIONS: u32 = 8;
 
 /// See [`ASYNC_EARLY_ITERATIONS`]: a frontier is small below `n / 4096` vertices.

@@ -123,8 +123,8 @@ pub enum FusionPolicy {
     /// per phase, where a full-size grid does more. The threshold is a few out-edges per thread of the
     /// persistent grid; a voting program (BFS) keeps every step in the persistent kernel. A run of an asynchronous-capable program (see `Async`) that is still going
     /// after [`ASYNC_AFTER_ITERATIONS`] small synchronous iterations (a high-diameter graph) finishes in
-    /// asynchronous rounds; on the GPU, already after 8 when every frontier so far held under n / 4096
-    /// vertices.
+    /// asynchronous rounds; on the GPU a voting program's run goes over already after 8 when every
+    /// frontier so far held under n / 4096 vertices.
     #[default]
     Auto,
     /// Asynchronous rounds from the start: one persistent kernel takes each vertex whose value improved

@@ -43,8 +43,9 @@ typedef struct {
                                       programs) exceeds this (0: never) */
     simdx_u32 async_after;        /* selective fusion: hand a push step over to asynchronous rounds
                                      (kernels/async.cu) from this iteration on (0: never) */
-    simdx_u32 async_early;        /* ... or from this one, in a launch that began the run, while every
-                                     frontier has held fewer than `async_early_len` vertices */
+    simdx_u32 async_early;        /* ... or, for a voting program, from this one, in a launch that began
+                                     the run, while every frontier has held fewer than `async_early_len`
+                                     vertices */
     simdx_u32 async_early_len;
 } sx_fused;
 
@@ -101,9 +102,10 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
     bool may_pull = f->direction_policy != 0u, may_push = f->direction_policy != 1u;
     simdx_u32 len = f->len, bucket = f->bucket, iterations = f->iterations, cur = f->cur, fcur = f->fcur;
     bool pending_maybe = f->pending_maybe != 0u;
-    /* Whether every frontier of the run so far was small (a high-diameter graph from its first levels);
-     * known only to a launch that began the run. */
-    bool small_so_far = iterations == 0u;
+    /* Whether every frontier of a voting program's run so far was small (a high-diameter graph from its
+     * first levels); known only to a launch that began the run. Delta-stepping's first buckets are small
+     * on any graph, so SSSP and other aggregation programs wait for `async_after`. */
+    bool small_so_far = iterations == 0u && SIMDX_KIND == SIMDX_KIND_VOTING;
     simdx_u32 use = 0, status = 0;
     simdx_u32* frontier = f->lists[cur];
     simdx_u32* next = f->lists[cur ^ 1u];
