@@ -5,19 +5,20 @@
  * `sx_fused_push` stops when an iteration would pull and `sx_fused_pull` when it would push (mode
  * push-pull: the host relaunches the other); `sx_fused_all` switches direction on the device. Under
  * selective fusion (mode auto) a kernel also stops when a frontier's out-edges exceed `host_above`, and
- * the host runs that step with one launch per phase, and once `async_after` iterations have run it hands
- * the run over to asynchronous rounds (kernels/async.cu). */
+ * the host runs that step with one launch per phase, and once `async_after` iterations have run (a voting
+ * program: `async_early`, if every frontier so far was small) it hands the run over to asynchronous rounds
+ * (kernels/async.cu). */
 
 #define SX_RING 16 /* counter sets in rotation: each phase takes a fresh, zeroed set */
 #define SX_STATUS_DONE 1u
 #define SX_STATUS_SWITCH 2u
 #define SX_STATUS_HOST 3u /* selective fusion: the frontier grew past host_above; the host runs it */
+#define SX_STATUS_ASYNC 4u /* selective fusion: a long run of small steps goes on in asynchronous rounds */
 /* Selective fusion weighs each vertex of an `Every` program's step (its apply and test, a streaming pass)
  * as 2^-3 arcs; EVERY_VERTEX_SHIFT in fused.rs is the host's copy. With a vertex weighed as a whole arc,
  * the grid's PageRank steps (a narrow band of moving ranks, but 4.2M vertices) went to the host and ran
  * 11% slower than in the persistent kernel. */
 #define SX_EVERY_VERTEX_SHIFT 3
-#define SX_STATUS_ASYNC 4u /* selective fusion: a long run of small steps goes on in asynchronous rounds */
 
 /* What the host and a fused kernel hand each other. */
 typedef struct {
