@@ -404,7 +404,7 @@ impl CudaEngine {
         let threshold = self.fusion_threshold.or((P::KIND == CombineKind::Voting).then_some(u64::MAX));
         let mut session = match opts.fusion {
             FusionPolicy::None | FusionPolicy::Async => None,
-            _ => Some(fused_run.session(gpu, opts, n, graph.num_arcs, threshold)?),
+            _ => Some(fused_run.session(gpu, opts, n, graph.num_arcs, every, threshold)?),
         };
         // Selective fusion hands a step to the persistent kernel while its work stays under
         // `host_above`, and the kernel hands it back when it grows past it.

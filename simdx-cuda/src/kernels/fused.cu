@@ -14,11 +14,6 @@
 #define SX_STATUS_SWITCH 2u
 #define SX_STATUS_HOST 3u /* selective fusion: the frontier grew past host_above; the host runs it */
 #define SX_STATUS_ASYNC 4u /* selective fusion: a long run of small steps goes on in asynchronous rounds */
-/* Selective fusion weighs each vertex of an `Every` program's step (its apply and test, a streaming pass)
- * as 2^-3 arcs; EVERY_VERTEX_SHIFT in fused.rs is the host's copy. With a vertex weighed as a whole arc,
- * the grid's PageRank steps (a narrow band of moving ranks, but 4.2M vertices) went to the host and ran
- * 11% slower than in the persistent kernel. */
-#define SX_EVERY_VERTEX_SHIFT 3
 
 /* What the host and a fused kernel hand each other. */
 typedef struct {
@@ -40,14 +35,16 @@ typedef struct {
     simdx_u32 pull_chunk_count;
     simdx_u32 silent_pulls;       /* SX_SILENT_PULLS, as a value read at run time (see fused.rs) */
     unsigned long long host_above; /* selective fusion: hand back to the host when a step's work (the
-                                      frontier's out-edges, plus n >> SX_EVERY_VERTEX_SHIFT for `Every`
-                                      programs) exceeds this (0: never) */
+                                      frontier's out-edges plus `every_work`) exceeds this (0: never) */
     simdx_u32 async_after;        /* selective fusion: hand a push step over to asynchronous rounds
                                      (kernels/async.cu) from this iteration on (0: never) */
     simdx_u32 async_early;        /* ... or, for a voting program, from this one, in a launch that began
                                      the run, while every frontier has held fewer than `async_early_len`
                                      vertices */
     simdx_u32 async_early_len;
+    simdx_u32 every_work;         /* what a step of an `Every` program weighs beyond its out-edges (its
+                                     apply and test of every vertex; 0 for other programs): the host
+                                     computes it (step_work, fused.rs), so both sides weigh alike */
 } sx_fused;
 
 /* A counter written by other blocks before the last grid barrier, read once per block (thread 0) and
@@ -175,10 +172,10 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
          * the relaunch (SSSP urand:22 on the H100: 9.14 against 9.74 ms, the steps themselves level);
          * pushes from hubs (kron: 84 to 2,563 arcs a vertex) and pulls run faster with a launch per phase. */
         bool spread = !every && want == 0 && cp[SX_OUT_EDGES] < 2ull * s->class_warp * (unsigned long long)len;
-        if (f->host_above && !spread && cp[SX_OUT_EDGES] + (every ? (unsigned long long)s->n >> SX_EVERY_VERTEX_SHIFT : 0ull) > f->host_above) {
+        if (f->host_above && !spread && cp[SX_OUT_EDGES] + f->every_work > f->host_above) {
             /* A step big enough to fill the GPU (an `Every` program also applies and tests every vertex,
-             * a streaming pass weighed at an eighth of an arc a vertex): one launch per phase costs less
-             * than the persistent grid. */
+             * a streaming pass weighed in `every_work`): one launch per phase costs less than the
+             * persistent grid. */
             status = SX_STATUS_HOST;
             break;
         }
