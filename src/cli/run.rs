@@ -80,7 +80,7 @@ pub struct EngineArgs {
           value_parser = clap::value_parser!(u32).range(1..))]
     bin_capacity: u32,
     /// Degree-class thresholds WARP,CTA,GRID.
-    #[arg(long, value_name = "WARP,CTA,GRID", default_value = "32,256,65536", value_parser = parse_classes)]
+    #[arg(long, value_name = "WARP,CTA,GRID", default_value_t = DegreeClasses::default(), value_parser = parse_classes)]
     classes: DegreeClasses,
     /// Iteration cap.
     #[arg(long, default_value_t = u32::MAX)]
