@@ -806,10 +806,10 @@ impl CudaEngine {
 /// apply every vertex (PageRank) keep the policy's threshold.
 const AGGREGATE_PULL_SHARE: f64 = 0.85;
 
-/// Whether a push from `len` vertices with `out_edges` out-arcs averages under two warps' worth of arcs
-/// a vertex (`warp`: the warp class's first degree): the persistent kernel runs such a step as fast as a
-/// launch per phase, so selective fusion keeps it there however big (the same test as `spread` in
-/// `kernels/fused.cu`).
+/// Whether a push from `len` vertices with `out_edges` out-arcs averages under twice the warp class's
+/// first degree (`warp`) in arcs a vertex: the persistent kernel runs such a step as fast as a launch
+/// per phase, so selective fusion keeps it there however big (the same test as `spread` in
+/// `kernels/fused.cu`). At the default classes that is 512 arcs a vertex.
 fn spread_push(out_edges: u64, len: u32, warp: u32) -> bool {
     out_edges < 2 * u64::from(warp) * u64::from(len)
 }

@@ -167,10 +167,10 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
         int want = f->direction_policy == 0u ? 0
                  : f->direction_policy == 1u ? 1
                  : ((double)cp[SX_OUT_EDGES] > f->threshold_arcs ? 1 : 0);
-        /* A push whose frontier averages under two warps' worth of out-arcs a vertex (a uniform graph's:
-         * the thread and warp classes) runs as fast in the persistent grid, which saves the hand-back and
+        /* A push whose frontier averages under twice the warp class's first degree in out-arcs a vertex
+         * (512 at the default classes) runs as fast in the persistent grid, which saves the hand-back and
          * the relaunch (SSSP urand:22 on the H100: 9.14 against 9.74 ms, the steps themselves level);
-         * pushes from hubs (kron: 84 to 2,563 arcs a vertex) and pulls run faster with a launch per phase. */
+         * pushes from bigger hubs and pulls run faster with a launch per phase. */
         bool spread = !every && want == 0 && cp[SX_OUT_EDGES] < 2ull * s->class_warp * (unsigned long long)len;
         if (f->host_above && !spread && cp[SX_OUT_EDGES] + f->every_work > f->host_above) {
             /* A step big enough to fill the GPU (an `Every` program also applies and tests every vertex,
