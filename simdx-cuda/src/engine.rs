@@ -588,7 +588,7 @@ impl CudaEngine {
                 }
             };
             let work = crate::fused::step_work(c[OUT_EDGES], n, every);
-            let spread = !every && direction == Direction::Push && spread_push(c[OUT_EDGES], len, opts.classes.warp);
+            let spread = !every && direction == Direction::Push && crate::fused::spread_push(c[OUT_EDGES], len);
             if let Some(session) = session.as_mut().filter(|_| host_above > 0 && (work <= host_above || spread)) {
                 // Selective fusion: a small step; the persistent kernel takes over (it prepares the
                 // frontier again, to the same result) until a step is big or the run ends.
@@ -805,14 +805,6 @@ impl CudaEngine {
 /// SSSP on kron:22 took 16.6 ms with pulls at the 30% rule and 11.3 ms pushing only. Programs that
 /// apply every vertex (PageRank) keep the policy's threshold.
 const AGGREGATE_PULL_SHARE: f64 = 0.85;
-
-/// Whether a push from `len` vertices with `out_edges` out-arcs averages under twice the warp class's
-/// first degree (`warp`) in arcs a vertex: the persistent kernel runs such a step as fast as a launch
-/// per phase, so selective fusion keeps it there however big (the same test as `spread` in
-/// `kernels/fused.cu`). At the default classes that is 512 arcs a vertex.
-fn spread_push(out_edges: u64, len: u32, warp: u32) -> bool {
-    out_edges < 2 * u64::from(warp) * u64::from(len)
-}
 
 /// The direction policy `P` runs under: `policy`, with the threshold of an automatic one raised to
 /// [`AGGREGATE_PULL_SHARE`] for aggregation programs that do not apply every vertex.

@@ -131,6 +131,21 @@ pub(crate) fn step_work(out_edges: u64, n: u32, every: bool) -> u64 {
     out_edges + u64::from(every_work(n, every))
 }
 
+/// Selective fusion keeps a push in the persistent kernel however big when its frontier averages
+/// under this many out-arcs a vertex (a uniform graph's big steps: urand:22's average 31-33): the
+/// persistent grid runs such a step as fast as a launch per phase, and keeping it saves the hand-back
+/// and the relaunch (SSSP urand:22 on the H100: 9.14 against 9.74 ms), while pushes from hubs (kron:22:
+/// 84 to 2,563 arcs a vertex) run faster as separate launches (SSSP kron:22 on the H200: 7.78-7.85 ms
+/// against 7.89-8.00 with 512). The kernel gets it from the host (`spread_arcs` in `sx_fused`), so
+/// both sides judge a step alike: were they to disagree, a step would go back and forth.
+pub(crate) const SPREAD_ARCS_PER_VERTEX: u32 = 64;
+
+/// Whether a push from `len` vertices with `out_edges` out-arcs stays in the persistent kernel however
+/// big ([`SPREAD_ARCS_PER_VERTEX`]; the same test as `spread` in `kernels/fused.cu`).
+pub(crate) fn spread_push(out_edges: u64, len: u32) -> bool {
+    out_edges < u64::from(SPREAD_ARCS_PER_VERTEX) * u64::from(len)
+}
+
 /// What a step weighs beyond its out-edges: for `Every` programs, the apply and test of all `n`
 /// vertices; nothing for others.
 fn every_work(n: u32, every: bool) -> u32 {
@@ -226,10 +241,12 @@ impl FusedRun<'_> {
         debug_assert_eq!(bytes.len(), 200);
         let async_after = if opts.fusion == FusionPolicy::Auto { self.async_after } else { 0 };
         let early_len = num_vertices >> ASYNC_EARLY_FRONTIER_SHIFT;
-        for x in [async_after, ASYNC_EARLY_ITERATIONS, early_len, every_work(num_vertices, every)] {
+        for x in
+            [async_after, ASYNC_EARLY_ITERATIONS, early_len, every_work(num_vertices, every), SPREAD_ARCS_PER_VERTEX, 0]
+        {
             bytes.extend_from_slice(&x.to_le_bytes());
         }
-        debug_assert_eq!(bytes.len(), 216);
+        debug_assert_eq!(bytes.len(), 224);
         Ok(FusedSession {
             gpu,
             blocks_override: self.blocks_override,

@@ -45,6 +45,9 @@ typedef struct {
     simdx_u32 every_work;         /* what a step of an `Every` program weighs beyond its out-edges (its
                                      apply and test of every vertex; 0 for other programs): the host
                                      computes it (step_work, fused.rs), so both sides weigh alike */
+    simdx_u32 spread_arcs;        /* selective fusion: a push whose frontier averages under this many
+                                     out-arcs a vertex stays here however big (SPREAD_ARCS_PER_VERTEX,
+                                     fused.rs: the host's rule is the same) */
 } sx_fused;
 
 /* A counter written by other blocks before the last grid barrier, read once per block (thread 0) and
@@ -167,11 +170,10 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
         int want = f->direction_policy == 0u ? 0
                  : f->direction_policy == 1u ? 1
                  : ((double)cp[SX_OUT_EDGES] > f->threshold_arcs ? 1 : 0);
-        /* A push whose frontier averages under twice the warp class's first degree in out-arcs a vertex
-         * (512 at the default classes) runs as fast in the persistent grid, which saves the hand-back and
-         * the relaunch (SSSP urand:22 on the H100: 9.14 against 9.74 ms, the steps themselves level);
-         * pushes from bigger hubs and pulls run faster with a launch per phase. */
-        bool spread = !every && want == 0 && cp[SX_OUT_EDGES] < 2ull * s->class_warp * (unsigned long long)len;
+        /* A push whose frontier averages under `spread_arcs` out-arcs a vertex (a uniform graph's) runs as
+         * fast in the persistent grid, which saves the hand-back and the relaunch; pushes from hubs and
+         * pulls run faster with a launch per phase. */
+        bool spread = !every && want == 0 && cp[SX_OUT_EDGES] < (unsigned long long)f->spread_arcs * len;
         if (f->host_above && !spread && cp[SX_OUT_EDGES] + f->every_work > f->host_above) {
             /* A step big enough to fill the GPU (an `Every` program also applies and tests every vertex,
              * a streaming pass weighed in `every_work`): one launch per phase costs less than the
