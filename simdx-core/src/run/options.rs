@@ -52,9 +52,10 @@ pub struct DegreeClasses {
 
 impl Default for DegreeClasses {
     /// `256,1024,65536`. SIMD-X's thread class ends at 32 arcs, but the CUDA engine spreads that class
-    /// over edge-balanced tiles, which also beat a warp a vertex for degrees up to 255: BFS, SSSP and
-    /// PageRank on kron:22 and urand:22 ran 1-6% faster than at `32,256,65536` on an H100, the rest
-    /// level (BENCHMARKS.md, "Degree classes"). The CPU backend reads only `grid`.
+    /// over edge-balanced tiles, which also beat a warp a vertex for degrees up to 255: BFS and SSSP on
+    /// kron:22 and urand:22 ran up to 9% faster than at `32,256,65536` on an H100 and an H200, while WCC
+    /// on urand and PageRank on kron ran 1-4% slower on the H200 (BENCHMARKS.md, "Degree classes"). The
+    /// CPU backend reads only `grid`.
     fn default() -> Self {
         DegreeClasses { warp: 256, cta: 1024, grid: 65536 }
     }
