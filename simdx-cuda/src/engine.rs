@@ -53,6 +53,13 @@ const OUT_EDGES: usize = 5;
 const GLOBAL: usize = 6;
 const CHANGE: usize = 7;
 const CLASS_LEN: usize = 8;
+/// `far_len`'s slot that counts delta-stepping's settle list (`SX_SETTLE_LEN` in kernels/state.cu).
+const SETTLE_LEN: usize = 4;
+/// Which arcs a push step relaxes (`SX_ARCS_WITHIN`, `SX_ARCS_BEYOND` in kernels/state.cu): under
+/// delta-stepping's deferral, those whose update lands in the current bucket or below, or the others
+/// (the settle step); every arc for other programs.
+const ARCS_WITHIN: u32 = 1;
+const ARCS_BEYOND: u32 = 2;
 /// Blocks that share one vertex of the grid class.
 const GRID_SPLIT: u32 = 64;
 
@@ -202,6 +209,8 @@ impl CudaEngine {
             sent,
             prepared,
             frontier_bits,
+            settle,
+            settle_mark,
             frontier,
             next,
             push_classes,
@@ -275,6 +284,8 @@ impl CudaEngine {
         push_ptr!(sent);
         push_ptr!(prepared);
         push_ptr!(frontier_bits);
+        push_ptr!(settle);
+        push_ptr!(settle_mark);
         // `online_capacity` follows the pointers and `n`; set per phase by `set_capacity`.
         let capacity_offset = bytes.len() + 4;
         let classes = opts.classes;
@@ -319,6 +330,7 @@ impl CudaEngine {
         let f_apply = k.get("sx_apply")?;
         let f_select = k.get("sx_select_prepare")?;
         let f_far_take = k.get("sx_far_take")?;
+        let f_settle_classify = k.get("sx_settle_classify")?;
         let f_scan = [k.get("sx_scan_count")?, k.get("sx_scan_offsets")?, k.get("sx_scan_write")?];
 
         macro_rules! launch {
@@ -522,34 +534,41 @@ impl CudaEngine {
         // The counters of a select that also prepared the next frontier (its snapshot), if it did.
         let mut prepared: Option<Vec<u64>> = None;
         loop {
-            if len == 0 && pending_maybe {
+            // The vertices of an exhausted bucket that may owe deferred arcs (delta-stepping's settle
+            // list, kernels/state.cu): they push them first, in a settle step.
+            let mut owed = 0u32;
+            if len == 0 {
                 prepared = None;
-                pending_maybe = false;
-                // The current bucket is exhausted: the lowest bucket still waiting becomes current, from
-                // the waiting list's bound (kernels/buckets.cu).
                 let lists = stream.clone_dtoh(&*far_len).map_err(driver("reading the waiting lists"))?;
-                let (waiting, lowest) = (lists[fcur as usize], lists[2 + fcur as usize]);
-                if lowest != u64::MAX {
-                    bucket = lowest as u32;
-                    launch!(f_far_take, per_thread(waiting as u32), &state, &fcur, &bucket, &*frontier);
-                    let c = read(&mut *counters)?;
-                    len = c[NEXT_LEN] as u32;
-                    fcur ^= 1;
-                    // The list just emptied is the next change's to fill: its length and bound start over.
-                    let emptied = (fcur ^ 1) as usize;
-                    let mut slot = far_len.slice_mut(emptied..emptied + 1);
-                    stream.memcpy_htod(&[0u64], &mut slot).map_err(driver("resetting the waiting lists"))?;
-                    let mut slot = far_len.slice_mut(2 + emptied..3 + emptied);
-                    stream.memcpy_htod(&[u64::MAX], &mut slot).map_err(driver("resetting the waiting lists"))?;
-                    pending_maybe = c[PENDING] > 0;
-                    if len == 0 && pending_maybe {
-                        // The bound was stale (its vertices were relaxed in an earlier bucket); the list
-                        // now has its exact one.
-                        continue;
+                owed = lists[SETTLE_LEN] as u32;
+                if owed == 0 && pending_maybe {
+                    pending_maybe = false;
+                    // The current bucket is exhausted: the lowest bucket still waiting becomes current, from
+                    // the waiting list's bound (kernels/buckets.cu).
+                    let (waiting, lowest) = (lists[fcur as usize], lists[2 + fcur as usize]);
+                    if lowest != u64::MAX {
+                        bucket = lowest as u32;
+                        launch!(f_far_take, per_thread(waiting as u32), &state, &fcur, &bucket, &*frontier);
+                        let c = read(&mut *counters)?;
+                        len = c[NEXT_LEN] as u32;
+                        fcur ^= 1;
+                        // The list just emptied is the next change's to fill: its length and bound start over.
+                        let emptied = (fcur ^ 1) as usize;
+                        let mut slot = far_len.slice_mut(emptied..emptied + 1);
+                        stream.memcpy_htod(&[0u64], &mut slot).map_err(driver("resetting the waiting lists"))?;
+                        let mut slot = far_len.slice_mut(2 + emptied..3 + emptied);
+                        stream.memcpy_htod(&[u64::MAX], &mut slot).map_err(driver("resetting the waiting lists"))?;
+                        pending_maybe = c[PENDING] > 0;
+                        if len == 0 && pending_maybe {
+                            // The bound was stale (its vertices were relaxed in an earlier bucket); the list
+                            // now has its exact one.
+                            continue;
+                        }
                     }
                 }
             }
-            if len == 0 || iterations >= opts.max_iterations {
+            let settle = owed > 0;
+            if (len == 0 && !settle) || iterations >= opts.max_iterations {
                 break;
             }
             let began = Instant::now();
@@ -569,18 +588,34 @@ impl CudaEngine {
             let stamp = pull_stamp(iterations, all_sent, all_active);
             let c = match prepared.take() {
                 Some(c) => c,
+                None if settle => {
+                    // The settle step pushes from the settle list, by degree class.
+                    launch!(
+                        f_settle_classify,
+                        per_thread(owed),
+                        &state,
+                        &owed,
+                        &push_classes[0],
+                        &push_classes[1],
+                        &push_classes[2],
+                        &push_classes[3]
+                    );
+                    read(&mut *counters)?
+                }
                 // A session that never hands a step back (a voting program under selective fusion) takes
                 // every step, and prepares the frontier itself: zeroed counters stand in for the host's
                 // snapshot, which would only cost a launch and a read (BFS kron:22 about 30 us).
                 None if session.is_some() && host_above == u64::MAX => vec![0; COUNTERS],
                 None => {
                     let tag = iterations + 1;
-                    launch!(f_snapshot, per_thread(len), &state, &*frontier, &len, &tag, &stamp);
+                    launch!(f_snapshot, per_thread(len), &state, &*frontier, &len, &bucket, &tag, &stamp);
                     read(&mut *counters)?
                 }
             };
             all_sent |= len == n;
             let direction = match opts.direction {
+                // Only a push can pick the deferred arcs.
+                _ if settle => Direction::Push,
                 DirectionPolicy::Push => Direction::Push,
                 DirectionPolicy::Pull => Direction::Pull,
                 DirectionPolicy::Auto { threshold } => {
@@ -592,7 +627,8 @@ impl CudaEngine {
                 }
             };
             let work = crate::fused::step_work(c[OUT_EDGES], n, every);
-            let spread = !every && direction == Direction::Push && crate::fused::spread_push(c[OUT_EDGES], len);
+            let sources = if settle { owed } else { len };
+            let spread = !every && direction == Direction::Push && crate::fused::spread_push(c[OUT_EDGES], sources);
             if let Some(session) = session.as_mut().filter(|_| host_above > 0 && (work <= host_above || spread)) {
                 // Selective fusion: a small step; the persistent kernel takes over (it prepares the
                 // frontier again, to the same result) until a step is big or the run ends.
@@ -624,36 +660,62 @@ impl CudaEngine {
             let stamp = if c[OUT_EDGES] == graph.num_arcs && stamp != LIVE_STAMP { 0 } else { stamp };
             match direction {
                 Direction::Push => {
-                    launch!(
-                        f_classify,
-                        per_thread(len),
-                        &state,
-                        &*frontier,
-                        &len,
-                        &zero,
-                        &zero,
-                        &push_classes[0],
-                        &push_classes[1],
-                        &push_classes[2],
-                        &push_classes[3]
-                    );
-                    let c = read(&mut *counters)?;
-                    let lens: Vec<u32> = (0..4).map(|i| c[CLASS_LEN + i] as u32).collect();
+                    let lens: Vec<u32> = if settle {
+                        (0..4).map(|i| c[CLASS_LEN + i] as u32).collect()
+                    } else {
+                        launch!(
+                            f_classify,
+                            per_thread(len),
+                            &state,
+                            &*frontier,
+                            &len,
+                            &zero,
+                            &zero,
+                            &push_classes[0],
+                            &push_classes[1],
+                            &push_classes[2],
+                            &push_classes[3]
+                        );
+                        let c = read(&mut *counters)?;
+                        (0..4).map(|i| c[CLASS_LEN + i] as u32).collect()
+                    };
+                    let arcs = if settle { ARCS_BEYOND } else { ARCS_WITHIN };
                     if lens[0] > 0 {
                         let per_tile = push_tile_vertices(lens[0], sms * 4);
                         let blocks = lens[0].div_ceil(per_tile).min(sms * 32);
-                        launch!(f_push[0], cfg(blocks), &state, &push_classes[0], &lens[0], &*next, &per_tile);
+                        launch!(
+                            f_push[0],
+                            cfg(blocks),
+                            &state,
+                            &push_classes[0],
+                            &lens[0],
+                            &*next,
+                            &per_tile,
+                            &arcs,
+                            &bucket
+                        );
                     }
                     if lens[1] > 0 {
-                        launch!(f_push[1], per_warp(lens[1]), &state, &push_classes[1], &lens[1], &*next);
+                        launch!(
+                            f_push[1],
+                            per_warp(lens[1]),
+                            &state,
+                            &push_classes[1],
+                            &lens[1],
+                            &*next,
+                            &arcs,
+                            &bucket
+                        );
                     }
                     let one_split = 1u32;
                     if lens[2] > 0 {
-                        launch!(f_push[2], per_block(lens[2]), &state, &push_classes[2], &lens[2], &*next, &one_split);
+                        let (list, len) = (&push_classes[2], &lens[2]);
+                        launch!(f_push[2], per_block(lens[2]), &state, list, len, &*next, &one_split, &arcs, &bucket);
                     }
                     if lens[3] > 0 {
                         let blocks = lens[3].min((sms * 16).div_ceil(GRID_SPLIT)) * GRID_SPLIT;
-                        launch!(f_push[2], cfg(blocks), &state, &push_classes[3], &lens[3], &*next, &GRID_SPLIT);
+                        let (list, len) = (&push_classes[3], &lens[3]);
+                        launch!(f_push[2], cfg(blocks), &state, list, len, &*next, &GRID_SPLIT, &arcs, &bucket);
                     }
                 }
                 Direction::Pull => {
@@ -690,7 +752,12 @@ impl CudaEngine {
             }
             let c = read(&mut *counters)?;
             let edges = c[EDGES];
-            let frontier_len = len;
+            let frontier_len = sources;
+            if settle {
+                // The settle list is spent; the next prepare starts it over.
+                let mut slot = far_len.slice_mut(SETTLE_LEN..SETTLE_LEN + 1);
+                stream.memcpy_htod(&[0u64], &mut slot).map_err(driver("resetting the settle list"))?;
+            }
             // The reached vertices: online list, or a ballot scan when the bins overflowed.
             let (reached_len, filter) = if every {
                 // Apply clears the reached flags of every vertex.

@@ -17,7 +17,8 @@ pub(crate) struct Workspace {
     pub(crate) touched: CudaSlice<u32>,
     pub(crate) in_frontier: CudaSlice<u32>,
     pub(crate) pending: CudaSlice<u32>,
-    /// The two lists of waiting (pending) vertices and their lengths.
+    /// The two lists of waiting (pending) vertices; their lengths and bounds, then the settle list's
+    /// length (`far_len` in kernels/state.cu).
     pub(crate) far: [CudaSlice<u32>; 2],
     pub(crate) far_len: CudaSlice<u64>,
     /// The seen value each snapshot replaced, and the tag (iteration + 1) of that snapshot.
@@ -25,6 +26,10 @@ pub(crate) struct Workspace {
     pub(crate) prepared: CudaSlice<u32>,
     /// One bit a vertex: whether it is an active source of the current pull step (kernels/pull.cu).
     pub(crate) frontier_bits: CudaSlice<u32>,
+    /// Delta-stepping's settle list (the current bucket's vertices that may owe deferred arcs) and each
+    /// vertex's mark in it (kernels/state.cu, `SX_DEFERS`).
+    pub(crate) settle: CudaSlice<u32>,
+    pub(crate) settle_mark: CudaSlice<u32>,
     pub(crate) frontier: CudaSlice<u32>,
     pub(crate) next: CudaSlice<u32>,
     pub(crate) push_classes: Vec<CudaSlice<u32>>,
@@ -42,7 +47,7 @@ impl Workspace {
     pub(crate) fn new(gpu: &crate::gpu::Gpu, n: u32) -> Result<Workspace, CudaError> {
         let nz = n.max(1) as usize;
         let tiles = n.div_ceil(TILE).max(1) as usize;
-        let needed = nz as u64 * (5 * 8 + 16 * 4) + nz.div_ceil(32) as u64 * 4 + tiles as u64 * 4;
+        let needed = nz as u64 * (5 * 8 + 18 * 4) + nz.div_ceil(32) as u64 * 4 + tiles as u64 * 4;
         gpu.check_free("the run's vertex arrays and worklists", needed)?;
         let s = &gpu.stream;
         let u32s = |len: usize| s.alloc_zeros::<u32>(len).map_err(driver("allocating worklists"));
@@ -56,10 +61,12 @@ impl Workspace {
             in_frontier: u32s(nz)?,
             pending: u32s(nz)?,
             far: [u32s(nz)?, u32s(nz)?],
-            far_len: s.alloc_zeros::<u64>(4).map_err(driver("allocating counters"))?,
+            far_len: s.alloc_zeros::<u64>(5).map_err(driver("allocating counters"))?,
             sent: values()?,
             prepared: u32s(nz)?,
             frontier_bits: u32s(nz.div_ceil(32))?,
+            settle: u32s(nz)?,
+            settle_mark: u32s(nz)?,
             frontier: u32s(nz)?,
             next: u32s(nz)?,
             push_classes: (0..4).map(|_| u32s(nz)).collect::<Result<_, _>>()?,

@@ -114,6 +114,10 @@ pub fn expand(item: &ItemImpl, krate: &TokenStream) -> Result<(TokenStream, Vec<
         return Err(errors);
     }
 
+    // Whether the engines may compute an arc's update before loading its destination (the CUDA
+    // engine's delta-stepping pushes test where an update lands first: kernels/state.cu, SX_DEFERS).
+    has.push_str(&format!("#define SIMDX_COMPUTE_READS_DST {}\n", compute_reads_dst(item) as u32));
+
     let params = crate::params::Params::of(&mut cx);
     let arrays = params.arrays.clone();
     let params_c = &params.c;
@@ -242,6 +246,14 @@ fn reads_param(f: &ImplItemFn, index: usize) -> bool {
         },
         _ => false,
     }
+}
+
+/// Whether `compute` may read its edge's `dst` (the destination's value): the identifier `dst`
+/// appears anywhere in it (`e.dst`, or a pattern naming the field). A `compute` that never names it
+/// gives the same update whatever the destination holds.
+fn compute_reads_dst(item: &ItemImpl) -> bool {
+    let dst = syn::Ident::new("dst", proc_macro2::Span::call_site());
+    method(item, "compute").is_none_or(|f| mentions(quote::ToTokens::to_token_stream(f), &dst))
 }
 
 /// Whether the sum of `global` matters: the impl defines `global` (the default is 0 everywhere) and

@@ -13,6 +13,7 @@ typedef unsigned char simdx_weight;
 #define SIMDX_HAS_CAN_UPDATE 0
 #define SIMDX_HAS_BUCKET 0
 #define SIMDX_HAS_DONE 0
+#define SIMDX_COMPUTE_READS_DST 0
 #define SIMDX_OP SIMDX_OP_MIN
 #define SIMDX_KIND SIMDX_KIND_AGGREGATE
 #define SIMDX_APPLY SIMDX_APPLY_IN_PLACE

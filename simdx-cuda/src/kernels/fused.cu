@@ -117,7 +117,12 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
     unsigned long long arcs = sx_read((const unsigned long long*)&s->out_offsets[s->n]);
     __shared__ unsigned long long cp[SX_COUNTERS], cw[SX_COUNTERS], cx[SX_COUNTERS];
     for (;;) {
-        if (len == 0 && pending_maybe) {
+        /* Under SX_DEFERS, an exhausted bucket first settles: its vertices push the arcs they deferred
+         * (kernels/state.cu). `owed` is the settle list's length (0: a plain iteration or a bucket change). */
+        simdx_u32 owed = 0;
+        if (SX_DEFERS && len == 0) owed = (simdx_u32)sx_read(&s->far_len[SX_SETTLE_LEN]);
+        bool settle = owed != 0u;
+        if (len == 0 && !settle && pending_maybe) {
             /* The current bucket is exhausted: the lowest bucket still waiting becomes current, from the
              * waiting list's bound (kernels/buckets.cu). */
             unsigned long long lowest = sx_read(&s->far_len[2 + fcur]);
@@ -148,7 +153,7 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
                 }
             }
         }
-        if (len == 0 || iterations >= f->max_iterations) {
+        if ((len == 0 && !settle) || iterations >= f->max_iterations) {
             status = SX_STATUS_DONE;
             break;
         }
@@ -158,22 +163,30 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
         /* Pull steps find their active sources by this stamp (0: every vertex is one, or every vertex
          * that is not holds the silent message). */
         simdx_u32 stamp = (may_pull && !all_active && !f->silent_pulls) ? iterations + 1u : 0u;
-        if (!prep) {
+        if (settle) {
+            /* The settle step pushes from the settle list; its degree classes and out-edges stand in for
+             * a prepared frontier's. */
             prep = sx_take(f, &use);
-            ph_snapshot(s, prep, frontier, len, iterations + 1u, stamp, (may_push && !all_active) ? f->push_classes : 0);
+            ph_settle_classify(s, prep, owed, f->push_classes);
+            sx_grid_sync(f->barrier);
+            sx_fetch(cp, prep);
+        } else if (!prep) {
+            prep = sx_take(f, &use);
+            ph_snapshot(s, prep, frontier, len, bucket, iterations + 1u, stamp, (may_push && !all_active) ? f->push_classes : 0);
             sx_grid_sync(f->barrier);
             sx_fetch(cp, prep);
         }
         double global = __longlong_as_double((long long)cp[SX_GLOBAL]);
         /* When the frontier holds every vertex with out-edges, every in-arc's source is active. */
         if (cp[SX_OUT_EDGES] == arcs) stamp = 0u;
-        int want = f->direction_policy == 0u ? 0
+        int want = settle ? 0 /* only a push can pick the deferred arcs */
+                 : f->direction_policy == 0u ? 0
                  : f->direction_policy == 1u ? 1
                  : ((double)cp[SX_OUT_EDGES] > f->threshold_arcs ? 1 : 0);
         /* A push whose frontier averages under `spread_arcs` out-arcs a vertex (a uniform graph's) runs as
          * fast in the persistent grid, which saves the hand-back and the relaunch; pushes from hubs and
          * pulls run faster with a launch per phase. */
-        bool spread = !every && want == 0 && cp[SX_OUT_EDGES] < (unsigned long long)f->spread_arcs * len;
+        bool spread = !every && want == 0 && cp[SX_OUT_EDGES] < (unsigned long long)f->spread_arcs * (settle ? owed : len);
         if (f->host_above && !spread && cp[SX_OUT_EDGES] + f->every_work > f->host_above) {
             /* A step big enough to fill the GPU (an `Every` program also applies and tests every vertex,
              * a streaming pass weighed in `every_work`): one launch per phase costs less than the
@@ -182,10 +195,20 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
             break;
         }
         small_so_far = small_so_far && len < f->async_early_len;
-        if (f->async_after && want == 0 && (iterations >= f->async_after || (small_so_far && iterations >= f->async_early))) {
+        if (f->async_after && want == 0 && !settle &&
+            (iterations >= f->async_after || (small_so_far && iterations >= f->async_early))) {
             /* Many small steps (a high-diameter graph), or a run whose frontiers all stayed small:
              * asynchronous rounds finish it without a grid barrier per level, from this prepared
-             * frontier and every vertex still active. */
+             * frontier and every vertex still active. Under SX_DEFERS they start from the settle list
+             * instead, which holds the frontier and every vertex of the bucket that may owe arcs: they
+             * push all their arcs, from the value they last sent. */
+            if (SX_DEFERS) {
+                simdx_u32 listed = (simdx_u32)sx_read(&s->far_len[SX_SETTLE_LEN]);
+                for (simdx_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < listed; i += gridDim.x * blockDim.x)
+                    frontier[i] = s->settle[i];
+                len = listed;
+                if (blockIdx.x == 0 && threadIdx.x == 0) s->far_len[SX_SETTLE_LEN] = 0ull;
+            }
             status = SX_STATUS_ASYNC;
             break;
         }
@@ -208,10 +231,11 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
         if (want == 0) {
             simdx_u32 l0 = (simdx_u32)lens[SX_CLASS_LEN], l1 = (simdx_u32)lens[SX_CLASS_LEN + 1];
             simdx_u32 l2 = (simdx_u32)lens[SX_CLASS_LEN + 2], l3 = (simdx_u32)lens[SX_CLASS_LEN + 3];
-            if (l0) ph_push_tiles(s, work, f->push_classes[0], l0, next, sx_push_tile_vertices(l0, gridDim.x));
-            if (l1) ph_push_warp(s, work, f->push_classes[1], l1, next);
-            if (l2) ph_push_cta(s, work, f->push_classes[2], l2, next, 1u);
-            if (l3) ph_push_cta(s, work, f->push_classes[3], l3, next, gridDim.x); /* every block shares each hub */
+            simdx_u32 arcs = settle ? SX_ARCS_BEYOND : SX_ARCS_WITHIN;
+            if (l0) ph_push_tiles(s, work, f->push_classes[0], l0, next, sx_push_tile_vertices(l0, gridDim.x), arcs, bucket);
+            if (l1) ph_push_warp(s, work, f->push_classes[1], l1, next, arcs, bucket);
+            if (l2) ph_push_cta(s, work, f->push_classes[2], l2, next, 1u, arcs, bucket);
+            if (l3) ph_push_cta(s, work, f->push_classes[3], l3, next, gridDim.x, arcs, bucket); /* every block shares each hub */
         } else {
             if (stamp != 0u && stamp != SX_LIVE) {
                 ph_frontier_bits(s, stamp);
@@ -229,6 +253,8 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
         sx_grid_sync(f->barrier);
         sx_fetch(cw, work);
         prep = 0;
+        /* The settle list is spent; the next prepare (after the next grid barrier) starts it over. */
+        if (settle && blockIdx.x == 0 && threadIdx.x == 0) s->far_len[SX_SETTLE_LEN] = 0ull;
         unsigned long long edges = cw[SX_EDGES];
         simdx_u32 reached;
         simdx_u32 filter;
@@ -253,7 +279,7 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
         if (blockIdx.x == 0 && threadIdx.x == 0 && iterations < f->log_capacity) {
             unsigned long long* row = f->log + (size_t)iterations * 5;
             row[0] = (unsigned long long)want | ((unsigned long long)filter << 8);
-            row[1] = len;
+            row[1] = settle ? owed : len;
             row[2] = edges;
             row[3] = bucket;
             row[4] = start_ns;

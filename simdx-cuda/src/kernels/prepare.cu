@@ -14,12 +14,14 @@ __device__ __forceinline__ void ph_init(const sx_state* s, unsigned long long* c
         s->touched[v] = 0u;
         s->in_frontier[v] = 0u;
         s->pending[v] = 0u;
+        if (SX_DEFERS) s->settle_mark[v] = 0u;
     }
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         s->far_len[0] = 0ull;
         s->far_len[1] = 0ull;
         s->far_len[2] = ~0ull; /* the lists' bucket bounds: nothing waits */
         s->far_len[3] = ~0ull;
+        s->far_len[SX_SETTLE_LEN] = 0ull;
     }
 }
 __global__ void sx_init(const sx_state* __restrict__ s) {
@@ -102,14 +104,24 @@ typedef struct {
     double global;
 } sx_prepared_sums;
 
-/* Prepares frontier vertex v (where `take`) for the iteration tagged `tag` (its count + 1): seen := now
- * (the value it sends), its source_value, its share of the global sum and its out-edges (added to `sums`;
- * sx_prepare_flush moves them to ctr[SX_GLOBAL] and ctr[SX_OUT_EDGES]), its pull stamp (`stamp` > 0), and
- * with `classes` its push degree class. Preparing a vertex twice for one iteration (a fused kernel taking
- * over after a direction switch) gives the same result: the replaced seen value is kept in `sent` under
- * the tag. Called by every thread of the block, the same number of times. */
+/* Prepares frontier vertex v (where `take`) of bucket `bucket` for the iteration tagged `tag` (its count +
+ * 1): seen := now (the value it sends), its source_value, its share of the global sum and its out-edges
+ * (added to `sums`; sx_prepare_flush moves them to ctr[SX_GLOBAL] and ctr[SX_OUT_EDGES]), its pull stamp
+ * (`stamp` > 0), with `classes` its push degree class, and under SX_DEFERS its place in the bucket's settle
+ * list. Preparing a vertex twice for one iteration (a fused kernel taking over after a direction switch)
+ * gives the same result: the replaced seen value is kept in `sent` under the tag. Called by every thread
+ * of the block, the same number of times. */
 __device__ __forceinline__ void sx_prepare(const sx_state* s, const simdx_params* p, unsigned long long* ctr, bool take, simdx_u32 v,
-                                           simdx_u32 tag, simdx_u32 stamp, simdx_u32* const* classes, sx_prepared_sums* sums) {
+                                           simdx_u32 bucket, simdx_u32 tag, simdx_u32 stamp, simdx_u32* const* classes,
+                                           sx_prepared_sums* sums) {
+    if (SX_DEFERS) {
+        /* Once per bucket (a bucket of ~0 defers nothing: see sx_arc_in_step). */
+        bool owes = take && bucket != ~0u && s->settle_mark[v] != bucket + 1u;
+        if (owes) s->settle_mark[v] = bucket + 1u;
+        unsigned long long* counts[1] = {&s->far_len[SX_SETTLE_LEN]};
+        simdx_u32* outs[1] = {s->settle};
+        sx_block_append(counts, outs, 1, owes ? 0 : -1, v);
+    }
     unsigned long long d = 0;
     if (take) {
         simdx_value value = s->now[v];
@@ -162,8 +174,8 @@ __device__ __forceinline__ void sx_prepare_flush(unsigned long long* ctr, sx_pre
 }
 
 /* Prepares every vertex of a frontier list (sx_prepare); `classes` may be NULL. */
-__device__ __forceinline__ void ph_snapshot(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 tag,
-                                            simdx_u32 stamp, simdx_u32* const* classes) {
+__device__ __forceinline__ void ph_snapshot(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 bucket,
+                                            simdx_u32 tag, simdx_u32 stamp, simdx_u32* const* classes) {
     simdx_params p = s->params;
     simdx_u32 stride = gridDim.x * blockDim.x;
     simdx_u32 rounds = (len + stride - 1) / stride;
@@ -171,12 +183,13 @@ __device__ __forceinline__ void ph_snapshot(const sx_state* s, unsigned long lon
     for (simdx_u32 r = 0; r < rounds; r++) {
         simdx_u32 i = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
         bool live = i < len;
-        sx_prepare(s, &p, ctr, live, live ? list[i] : 0u, tag, stamp, classes, &sums);
+        sx_prepare(s, &p, ctr, live, live ? list[i] : 0u, bucket, tag, stamp, classes, &sums);
     }
     sx_prepare_flush(ctr, sums);
 }
-__global__ void sx_snapshot(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 tag, simdx_u32 stamp) {
-    ph_snapshot(s, s->counters, list, len, tag, stamp, 0);
+__global__ void sx_snapshot(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 bucket, simdx_u32 tag,
+                            simdx_u32 stamp) {
+    ph_snapshot(s, s->counters, list, len, bucket, tag, stamp, 0);
 }
 
 /* Splits a worklist (`all`: every vertex) into degree classes (sx_classify_one); `in_degree` picks the
@@ -199,6 +212,29 @@ __global__ void sx_classify(const sx_state* __restrict__ s, const simdx_u32* lis
                             simdx_u32 in_degree, simdx_u32* c0, simdx_u32* c1, simdx_u32* c2, simdx_u32* c3) {
     simdx_u32* classes[4] = {c0, c1, c2, c3};
     ph_classify(s, s->counters, list, len, all, in_degree, classes);
+}
+
+/* The settle step's frontier (SX_DEFERS): the settle list's `len` vertices by push degree class, their
+ * out-edges added up in ctr[SX_OUT_EDGES]. They send what they sent last (seen, or their source_value):
+ * the value their bucket ended with. */
+__device__ __forceinline__ void ph_settle_classify(const sx_state* s, unsigned long long* ctr, simdx_u32 len, simdx_u32* const* classes) {
+    simdx_u32 stride = gridDim.x * blockDim.x;
+    simdx_u32 rounds = (len + stride - 1) / stride;
+    sx_prepared_sums sums = {0ull, 0.0};
+    for (simdx_u32 r = 0; r < rounds; r++) {
+        simdx_u32 i = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
+        bool live = i < len;
+        simdx_u32 v = live ? s->settle[i] : 0u;
+        simdx_u64 d = live ? s->out_offsets[v + 1] - s->out_offsets[v] : 0;
+        sums.out_edges += d;
+        sx_classify_one(s, ctr, live, v, d, classes);
+    }
+    sx_prepare_flush(ctr, sums);
+}
+__global__ void sx_settle_classify(const sx_state* __restrict__ s, simdx_u32 len, simdx_u32* c0, simdx_u32* c1, simdx_u32* c2,
+                                   simdx_u32* c3) {
+    simdx_u32* classes[4] = {c0, c1, c2, c3};
+    ph_settle_classify(s, s->counters, len, classes);
 }
 
 } /* extern "C" */

@@ -1,5 +1,7 @@
 /* Push along the out-arcs of the frontier, by degree class (thread, warp, CTA): combine at the
- * destination, record vertices reached first. */
+ * destination, record vertices reached first. `arcs` and `bucket` pick the arcs a step relaxes
+ * (SX_ARCS_* in kernels/state.cu: all, or under delta-stepping's deferral those within the bucket or
+ * beyond it). */
 
 /* Push along out-arc i to v, whose value was dst when loaded: compute, combine at the destination; true
  * if v was reached first here. */
@@ -24,9 +26,11 @@ __device__ __forceinline__ bool sx_push_loaded(const sx_state* s, const simdx_pa
     return reached && sx_touch(s, v);
 }
 
-/* Push along one out-arc i of a source: loads, then sx_push_loaded. */
-__device__ __forceinline__ bool sx_push_arc(const sx_state* s, const simdx_params* p, simdx_msg src,
-                                            simdx_u32 src_deg, simdx_u64 i, simdx_u32* vout) {
+/* Push along one out-arc i of a source, if it belongs to the step's `arcs` in `bucket` (sx_arc_in_step):
+ * loads, then sx_push_loaded. */
+__device__ __forceinline__ bool sx_push_arc(const sx_state* s, const simdx_params* p, simdx_msg src, simdx_u32 src_deg, simdx_u64 i,
+                                            simdx_u32 arcs, simdx_u32 bucket, simdx_u32* vout) {
+    if (!sx_arc_in_step(s, p, src, src_deg, i, arcs, bucket)) return false;
     simdx_u32 v = s->out_targets[i];
     *vout = v;
     return sx_push_loaded(s, p, src, src_deg, i, v, s->now[v]);
@@ -35,7 +39,8 @@ __device__ __forceinline__ bool sx_push_arc(const sx_state* s, const simdx_param
 extern "C" {
 
 /* Push, thread class: one thread per frontier vertex. */
-__device__ __forceinline__ void ph_push_thread(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
+__device__ __forceinline__ void ph_push_thread(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32* next,
+                                               simdx_u32 arcs, simdx_u32 bucket) {
     sx_bin_open();
     simdx_params p = s->params;
     simdx_u32 stride = gridDim.x * blockDim.x;
@@ -53,19 +58,21 @@ __device__ __forceinline__ void ph_push_thread(const sx_state* s, unsigned long 
         for (int o = 16; o > 0; o >>= 1) most = max(most, __shfl_xor_sync(SX_FULL, most, o));
         for (simdx_u32 k = 0; k < most; k++) {
             simdx_u32 v = 0;
-            bool take = (b + k < e) && sx_push_arc(s, &p, src, deg, b + k, &v);
+            bool take = (b + k < e) && sx_push_arc(s, &p, src, deg, b + k, arcs, bucket, &v);
             sx_record(s, ctr, next, take, v);
         }
     }
     sx_add_edges(ctr, edges);
     sx_bin_close(s, ctr, next);
 }
-__global__ void sx_push_thread(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
-    ph_push_thread(s, s->counters, list, len, next);
+__global__ void sx_push_thread(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next, simdx_u32 arcs,
+                               simdx_u32 bucket) {
+    ph_push_thread(s, s->counters, list, len, next, arcs, bucket);
 }
 
 /* Push, warp class: one warp per vertex, lanes over its arcs. */
-__device__ __forceinline__ void ph_push_warp(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
+__device__ __forceinline__ void ph_push_warp(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32* next,
+                                             simdx_u32 arcs, simdx_u32 bucket) {
     sx_bin_open();
     simdx_params p = s->params;
     simdx_u32 warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x & 31;
@@ -79,21 +86,22 @@ __device__ __forceinline__ void ph_push_warp(const sx_state* s, unsigned long lo
         if (lane == 0) edges += e - b;
         for (simdx_u64 k = b; k < e; k += 32) {
             simdx_u32 v = 0;
-            bool take = (k + lane < e) && sx_push_arc(s, &p, src, deg, k + lane, &v);
+            bool take = (k + lane < e) && sx_push_arc(s, &p, src, deg, k + lane, arcs, bucket, &v);
             sx_record(s, ctr, next, take, v);
         }
     }
     sx_add_edges(ctr, edges);
     sx_bin_close(s, ctr, next);
 }
-__global__ void sx_push_warp(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next) {
-    ph_push_warp(s, s->counters, list, len, next);
+__global__ void sx_push_warp(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next, simdx_u32 arcs,
+                             simdx_u32 bucket) {
+    ph_push_warp(s, s->counters, list, len, next, arcs, bucket);
 }
 
 /* Push, CTA class: one block per vertex. With `grid_split` > 1 (grid class), `grid_split` blocks
  * share each vertex, each taking an interleaved part of its arcs. */
 __device__ __forceinline__ void ph_push_cta(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32* next,
-                            simdx_u32 grid_split) {
+                            simdx_u32 grid_split, simdx_u32 arcs, simdx_u32 bucket) {
     sx_bin_open();
     simdx_params p = s->params;
     unsigned long long edges = 0;
@@ -106,7 +114,7 @@ __device__ __forceinline__ void ph_push_cta(const sx_state* s, unsigned long lon
         if (threadIdx.x == 0 && part == 0) edges += e - b;
         for (simdx_u64 k = b + (simdx_u64)part * blockDim.x; k < e; k += (simdx_u64)blockDim.x * grid_split) {
             simdx_u32 v = 0;
-            bool take = (k + threadIdx.x < e) && sx_push_arc(s, &p, src, deg, k + threadIdx.x, &v);
+            bool take = (k + threadIdx.x < e) && sx_push_arc(s, &p, src, deg, k + threadIdx.x, arcs, bucket, &v);
             sx_record(s, ctr, next, take, v);
         }
     }
@@ -114,8 +122,8 @@ __device__ __forceinline__ void ph_push_cta(const sx_state* s, unsigned long lon
     sx_bin_close(s, ctr, next);
 }
 __global__ void sx_push_cta(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next,
-                            simdx_u32 grid_split) {
-    ph_push_cta(s, s->counters, list, len, next, grid_split);
+                            simdx_u32 grid_split, simdx_u32 arcs, simdx_u32 bucket) {
+    ph_push_cta(s, s->counters, list, len, next, grid_split, arcs, bucket);
 }
 
 } /* extern "C" */

@@ -75,7 +75,7 @@ __device__ __forceinline__ void ph_select(const sx_state* s, unsigned long long*
         unsigned long long* counts[2] = {&s->far_len[fcur], &ctr[SX_NEXT_LEN]};
         simdx_u32* outs[2] = {s->far[fcur], next};
         sx_block_append(counts, outs, 2, wait ? 0 : take ? 1 : -1, v);
-        if (prepare) sx_prepare(s, &p, ctr, take, v, tag, stamp, classes, &sums);
+        if (prepare) sx_prepare(s, &p, ctr, take, v, bucket, tag, stamp, classes, &sums);
     }
     if (prepare) sx_prepare_flush(ctr, sums);
     sx_block_lowest(&s->far_len[2 + fcur], lowest, &ctr[SX_PENDING], waiting);

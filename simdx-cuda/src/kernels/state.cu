@@ -20,6 +20,25 @@
  * of an `Every` program, once the step has read the slots) writes it back where a vertex leaves. */
 #define SX_SILENT_PULLS (SIMDX_SILENT_PULLS && SIMDX_HAS_SOURCE_VALUE)
 
+/* Delta-stepping pushes defer the arcs whose update lands beyond the current bucket (Meyer and Sanders'
+ * light and heavy arcs, decided per arc from the update itself): a vertex relaxed several times while its
+ * bucket is current (kron:22's bucket 0: 2.6 relaxations an arc) pushes only the arcs that can still
+ * change that bucket, and each vertex of the bucket pushes the others once, with its final value, when
+ * the bucket is exhausted (the settle step). Every frontier vertex goes into the settle list when it is
+ * prepared (once per bucket: settle_mark), so any schedule of pulls, pushes and hand-overs stays exact.
+ * For programs with buckets whose updates are applied in place and whose compute never reads the
+ * destination's value (so that an arc's update is known before its destination is loaded). */
+#ifndef SIMDX_COMPUTE_READS_DST
+#define SIMDX_COMPUTE_READS_DST 1
+#endif
+#define SX_DEFERS (SIMDX_HAS_BUCKET && SIMDX_APPLY == SIMDX_APPLY_IN_PLACE && !SIMDX_COMPUTE_READS_DST)
+/* Which arcs of its sources a push step relaxes (the `arcs` argument of the push phases). */
+#define SX_ARCS_ALL 0u    /* every arc */
+#define SX_ARCS_WITHIN 1u /* under SX_DEFERS: those whose update lands in the current bucket or below */
+#define SX_ARCS_BEYOND 2u /* under SX_DEFERS: the others (the settle step) */
+/* far_len's slot that counts the settle list (after the waiting lists' lengths and bounds). */
+#define SX_SETTLE_LEN 4
+
 /* Counter slots (u64 each) that the host reads after a step. */
 #define SX_NEXT_LEN 0
 #define SX_OVERFLOW 1
@@ -48,10 +67,13 @@ typedef struct {
     unsigned long long* counters;
     simdx_msg* send;        /* source_value of each frontier vertex (programs that define it) */
     simdx_u32* far[2];      /* the waiting (pending) vertices, each once; far[fcur] is current */
-    unsigned long long* far_len; /* [4]: the lengths of far[0] and far[1], then their bucket bounds */
+    unsigned long long* far_len; /* [5]: the lengths of far[0] and far[1], their bucket bounds, and the
+                                    settle list's length (SX_SETTLE_LEN) */
     simdx_value* sent;      /* the seen value before this iteration's snapshot (programs that read it) */
     simdx_u32* prepared;    /* the tag (iteration + 1) of the last snapshot of each vertex */
     simdx_u32* frontier_bits; /* bit v: v's in_frontier stamp is the pull's (built before each stamped pull) */
+    simdx_u32* settle;      /* SX_DEFERS: the vertices of the current bucket that may owe arcs, each once */
+    simdx_u32* settle_mark; /* SX_DEFERS: bucket + 1 while the vertex is in that bucket's settle list */
     simdx_u32 n;
     simdx_u32 online_capacity;
     simdx_u32 uniform_weight_bits;
@@ -154,6 +176,25 @@ __device__ __forceinline__ simdx_f64 sx_atomic(simdx_f64* a, simdx_f64 v, const 
  * message type is the value type). */
 __device__ __forceinline__ simdx_msg sx_src(const sx_state* s, simdx_u32 u) {
     return SIMDX_HAS_SOURCE_VALUE ? s->send[u] : (simdx_msg)s->seen[u];
+}
+
+/* Whether arc i of a source sending `src` (out-degree `deg`) belongs to a push step's `arcs` (SX_ARCS_*)
+ * in bucket `bucket`: without SX_DEFERS, every arc does. */
+__device__ __forceinline__ bool sx_arc_in_step(const sx_state* s, const simdx_params* p, simdx_msg src, simdx_u32 deg, simdx_u64 i,
+                                               simdx_u32 arcs, simdx_u32 bucket) {
+#if SX_DEFERS
+    if (arcs == SX_ARCS_ALL) return true;
+    simdx_edge e;
+    e.src = src;
+    e.dst = SIMDX_IDENTITY; /* never read (SX_DEFERS) */
+    e.weight = sx_weight(s, s->out_weights, i);
+    e.src_out_degree = deg;
+    bool within = simdx_bucket(p, simdx_compute(p, e)) <= bucket;
+    return within == (arcs == SX_ARCS_WITHIN);
+#else
+    (void)s, (void)p, (void)src, (void)deg, (void)i, (void)arcs, (void)bucket;
+    return true;
+#endif
 }
 
 /* A pull stamp meaning "every source is active; read its live value": for in-place min and max programs

@@ -87,9 +87,9 @@ __device__ __forceinline__ simdx_u32 sx_push_tile_vertices(simdx_u32 len, simdx_
 }
 
 /* Push over edge-balanced tiles of a worklist (used for the thread class), `per_tile` vertices a tile
- * (sx_push_tile_vertices). */
+ * (sx_push_tile_vertices), along the arcs `arcs` picks in `bucket` (sx_arc_in_step). */
 __device__ __forceinline__ void ph_push_tiles(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32* next,
-                                              simdx_u32 per_tile) {
+                                              simdx_u32 per_tile, simdx_u32 arcs, simdx_u32 bucket) {
     sx_bin_open();
     sx_tile_mem* t = sx_tile_shared();
     simdx_params p = s->params;
@@ -122,6 +122,8 @@ __device__ __forceinline__ void ph_push_tiles(const sx_state* s, unsigned long l
             for (int j = 0; j < SX_ILP; j++) {
                 arc[j] = sx_tile_arc(t, first + j, total, &o, &bound);
                 owner[j] = o;
+                /* An arc outside the step's `arcs` loads nothing more (sx_arc_in_step). */
+                if (arc[j] != ~0ull && !sx_arc_in_step(s, &p, t->send[o], t->degree[o], arc[j], arcs, bucket)) arc[j] = ~0ull;
                 v[j] = arc[j] != ~0ull ? s->out_targets[arc[j]] : 0u;
             }
 #pragma unroll
@@ -139,8 +141,8 @@ __device__ __forceinline__ void ph_push_tiles(const sx_state* s, unsigned long l
     sx_bin_close(s, ctr, next);
 }
 __global__ void sx_push_tiles(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next,
-                              simdx_u32 per_tile) {
-    ph_push_tiles(s, s->counters, list, len, next, per_tile);
+                              simdx_u32 per_tile, simdx_u32 arcs, simdx_u32 bucket) {
+    ph_push_tiles(s, s->counters, list, len, next, per_tile, arcs, bucket);
 }
 
 /* Arcs of a tile that one thread of an aggregation pull combines in a row. */
