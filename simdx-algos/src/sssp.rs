@@ -27,6 +27,8 @@ impl Program for Sssp {
     const APPLY: Apply = Apply::InPlace;
     const IDENTITY: u32 = UNREACHED;
     const UNSEEN: u32 = UNREACHED;
+    /// `src + weight` grows with the weight (the GPU relaxes light and heavy arcs apart).
+    const UPDATE_GROWS_WITH_WEIGHT: bool = true;
 
     fn init(&self, v: Vertex) -> u32 {
         if v.id == self.source {

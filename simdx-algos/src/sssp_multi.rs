@@ -25,6 +25,8 @@ impl Program for MultiSourceSssp {
     const APPLY: Apply = Apply::InPlace;
     const IDENTITY: u32 = UNREACHED;
     const UNSEEN: u32 = UNREACHED;
+    /// `src + weight` grows with the weight (the GPU relaxes light and heavy arcs apart).
+    const UPDATE_GROWS_WITH_WEIGHT: bool = true;
 
     fn init(&self, v: Vertex) -> u32 {
         if self.sources[v.id] {

@@ -4,9 +4,10 @@
 //! filter policy, apply, priority buckets, and the program's stopping test.
 
 use std::any::TypeId;
+use std::sync::Arc;
 use std::time::Instant;
 
-use cudarc::driver::{CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
 use simdx_core::acc::device::{device_unit, label_program, silent_pulls, DeviceProgram};
 use simdx_core::acc::{Apply, CombineKind, CombineOp, Program};
 use simdx_core::engine::{
@@ -20,6 +21,7 @@ use crate::fused::{FusedRun, Handback, LoopState};
 use crate::graph::{DeviceGraph, WeightKind};
 use crate::launch::{Kernels, BLOCK, COUNTERS, GRID_BARRIER, ILP, TILE};
 use crate::link::Linking;
+use crate::sorted_arcs::SortedArcs;
 use crate::workspace::{PullPlan, Workspace, PULL_CHUNK};
 
 /// The step kernels (one launch per phase), one file per phase, in the order they are compiled: after
@@ -240,6 +242,10 @@ impl CudaEngine {
         stream.memset_zeros(counters).map_err(driver("resetting counters"))?;
 
         let (out_w, in_w, uniform_bits) = self.weights::<P>(graph)?;
+        let (out_targets, out_w) = match out_w {
+            Some(w) if P::UPDATE_GROWS_WITH_WEIGHT => self.weight_sorted::<P>(graph, w)?,
+            _ => (&graph.out_targets, out_w),
+        };
         let (in_offsets, in_targets) = match &graph.incoming {
             Some((o, t)) => (o, t),
             None => (&graph.out_offsets, &graph.out_targets),
@@ -253,7 +259,7 @@ impl CudaEngine {
             }};
         }
         push_ptr!(graph.out_offsets);
-        push_ptr!(graph.out_targets);
+        push_ptr!(out_targets);
         match out_w {
             Some(w) => push_ptr!(w),
             None => bytes.extend_from_slice(&ptr(0)),
@@ -830,6 +836,36 @@ impl CudaEngine {
         Ok(Run { values: values_of::<P>(&raw, n), stats })
     }
 
+    /// The out-arcs' targets and weights in order of weight ([`SortedArcs`]), for a program whose update
+    /// grows with the weight; `native` is the out-arcs' weights it reads in the graph's own order.
+    fn weight_sorted<'g, P: Program>(
+        &self,
+        graph: &'g DeviceGraph,
+        native: &'g CudaSlice<u32>,
+    ) -> Result<(&'g CudaSlice<u32>, Option<&'g CudaSlice<u32>>), CudaError> {
+        let Some((kind, out, _)) = graph.weights.as_ref() else { return Ok((&graph.out_targets, Some(native))) };
+        let sorted = match graph.weight_sorted.get() {
+            Some(s) => s,
+            None => {
+                let _ = graph.weight_sorted.set(SortedArcs::build(graph, *kind, out)?);
+                graph.weight_sorted.get().expect("just set")
+            }
+        };
+        let weights = if std::ptr::eq(native, out) {
+            &sorted.weights
+        } else {
+            // The program reads f32 weights of an integer graph: the sorted copy converted alike.
+            match sorted.weights_as_f32.get() {
+                Some(c) => c,
+                None => {
+                    let _ = sorted.weights_as_f32.set(f32_bits(&graph.gpu.stream, &sorted.weights)?);
+                    sorted.weights_as_f32.get().expect("just set")
+                }
+            }
+        };
+        Ok((&sorted.targets, Some(weights)))
+    }
+
     /// The device weights the program reads: out-arcs, in-arcs, and the uniform weight's bits.
     fn weights<'g, P: Program>(&self, graph: &'g DeviceGraph) -> Result<ProgramWeights<'g>, CudaError> {
         let w = TypeId::of::<P::Weight>();
@@ -850,14 +886,9 @@ impl CudaEngine {
                     Some(c) => c,
                     None => {
                         let s = &graph.gpu.stream;
-                        let conv = |x: &CudaSlice<u32>| -> Result<CudaSlice<u32>, CudaError> {
-                            let host = s.clone_dtoh(x).map_err(driver("converting weights"))?;
-                            let bits: Vec<u32> = host.iter().map(|&v| (v as f32).to_bits()).collect();
-                            s.clone_htod(&bits).map_err(driver("converting weights"))
-                        };
-                        let o = conv(out)?;
+                        let o = f32_bits(s, out)?;
                         let i = match inw {
-                            Some(i) => Some(conv(i)?),
+                            Some(i) => Some(f32_bits(s, i)?),
                             None => None,
                         };
                         let _ = graph.weights_as_f32.set((o, i));
@@ -870,6 +901,14 @@ impl CudaEngine {
     }
 }
 
+/// Integer weights on the device converted to f32 bits (through the host), for programs that read f32
+/// weights of a graph with integer ones.
+fn f32_bits(s: &Arc<CudaStream>, x: &CudaSlice<u32>) -> Result<CudaSlice<u32>, CudaError> {
+    let host = s.clone_dtoh(x).map_err(driver("converting weights"))?;
+    let bits: Vec<u32> = host.iter().map(|&v| (v as f32).to_bits()).collect();
+    s.clone_htod(&bits).map_err(driver("converting weights"))
+}
+
 /// The least share of all arcs the frontier's out-edges must exceed before an in-place or
 /// received-apply aggregation program (SSSP, WCC, k-core) pulls: its pull reads every in-arc, with no
 /// early exit, so it beats pushing only when nearly every arc carries an update. Measured on an H200,
@@ -878,9 +917,14 @@ impl CudaEngine {
 const AGGREGATE_PULL_SHARE: f64 = 0.85;
 
 /// The direction policy `P` runs under: `policy`, with the threshold of an automatic one raised to
-/// [`AGGREGATE_PULL_SHARE`] for aggregation programs that do not apply every vertex.
+/// [`AGGREGATE_PULL_SHARE`] for aggregation programs that do not apply every vertex, and to every arc
+/// (never pull) for in-place programs whose update grows with the weight: their pushes within a
+/// delta-stepping bucket read only the arcs that stay in it, which a pull cannot pick.
 fn direction_for<P: Program>(policy: DirectionPolicy) -> DirectionPolicy {
     match policy {
+        DirectionPolicy::Auto { .. } if P::UPDATE_GROWS_WITH_WEIGHT && P::APPLY == Apply::InPlace => {
+            DirectionPolicy::Auto { threshold: 1.0 }
+        }
         DirectionPolicy::Auto { threshold } if P::KIND == CombineKind::Aggregate && P::APPLY != Apply::Every => {
             DirectionPolicy::Auto { threshold: threshold.max(AGGREGATE_PULL_SHARE) }
         }

@@ -24,6 +24,9 @@ pub struct DeviceGraph {
     pub(crate) weights: Option<(WeightKind, CudaSlice<u32>, Option<CudaSlice<u32>>)>,
     /// Integer weights converted to f32 for programs that read f32 weights, made on first use.
     pub(crate) weights_as_f32: OnceLock<(CudaSlice<u32>, Option<CudaSlice<u32>>)>,
+    /// The out-arcs in order of weight, for programs whose update grows with the weight, made on first
+    /// use.
+    pub(crate) weight_sorted: OnceLock<crate::sorted_arcs::SortedArcs>,
     /// The arrays runs work in, made by the first run and reused by later ones.
     pub(crate) workspace: std::sync::Mutex<Option<crate::workspace::Workspace>>,
     /// The buffers of many searches at once, made by the first multi-source traversal.
@@ -97,6 +100,7 @@ impl DeviceGraph {
             incoming,
             weights,
             weights_as_f32: OnceLock::new(),
+            weight_sorted: OnceLock::new(),
             workspace: std::sync::Mutex::new(None),
             multi_source: std::sync::Mutex::new(None),
             dependencies: std::sync::Mutex::new(None),

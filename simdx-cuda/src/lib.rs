@@ -19,6 +19,7 @@ mod launch;
 mod link;
 mod multi_source;
 mod search_buffers;
+mod sorted_arcs;
 mod workspace;
 
 pub use compile::{cache_dir, CacheHit};

@@ -23,6 +23,7 @@ typedef unsigned char simdx_weight;
 #define SIMDX_SILENT_PULLS 0
 #define SIMDX_SILENT 4294967295u
 #define SIMDX_LABELS 0
+#define SIMDX_UPDATE_GROWS_WITH_WEIGHT 0
 typedef struct {
     simdx_u32 sx_k;
 } simdx_params;

@@ -23,6 +23,7 @@ typedef simdx_f32 simdx_weight;
 #define SIMDX_SILENT_PULLS 0
 #define SIMDX_SILENT simdx_f32_from_bits(4286578688u)
 #define SIMDX_LABELS 0
+#define SIMDX_UPDATE_GROWS_WITH_WEIGHT 0
 #define sx_c_NOT_COMPUTED simdx_f32_from_bits(4286578688u)
 /* kernel_fn sx_fn_sigmoid_028c736c2bc1a1a1 */
 #line 24 "simdx-algos/src/mlp.rs"

@@ -23,6 +23,7 @@ typedef unsigned char simdx_weight;
 #define SIMDX_SILENT_PULLS 1
 #define SIMDX_SILENT (0.0f)
 #define SIMDX_LABELS 0
+#define SIMDX_UPDATE_GROWS_WITH_WEIGHT 0
 typedef struct {
     simdx_f64 sx_damping;
     simdx_f64 sx_tolerance;

@@ -23,6 +23,7 @@ typedef simdx_f32 simdx_weight;
 #define SIMDX_SILENT_PULLS 0
 #define SIMDX_SILENT (0.0f)
 #define SIMDX_LABELS 0
+#define SIMDX_UPDATE_GROWS_WITH_WEIGHT 0
 typedef struct {
     const simdx_f32 * sx_x;
 } simdx_params;

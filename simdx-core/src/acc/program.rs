@@ -210,6 +210,17 @@ pub trait Program: Sync {
     /// unless the combine is `Min` or `Max` of an integer value, applied [`Apply::InPlace`].
     const VALUES_ARE_LABELS: bool = false;
 
+    /// Whether, for a given source value, [`Program::compute`]'s update never falls as the arc's weight
+    /// grows, whatever the destination holds (SSSP's `src + weight`). With [`Program::bucket`], an
+    /// in-place apply and a `compute` that does not read [`Edge::dst`], the CUDA engine then keeps each
+    /// vertex's out-arcs in order of weight (a copy of them, made once per device graph) and relaxes
+    /// the arcs of delta-stepping as Meyer and Sanders do: within a bucket, a vertex pushes only the
+    /// prefix of its arcs whose updates stay in the bucket, and once the bucket is exhausted each of
+    /// its vertices pushes the rest once, from its final value. Its automatic direction rule then
+    /// only pushes. A program that says so wrongly gets wrong results on the GPU; the CPU engine does
+    /// not read it.
+    const UPDATE_GROWS_WITH_WEIGHT: bool = false;
+
     /// An active vertex's share of a sum handed to [`Program::apply`]: summed each iteration over the
     /// vertices processed in it (the active ones; every vertex while all are active), from the value
     /// each holds and the value it held when last processed (`sent`, as in

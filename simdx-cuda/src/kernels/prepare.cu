@@ -115,7 +115,7 @@ __device__ __forceinline__ void sx_prepare(const sx_state* s, const simdx_params
                                            simdx_u32 bucket, simdx_u32 tag, simdx_u32 stamp, simdx_u32* const* classes,
                                            sx_prepared_sums* sums) {
     if (SX_DEFERS) {
-        /* Once per bucket (a bucket of ~0 defers nothing: see sx_arc_in_step). */
+        /* Once per bucket (a bucket of ~0 defers nothing: every update stays within it). */
         bool owes = take && bucket != ~0u && s->settle_mark[v] != bucket + 1u;
         if (owes) s->settle_mark[v] = bucket + 1u;
         unsigned long long* counts[1] = {&s->far_len[SX_SETTLE_LEN]};

@@ -1,7 +1,7 @@
 /* Push along the out-arcs of the frontier, by degree class (thread, warp, CTA): combine at the
- * destination, record vertices reached first. `arcs` and `bucket` pick the arcs a step relaxes
- * (SX_ARCS_* in kernels/state.cu: all, or under delta-stepping's deferral those within the bucket or
- * beyond it). */
+ * destination, record vertices reached first. `arcs` and `bucket` pick the arcs of each source a step
+ * relaxes (sx_push_range in kernels/state.cu: all, or under delta-stepping's split those that stay within
+ * the bucket or the others). */
 
 /* Push along out-arc i to v, whose value was dst when loaded: compute, combine at the destination; true
  * if v was reached first here. */
@@ -26,11 +26,9 @@ __device__ __forceinline__ bool sx_push_loaded(const sx_state* s, const simdx_pa
     return reached && sx_touch(s, v);
 }
 
-/* Push along one out-arc i of a source, if it belongs to the step's `arcs` in `bucket` (sx_arc_in_step):
- * loads, then sx_push_loaded. */
+/* Push along one out-arc i of a source: loads, then sx_push_loaded. */
 __device__ __forceinline__ bool sx_push_arc(const sx_state* s, const simdx_params* p, simdx_msg src, simdx_u32 src_deg, simdx_u64 i,
-                                            simdx_u32 arcs, simdx_u32 bucket, simdx_u32* vout) {
-    if (!sx_arc_in_step(s, p, src, src_deg, i, arcs, bucket)) return false;
+                                            simdx_u32* vout) {
     simdx_u32 v = s->out_targets[i];
     *vout = v;
     return sx_push_loaded(s, p, src, src_deg, i, v, s->now[v]);
@@ -53,12 +51,13 @@ __device__ __forceinline__ void ph_push_thread(const sx_state* s, unsigned long 
         simdx_u64 b = live ? s->out_offsets[u] : 0, e = live ? s->out_offsets[u + 1] : 0;
         simdx_msg src = live ? sx_src(s, u) : (simdx_msg)0;
         simdx_u32 deg = live ? sx_out_degree32(s, u) : 0u;
+        if (live) sx_push_range(s, &p, src, deg, arcs, bucket, &b, &e);
         edges += e - b;
         simdx_u32 most = (simdx_u32)(e - b);
         for (int o = 16; o > 0; o >>= 1) most = max(most, __shfl_xor_sync(SX_FULL, most, o));
         for (simdx_u32 k = 0; k < most; k++) {
             simdx_u32 v = 0;
-            bool take = (b + k < e) && sx_push_arc(s, &p, src, deg, b + k, arcs, bucket, &v);
+            bool take = (b + k < e) && sx_push_arc(s, &p, src, deg, b + k, &v);
             sx_record(s, ctr, next, take, v);
         }
     }
@@ -83,10 +82,11 @@ __device__ __forceinline__ void ph_push_warp(const sx_state* s, unsigned long lo
         simdx_u64 b = s->out_offsets[u], e = s->out_offsets[u + 1];
         simdx_msg src = sx_src(s, u);
         simdx_u32 deg = sx_out_degree32(s, u);
+        sx_push_range(s, &p, src, deg, arcs, bucket, &b, &e); /* the same loads in every lane */
         if (lane == 0) edges += e - b;
         for (simdx_u64 k = b; k < e; k += 32) {
             simdx_u32 v = 0;
-            bool take = (k + lane < e) && sx_push_arc(s, &p, src, deg, k + lane, arcs, bucket, &v);
+            bool take = (k + lane < e) && sx_push_arc(s, &p, src, deg, k + lane, &v);
             sx_record(s, ctr, next, take, v);
         }
     }
@@ -111,10 +111,11 @@ __device__ __forceinline__ void ph_push_cta(const sx_state* s, unsigned long lon
         simdx_u64 b = s->out_offsets[u], e = s->out_offsets[u + 1];
         simdx_msg src = sx_src(s, u);
         simdx_u32 deg = sx_out_degree32(s, u);
+        sx_push_range(s, &p, src, deg, arcs, bucket, &b, &e); /* the same loads in every thread */
         if (threadIdx.x == 0 && part == 0) edges += e - b;
         for (simdx_u64 k = b + (simdx_u64)part * blockDim.x; k < e; k += (simdx_u64)blockDim.x * grid_split) {
             simdx_u32 v = 0;
-            bool take = (k + threadIdx.x < e) && sx_push_arc(s, &p, src, deg, k + threadIdx.x, arcs, bucket, &v);
+            bool take = (k + threadIdx.x < e) && sx_push_arc(s, &p, src, deg, k + threadIdx.x, &v);
             sx_record(s, ctr, next, take, v);
         }
     }

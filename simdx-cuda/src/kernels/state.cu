@@ -20,18 +20,23 @@
  * of an `Every` program, once the step has read the slots) writes it back where a vertex leaves. */
 #define SX_SILENT_PULLS (SIMDX_SILENT_PULLS && SIMDX_HAS_SOURCE_VALUE)
 
-/* Delta-stepping pushes defer the arcs whose update lands beyond the current bucket (Meyer and Sanders'
- * light and heavy arcs, decided per arc from the update itself): a vertex relaxed several times while its
- * bucket is current (kron:22's bucket 0: 2.6 relaxations an arc) pushes only the arcs that can still
- * change that bucket, and each vertex of the bucket pushes the others once, with its final value, when
- * the bucket is exhausted (the settle step). Every frontier vertex goes into the settle list when it is
- * prepared (once per bucket: settle_mark), so any schedule of pulls, pushes and hand-overs stays exact.
- * For programs with buckets whose updates are applied in place and whose compute never reads the
- * destination's value (so that an arc's update is known before its destination is loaded). */
+/* Delta-stepping relaxes light and heavy arcs apart (Meyer and Sanders), decided per source from its
+ * value: while a bucket is current, a vertex pushes only the arcs whose update stays in the bucket (kron:22's
+ * bucket 0 relaxes 2.6 times the graph's arcs otherwise), and when the bucket is exhausted each of its
+ * vertices pushes the others once, from its final value (the settle step). Every frontier vertex goes into
+ * the settle list when it is prepared (once per bucket: settle_mark), so any schedule of pulls, pushes and
+ * hand-overs stays exact. The engine hands such programs each vertex's out-arcs in order of weight, so that
+ * the arcs that stay are a prefix (sx_push_range). For programs with buckets whose updates are applied in
+ * place, grow with the weight (SIMDX_UPDATE_GROWS_WITH_WEIGHT) and never read the destination's value (so
+ * that an arc's update is known before its destination is loaded). */
 #ifndef SIMDX_COMPUTE_READS_DST
 #define SIMDX_COMPUTE_READS_DST 1
 #endif
-#define SX_DEFERS (SIMDX_HAS_BUCKET && SIMDX_APPLY == SIMDX_APPLY_IN_PLACE && !SIMDX_COMPUTE_READS_DST)
+#ifndef SIMDX_UPDATE_GROWS_WITH_WEIGHT
+#define SIMDX_UPDATE_GROWS_WITH_WEIGHT 0
+#endif
+#define SX_DEFERS                                                                                                    \
+    (SIMDX_HAS_BUCKET && SIMDX_APPLY == SIMDX_APPLY_IN_PLACE && !SIMDX_COMPUTE_READS_DST && SIMDX_UPDATE_GROWS_WITH_WEIGHT)
 /* Which arcs of its sources a push step relaxes (the `arcs` argument of the push phases). */
 #define SX_ARCS_ALL 0u    /* every arc */
 #define SX_ARCS_WITHIN 1u /* under SX_DEFERS: those whose update lands in the current bucket or below */
@@ -178,22 +183,46 @@ __device__ __forceinline__ simdx_msg sx_src(const sx_state* s, simdx_u32 u) {
     return SIMDX_HAS_SOURCE_VALUE ? s->send[u] : (simdx_msg)s->seen[u];
 }
 
-/* Whether arc i of a source sending `src` (out-degree `deg`) belongs to a push step's `arcs` (SX_ARCS_*)
- * in bucket `bucket`: without SX_DEFERS, every arc does. */
-__device__ __forceinline__ bool sx_arc_in_step(const sx_state* s, const simdx_params* p, simdx_msg src, simdx_u32 deg, simdx_u64 i,
-                                               simdx_u32 arcs, simdx_u32 bucket) {
-#if SX_DEFERS
-    if (arcs == SX_ARCS_ALL) return true;
+/* Under SX_DEFERS: whether the update along out-arc i of a source sending `src` (out-degree `deg`) lands
+ * beyond `bucket`. */
+__device__ __forceinline__ bool sx_arc_leaves(const sx_state* s, const simdx_params* p, simdx_msg src, simdx_u32 deg, simdx_u64 i,
+                                              simdx_u32 bucket) {
     simdx_edge e;
     e.src = src;
     e.dst = SIMDX_IDENTITY; /* never read (SX_DEFERS) */
     e.weight = sx_weight(s, s->out_weights, i);
     e.src_out_degree = deg;
-    bool within = simdx_bucket(p, simdx_compute(p, e)) <= bucket;
-    return within == (arcs == SX_ARCS_WITHIN);
+    return simdx_bucket(p, simdx_compute(p, e)) > bucket;
+}
+
+/* Narrows a source's out-arcs [*b, *e) to those a push step's `arcs` (SX_ARCS_*) relaxes in `bucket`: all
+ * of them without SX_DEFERS or for SX_ARCS_ALL; else those whose update stays within the bucket
+ * (SX_ARCS_WITHIN) or the others (SX_ARCS_BEYOND). The arcs lie in order of weight and the update grows
+ * with it, so the first kind is a prefix: its end is found by galloping from the first arc (the usual
+ * prefix is a few arcs, read from one cache line), then by bisection. */
+__device__ __forceinline__ void sx_push_range(const sx_state* s, const simdx_params* p, simdx_msg src, simdx_u32 deg, simdx_u32 arcs,
+                                              simdx_u32 bucket, simdx_u64* b, simdx_u64* e) {
+#if SX_DEFERS
+    if (arcs == SX_ARCS_ALL) return;
+    /* Arcs before lo stay, arcs from hi leave. */
+    simdx_u64 lo = *b, hi = *e;
+    for (simdx_u64 step = 1; lo < hi; step *= 2) {
+        simdx_u64 probe = lo + step - 1 < hi ? lo + step - 1 : hi - 1;
+        if (sx_arc_leaves(s, p, src, deg, probe, bucket)) {
+            hi = probe;
+            break;
+        }
+        lo = probe + 1;
+    }
+    while (lo < hi) {
+        simdx_u64 mid = lo + (hi - lo) / 2;
+        if (sx_arc_leaves(s, p, src, deg, mid, bucket)) hi = mid;
+        else lo = mid + 1;
+    }
+    if (arcs == SX_ARCS_WITHIN) *e = lo;
+    else *b = lo;
 #else
-    (void)s, (void)p, (void)src, (void)deg, (void)i, (void)arcs, (void)bucket;
-    return true;
+    (void)s, (void)p, (void)src, (void)deg, (void)arcs, (void)bucket, (void)b, (void)e;
 #endif
 }
 

@@ -87,7 +87,7 @@ __device__ __forceinline__ simdx_u32 sx_push_tile_vertices(simdx_u32 len, simdx_
 }
 
 /* Push over edge-balanced tiles of a worklist (used for the thread class), `per_tile` vertices a tile
- * (sx_push_tile_vertices), along the arcs `arcs` picks in `bucket` (sx_arc_in_step). */
+ * (sx_push_tile_vertices), along the arcs of each source that `arcs` picks in `bucket` (sx_push_range). */
 __device__ __forceinline__ void ph_push_tiles(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32* next,
                                               simdx_u32 per_tile, simdx_u32 arcs, simdx_u32 bucket) {
     sx_bin_open();
@@ -101,9 +101,13 @@ __device__ __forceinline__ void ph_push_tiles(const sx_state* s, unsigned long l
         if (threadIdx.x < per_tile && i < len) {
             simdx_u32 u = list[i];
             b = s->out_offsets[u];
-            d = s->out_offsets[u + 1] - b;
-            t->send[threadIdx.x] = sx_src(s, u);
-            t->degree[threadIdx.x] = d > 0xffffffffull ? 0xffffffffu : (simdx_u32)d;
+            simdx_u64 e = s->out_offsets[u + 1];
+            simdx_msg src = sx_src(s, u);
+            simdx_u32 deg = e - b > 0xffffffffull ? 0xffffffffu : (simdx_u32)(e - b);
+            sx_push_range(s, &p, src, deg, arcs, bucket, &b, &e);
+            d = e - b;
+            t->send[threadIdx.x] = src;
+            t->degree[threadIdx.x] = deg;
         }
         simdx_u64 total;
         simdx_u64 before = sx_block_scan(t, d, &total);
@@ -122,8 +126,6 @@ __device__ __forceinline__ void ph_push_tiles(const sx_state* s, unsigned long l
             for (int j = 0; j < SX_ILP; j++) {
                 arc[j] = sx_tile_arc(t, first + j, total, &o, &bound);
                 owner[j] = o;
-                /* An arc outside the step's `arcs` loads nothing more (sx_arc_in_step). */
-                if (arc[j] != ~0ull && !sx_arc_in_step(s, &p, t->send[o], t->degree[o], arc[j], arcs, bucket)) arc[j] = ~0ull;
                 v[j] = arc[j] != ~0ull ? s->out_targets[arc[j]] : 0u;
             }
 #pragma unroll

@@ -12,6 +12,7 @@
 //!   the prelude), `SIMDX_IDENTITY`, `SIMDX_UNSEEN`, `SIMDX_USES_GLOBAL`, `SIMDX_SILENT_PULLS` (see
 //!   [`silent_pulls`]) with `SIMDX_SILENT` (the silent message, a `simdx_msg` literal), `SIMDX_WEIGHTED` and
 //!   `SIMDX_LABELS` (whether the engines shortcut labels, [`Program::VALUES_ARE_LABELS`]),
+//!   `SIMDX_UPDATE_GROWS_WITH_WEIGHT` ([`Program::UPDATE_GROWS_WITH_WEIGHT`]),
 //!   `SIMDX_HAS_<NAME>` (1 where the program defines `source_value`, `bucket`, `can_update`, `done`,
 //!   `combine`, `apply`, `global` itself rather than taking the default);
 //! - one `__device__ __forceinline__` function per [`Program`] function, each taking
@@ -55,8 +56,9 @@ pub fn device_unit<P: DeviceProgram>() -> String {
 
 /// The `#define`s of a program that follow from its [`Program`] constants: `SIMDX_OP`, `SIMDX_KIND`,
 /// `SIMDX_APPLY`, `SIMDX_USES_GLOBAL`, `SIMDX_IDENTITY`, `SIMDX_UNSEEN`, `SIMDX_SILENT_PULLS` with
-/// `SIMDX_SILENT` (see [`silent_pulls`]), and `SIMDX_LABELS` (1 where the engines shortcut labels: see
-/// [`Program::VALUES_ARE_LABELS`]). Generated code calls this so that the device sees the
+/// `SIMDX_SILENT` (see [`silent_pulls`]), `SIMDX_LABELS` (1 where the engines shortcut labels: see
+/// [`Program::VALUES_ARE_LABELS`]) and `SIMDX_UPDATE_GROWS_WITH_WEIGHT` (see
+/// [`Program::UPDATE_GROWS_WITH_WEIGHT`]). Generated code calls this so that the device sees the
 /// constants' Rust values.
 pub fn program_defines<P: Program>() -> String {
     let op = op_define(P::OP);
@@ -72,13 +74,15 @@ pub fn program_defines<P: Program>() -> String {
     format!(
         "#define SIMDX_OP {op}\n#define SIMDX_KIND {kind}\n#define SIMDX_APPLY {apply}\n\
          #define SIMDX_USES_GLOBAL {}\n#define SIMDX_IDENTITY {}\n#define SIMDX_UNSEEN {}\n\
-         #define SIMDX_SILENT_PULLS {}\n#define SIMDX_SILENT {}\n#define SIMDX_LABELS {}\n",
+         #define SIMDX_SILENT_PULLS {}\n#define SIMDX_SILENT {}\n#define SIMDX_LABELS {}\n\
+         #define SIMDX_UPDATE_GROWS_WITH_WEIGHT {}\n",
         P::USES_GLOBAL as u32,
         P::IDENTITY.c_literal(),
         P::UNSEEN.c_literal(),
         silent_pulls::<P>() as u32,
         P::SILENT.unwrap_or(convert(P::UNSEEN)).c_literal(),
-        super::program::shortcuts_labels::<P>() as u32
+        super::program::shortcuts_labels::<P>() as u32,
+        P::UPDATE_GROWS_WITH_WEIGHT as u32
     )
 }
 
