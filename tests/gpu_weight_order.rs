@@ -1,0 +1,166 @@
+//! Delta-stepping on weight-ordered arcs ([`Program::UPDATE_GROWS_WITH_WEIGHT`]) on the CUDA backend: a
+//! program that declares it finds the distances of one that does not (Dijkstra's), under every fusion
+//! and direction policy and at several bucket widths, while its steps read fewer arcs; integer weights
+//! read as `f32`, and real weights, give the CPU backend's distances exactly. Without a GPU these tests
+//! print that they were skipped; with `SIMDX_REQUIRE_GPU=1` they fail.
+#![cfg(feature = "cuda")]
+
+use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
+use simdx::engine::{DegreeClasses, DirectionPolicy, Engine, FusionPolicy, RunOptions};
+use simdx::{graph_kernel, EdgeList, EdgeWeights, Graph, GraphBuilder, VertexId, Weights};
+use simdx_algos::{default_delta, verify, Sssp};
+use simdx_cuda::{CudaEngine, DeviceGraph};
+
+mod common;
+use common::{generated, gpu};
+
+/// SSSP without the declaration: every step relaxes every arc of its sources.
+struct UndeclaredSssp {
+    source: VertexId,
+    delta: u32,
+}
+
+#[graph_kernel]
+impl Program for UndeclaredSssp {
+    type Value = u32;
+    type Weight = u32;
+    const OP: CombineOp = CombineOp::Min;
+    const KIND: CombineKind = CombineKind::Aggregate;
+    const APPLY: Apply = Apply::InPlace;
+    const IDENTITY: u32 = u32::MAX;
+    const UNSEEN: u32 = u32::MAX;
+    fn init(&self, v: Vertex) -> u32 {
+        if v.id == self.source {
+            0
+        } else {
+            u32::MAX
+        }
+    }
+    fn active(&self, now: u32, seen: u32) -> bool {
+        now < seen
+    }
+    fn compute(&self, e: Edge<u32, u32>) -> u32 {
+        e.src.saturating_add(e.weight)
+    }
+    fn bucket(&self, distance: u32) -> u32 {
+        distance / self.delta.max(1)
+    }
+}
+
+/// SSSP over `f32` weights, declaring that its update grows with the weight.
+struct RealSssp {
+    source: VertexId,
+    delta: f32,
+}
+
+#[graph_kernel]
+impl Program for RealSssp {
+    type Value = f32;
+    type Weight = f32;
+    const OP: CombineOp = CombineOp::Min;
+    const KIND: CombineKind = CombineKind::Aggregate;
+    const APPLY: Apply = Apply::InPlace;
+    const IDENTITY: f32 = f32::INFINITY;
+    const UNSEEN: f32 = f32::INFINITY;
+    const UPDATE_GROWS_WITH_WEIGHT: bool = true;
+    fn init(&self, v: Vertex) -> f32 {
+        if v.id == self.source {
+            0.0
+        } else {
+            f32::INFINITY
+        }
+    }
+    fn active(&self, now: f32, seen: f32) -> bool {
+        now < seen
+    }
+    fn compute(&self, e: Edge<f32, f32>) -> f32 {
+        e.src + e.weight
+    }
+    fn bucket(&self, distance: f32) -> u32 {
+        (distance / self.delta) as u32
+    }
+}
+
+fn policies() -> Vec<RunOptions> {
+    let mut all = Vec::new();
+    for fusion in [FusionPolicy::None, FusionPolicy::PushPull, FusionPolicy::All, FusionPolicy::Auto] {
+        for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
+            all.push(RunOptions { direction, fusion, ..RunOptions::default() });
+        }
+        // Small thresholds: every degree class, the grid one included, pushes prefixes and the rest.
+        let classes = DegreeClasses { warp: 4, cta: 16, grid: 64 };
+        all.push(RunOptions { direction: DirectionPolicy::Push, classes, fusion, ..RunOptions::default() });
+    }
+    all.push(RunOptions { fusion: FusionPolicy::Async, ..RunOptions::default() });
+    all
+}
+
+/// The arcs a run read, over all its steps.
+fn arcs_read(stats: &simdx::engine::RunStats) -> u64 {
+    stats.iterations.iter().map(|i| i.edges).sum()
+}
+
+#[test]
+fn declared_sssp_finds_dijkstras_distances_and_reads_fewer_arcs() {
+    let Some(gpu) = gpu() else { return };
+    for spec in ["kron:12:w", "urand:11:w", "grid:40x30:w"] {
+        let g = generated(spec);
+        let dg = DeviceGraph::upload(&gpu, &g).unwrap();
+        let source = (0..g.num_vertices() as u32).max_by_key(|&v| g.out_degree(v)).unwrap();
+        for delta in [1, default_delta(&g), 4 * default_delta(&g), 1000] {
+            for options in policies() {
+                let engine = CudaEngine::new(options);
+                let declared = engine.run(&Sssp { source, delta }, &dg).unwrap();
+                verify::sssp(&g, source, &declared.values)
+                    .unwrap_or_else(|e| panic!("{spec}, delta {delta}, {options:?}: {e}"));
+                let undeclared = engine.run(&UndeclaredSssp { source, delta }, &dg).unwrap();
+                assert_eq!(declared.values, undeclared.values, "{spec}, delta {delta}, {options:?}");
+            }
+        }
+        // Pushing only, at the GPU's width: the steps within a bucket skip the arcs that leave it, and
+        // each of those is read once afterwards.
+        let push = CudaEngine::new(RunOptions { direction: DirectionPolicy::Push, ..RunOptions::default() });
+        let delta = 4 * default_delta(&g);
+        let declared = arcs_read(&push.run(&Sssp { source, delta }, &dg).unwrap().stats);
+        let undeclared = arcs_read(&push.run(&UndeclaredSssp { source, delta }, &dg).unwrap().stats);
+        assert!(declared < undeclared, "{spec}: {declared} arcs read with the split, {undeclared} without");
+    }
+}
+
+/// `g`'s edges with real weights: each integer weight `w` becomes `w x 0.37 + 0.01`.
+fn with_real_weights(g: &Graph) -> Graph {
+    let csr = g.out_csr();
+    let Some(Weights::U32(w)) = csr.weights() else { panic!("an integer-weighted graph") };
+    let mut list = EdgeList { num_vertices: g.num_vertices(), src: vec![], dst: vec![], weights: None };
+    let mut real = Vec::new();
+    for u in 0..g.num_vertices() as u32 {
+        for i in csr.range(u) {
+            let v = csr.targets()[i];
+            if u < v {
+                list.src.push(u);
+                list.dst.push(v);
+                real.push(w[i] as f32 * 0.37 + 0.01);
+            }
+        }
+    }
+    list.weights = Some(EdgeWeights::F32(real));
+    GraphBuilder::new().build(list).unwrap()
+}
+
+#[test]
+fn real_weights_and_integer_weights_read_as_f32_give_the_cpus_distances() {
+    let Some(gpu) = gpu() else { return };
+    let integer = generated("kron:11:w");
+    let real = with_real_weights(&generated("urand:10:w"));
+    for (name, g, delta) in [("kron:11:w as f32", &integer, 32.0), ("urand:10 real", &real, 12.0)] {
+        let dg = DeviceGraph::upload(&gpu, g).unwrap();
+        let source = (0..g.num_vertices() as u32).max_by_key(|&v| g.out_degree(v)).unwrap();
+        let program = RealSssp { source, delta };
+        let cpu = Engine::default().run(&program, g).unwrap().values;
+        assert!(cpu.iter().filter(|d| d.is_finite()).count() > 100, "{name}: the search reaches most vertices");
+        for options in policies() {
+            let run = CudaEngine::new(options).run(&program, &dg).unwrap();
+            assert_eq!(run.values, cpu, "{name}, {options:?}");
+        }
+    }
+}
