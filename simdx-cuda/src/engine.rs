@@ -591,16 +591,22 @@ impl CudaEngine {
                     0
                 }
             };
-            let stamp = pull_stamp(iterations, all_sent, all_active);
+            // A settle step's sources are its list, stamped when it is classified (never live values).
+            let stamp = match settle {
+                true if pull_possible => iterations + 1,
+                true => 0,
+                false => pull_stamp(iterations, all_sent, all_active),
+            };
             let c = match prepared.take() {
                 Some(c) => c,
                 None if settle => {
-                    // The settle step pushes from the settle list, by degree class.
+                    // The settle step's sources: the settle list, by degree class and stamped for a pull.
                     launch!(
                         f_settle_classify,
                         per_thread(owed),
                         &state,
                         &owed,
+                        &stamp,
                         &push_classes[0],
                         &push_classes[1],
                         &push_classes[2],
@@ -619,8 +625,16 @@ impl CudaEngine {
                 }
             };
             all_sent |= len == n;
+            // A settle step pulls (aggregation programs) when its sources' arcs are many, as the kernel's
+            // `settle_pulls` decides.
+            let settle_pulls = aggregate
+                && match opts.direction {
+                    DirectionPolicy::Push => false,
+                    DirectionPolicy::Pull => true,
+                    DirectionPolicy::Auto { .. } => c[OUT_EDGES] > graph.num_arcs >> crate::fused::SETTLE_PULL_SHIFT,
+                };
             let direction = match opts.direction {
-                // Only a push can pick the deferred arcs.
+                _ if settle && settle_pulls => Direction::Pull,
                 _ if settle => Direction::Push,
                 DirectionPolicy::Push => Direction::Push,
                 DirectionPolicy::Pull => Direction::Pull,
@@ -725,13 +739,15 @@ impl CudaEngine {
                     }
                 }
                 Direction::Pull => {
+                    // A settle step's pull skips the vertices already settled (kernels/state.cu).
+                    let settled = if settle { bucket + 1 } else { 0 };
                     if stamp != 0 && stamp != LIVE_STAMP {
                         launch!(f_frontier_bits, per_thread(n), &state, &stamp);
                     }
                     // Aggregation programs pull over edge-balanced tiles, voting programs by the thread
                     // and warp classes (which stop early); the CTA and grid classes in chunks.
                     if aggregate {
-                        launch!(f_pull_tiles, per_thread(n), &state, &stamp, &*next);
+                        launch!(f_pull_tiles, per_thread(n), &state, &stamp, &settled, &*next);
                     } else {
                         if pull_lens[0] > 0 {
                             // SX_ILP candidates per thread (kernels/pull.cu).
@@ -752,7 +768,7 @@ impl CudaEngine {
                     }
                     if plan.chunk_count > 0 {
                         let count = plan.chunk_count;
-                        launch!(f_pull_chunks, per_block(count), &state, &plan.chunks, &count, &stamp, &*next);
+                        launch!(f_pull_chunks, per_block(count), &state, &plan.chunks, &count, &stamp, &settled, &*next);
                     }
                 }
             }

@@ -140,6 +140,14 @@ pub(crate) fn step_work(out_edges: u64, n: u32, every: bool) -> u64 {
 /// both sides judge a step alike: were they to disagree, a step would go back and forth.
 pub(crate) const SPREAD_ARCS_PER_VERTEX: u32 = 64;
 
+/// Delta-stepping's settle step (the arcs each vertex of an exhausted bucket did not push within it,
+/// kernels/state.cu) pulls, for aggregation programs under the automatic direction rule, when its
+/// vertices' out-arcs exceed all arcs shifted right by this: the vertices not settled yet then read
+/// their in-arcs instead, which after kron:22's bucket 0 (1.14M vertices, 111M of the 128M arcs) are far
+/// fewer. The kernel gets it from the host (`settle_pull_shift` in `sx_fused`), so both sides decide
+/// alike.
+pub(crate) const SETTLE_PULL_SHIFT: u32 = 1;
+
 /// Whether a push from `len` vertices with `out_edges` out-arcs stays in the persistent kernel however
 /// big ([`SPREAD_ARCS_PER_VERTEX`]; the same test as `spread` in `kernels/fused.cu`).
 pub(crate) fn spread_push(out_edges: u64, len: u32) -> bool {
@@ -242,7 +250,7 @@ impl FusedRun<'_> {
         let async_after = if opts.fusion == FusionPolicy::Auto { self.async_after } else { 0 };
         let early_len = num_vertices >> ASYNC_EARLY_FRONTIER_SHIFT;
         for x in
-            [async_after, ASYNC_EARLY_ITERATIONS, early_len, every_work(num_vertices, every), SPREAD_ARCS_PER_VERTEX, 0]
+            [async_after, ASYNC_EARLY_ITERATIONS, early_len, every_work(num_vertices, every), SPREAD_ARCS_PER_VERTEX, SETTLE_PULL_SHIFT]
         {
             bytes.extend_from_slice(&x.to_le_bytes());
         }

@@ -71,7 +71,7 @@ __device__ __forceinline__ void ph_pull_chunks_voting(const sx_state* s, unsigne
  * No block barrier: every warp of the grid works a chunk of its own, so many chunks' loads are in flight
  * at once (a block per chunk waited for each chunk's chain of loads in turn, at four barriers a chunk). */
 __device__ __forceinline__ void ph_pull_chunks_aggregate(const sx_state* s, unsigned long long* ctr, const simdx_u64* chunks,
-                                                         simdx_u32 count, simdx_u32 stamp, simdx_u32* next) {
+                                                         simdx_u32 count, simdx_u32 stamp, simdx_u32 settled, simdx_u32* next) {
     simdx_params p = s->params;
     simdx_u32 warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x & 31;
     simdx_u32 warps = gridDim.x * blockDim.x / 32;
@@ -82,7 +82,7 @@ __device__ __forceinline__ void ph_pull_chunks_aggregate(const sx_state* s, unsi
         /* The same value for the whole warp (one address), so the warp takes one path. */
         simdx_value dst = s->now[v];
         bool take = false;
-        if (simdx_can_update(&p, dst)) {
+        if (sx_pull_wants(&p, dst, settled)) {
             simdx_u64 b = s->in_offsets[v] + (item >> 32) * SX_CHUNK, end = s->in_offsets[v + 1];
             simdx_u64 e = b + SX_CHUNK < end ? b + SX_CHUNK : end;
             bool got = false;
@@ -117,21 +117,22 @@ __device__ __forceinline__ void ph_pull_chunks_aggregate(const sx_state* s, unsi
 /* Pull of the vertices of in-degree >= class_cta, in chunks of SX_CHUNK in-arcs: `chunks` lists (vertex,
  * chunk number) as vertex | number << 32, made once per graph with every vertex's first chunk before any
  * second one, so that a hub's arcs spread over many warps and every warp gets about the same work, and
- * so that a voting program's later chunks find their vertex already reached and are skipped. Called by
- * every thread of a block (the online filter's bins). */
+ * so that a voting program's later chunks find their vertex already reached and are skipped. `settled`:
+ * see sx_pull_wants (aggregation programs only: a settle step of a voting program pushes). Called by every
+ * thread of a block (the online filter's bins). */
 __device__ __forceinline__ void ph_pull_chunks(const sx_state* s, unsigned long long* ctr, const simdx_u64* chunks, simdx_u32 count,
-                                               simdx_u32 stamp, simdx_u32* next) {
+                                               simdx_u32 stamp, simdx_u32 settled, simdx_u32* next) {
     sx_bin_open();
     if (SIMDX_KIND == SIMDX_KIND_VOTING) {
         ph_pull_chunks_voting(s, ctr, chunks, count, stamp, next);
     } else {
-        ph_pull_chunks_aggregate(s, ctr, chunks, count, stamp, next);
+        ph_pull_chunks_aggregate(s, ctr, chunks, count, stamp, settled, next);
     }
     sx_bin_close(s, ctr, next);
 }
 __global__ void sx_pull_chunks(const sx_state* __restrict__ s, const simdx_u64* chunks, simdx_u32 count, simdx_u32 stamp,
-                               simdx_u32* next) {
-    ph_pull_chunks(s, s->counters, chunks, count, stamp, next);
+                               simdx_u32 settled, simdx_u32* next) {
+    ph_pull_chunks(s, s->counters, chunks, count, stamp, settled, next);
 }
 
 } /* extern "C" */

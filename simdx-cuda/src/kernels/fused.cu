@@ -48,6 +48,8 @@ typedef struct {
     simdx_u32 spread_arcs;        /* selective fusion: a push whose frontier averages under this many
                                      out-arcs a vertex stays here however big (SPREAD_ARCS_PER_VERTEX,
                                      fused.rs: the host's rule is the same) */
+    simdx_u32 settle_pull_shift;  /* auto: an aggregation program's settle step pulls when its vertices'
+                                     out-arcs exceed all arcs >> this (SETTLE_PULL_SHIFT, fused.rs) */
 } sx_fused;
 
 /* A counter written by other blocks before the last grid barrier, read once per block (thread 0) and
@@ -167,7 +169,7 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
             /* The settle step pushes from the settle list; its degree classes and out-edges stand in for
              * a prepared frontier's. */
             prep = sx_take(f, &use);
-            ph_settle_classify(s, prep, owed, f->push_classes);
+            ph_settle_classify(s, prep, owed, stamp, f->push_classes);
             sx_grid_sync(f->barrier);
             sx_fetch(cp, prep);
         } else if (!prep) {
@@ -179,7 +181,12 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
         double global = __longlong_as_double((long long)cp[SX_GLOBAL]);
         /* When the frontier holds every vertex with out-edges, every in-arc's source is active. */
         if (cp[SX_OUT_EDGES] == arcs) stamp = 0u;
-        int want = settle ? 0 /* only a push can pick the deferred arcs */
+        /* A settle step pulls (aggregation programs) when its sources' arcs are many: the vertices not
+         * settled yet then read their in-arcs, fewer than the settled ones' out-arcs (kron:22's bucket 0). */
+        bool settle_pulls = settle && aggregate && stamp != SX_LIVE &&
+                            (f->direction_policy == 1u ||
+                             (f->direction_policy == 2u && cp[SX_OUT_EDGES] > (arcs >> f->settle_pull_shift)));
+        int want = settle ? (settle_pulls ? 1 : 0)
                  : f->direction_policy == 0u ? 0
                  : f->direction_policy == 1u ? 1
                  : ((double)cp[SX_OUT_EDGES] > f->threshold_arcs ? 1 : 0);
@@ -242,13 +249,14 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
                 sx_grid_sync(f->barrier);
             }
             /* Aggregation: edge-balanced tiles; voting: the thread and warp classes, which stop early. */
+            simdx_u32 settled = settle ? bucket + 1u : 0u;
             if (aggregate) {
-                ph_pull_tiles(s, work, stamp, next);
+                ph_pull_tiles(s, work, stamp, settled, next);
             } else {
                 if (f->pull_lens[0]) ph_pull_thread(s, work, f->pull_classes[0], f->pull_lens[0], stamp, next);
                 if (f->pull_lens[1]) ph_pull_warp(s, work, f->pull_classes[1], f->pull_lens[1], stamp, next);
             }
-            if (f->pull_chunk_count) ph_pull_chunks(s, work, f->pull_chunks, f->pull_chunk_count, stamp, next);
+            if (f->pull_chunk_count) ph_pull_chunks(s, work, f->pull_chunks, f->pull_chunk_count, stamp, settled, next);
         }
         sx_grid_sync(f->barrier);
         sx_fetch(cw, work);

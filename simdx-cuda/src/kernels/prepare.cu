@@ -215,9 +215,10 @@ __global__ void sx_classify(const sx_state* __restrict__ s, const simdx_u32* lis
 }
 
 /* The settle step's frontier (SX_DEFERS): the settle list's `len` vertices by push degree class, their
- * out-edges added up in ctr[SX_OUT_EDGES]. They send what they sent last (seen, or their source_value):
- * the value their bucket ended with. */
-__device__ __forceinline__ void ph_settle_classify(const sx_state* s, unsigned long long* ctr, simdx_u32 len, simdx_u32* const* classes) {
+ * out-edges added up in ctr[SX_OUT_EDGES], and (`stamp` > 0) their pull stamp, for a settle step that
+ * pulls. They send what they sent last (seen, or their source_value): the value their bucket ended with. */
+__device__ __forceinline__ void ph_settle_classify(const sx_state* s, unsigned long long* ctr, simdx_u32 len, simdx_u32 stamp,
+                                                   simdx_u32* const* classes) {
     simdx_u32 stride = gridDim.x * blockDim.x;
     simdx_u32 rounds = (len + stride - 1) / stride;
     sx_prepared_sums sums = {0ull, 0.0};
@@ -226,15 +227,16 @@ __device__ __forceinline__ void ph_settle_classify(const sx_state* s, unsigned l
         bool live = i < len;
         simdx_u32 v = live ? s->settle[i] : 0u;
         simdx_u64 d = live ? s->out_offsets[v + 1] - s->out_offsets[v] : 0;
+        if (live && stamp != 0u) s->in_frontier[v] = stamp;
         sums.out_edges += d;
         sx_classify_one(s, ctr, live, v, d, classes);
     }
     sx_prepare_flush(ctr, sums);
 }
-__global__ void sx_settle_classify(const sx_state* __restrict__ s, simdx_u32 len, simdx_u32* c0, simdx_u32* c1, simdx_u32* c2,
-                                   simdx_u32* c3) {
+__global__ void sx_settle_classify(const sx_state* __restrict__ s, simdx_u32 len, simdx_u32 stamp, simdx_u32* c0, simdx_u32* c1,
+                                   simdx_u32* c2, simdx_u32* c3) {
     simdx_u32* classes[4] = {c0, c1, c2, c3};
-    ph_settle_classify(s, s->counters, len, classes);
+    ph_settle_classify(s, s->counters, len, stamp, classes);
 }
 
 } /* extern "C" */

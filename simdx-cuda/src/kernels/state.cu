@@ -195,6 +195,13 @@ __device__ __forceinline__ bool sx_arc_leaves(const sx_state* s, const simdx_par
     return simdx_bucket(p, simdx_compute(p, e)) > bucket;
 }
 
+/* Whether a pull takes a vertex holding `dst` as a candidate: it can still be updated, and, in a settle
+ * step that pulls (`settled` = the exhausted bucket + 1, else 0), it is not settled yet (its bucket is
+ * not below `settled`: delta-stepping's vertices of exhausted buckets hold their final values). */
+__device__ __forceinline__ bool sx_pull_wants(const simdx_params* p, simdx_value dst, simdx_u32 settled) {
+    return simdx_can_update(p, dst) && (settled == 0u || simdx_bucket(p, dst) >= settled);
+}
+
 /* Narrows a source's out-arcs [*b, *e) to those a push step's `arcs` (SX_ARCS_*) relaxes in `bucket`: all
  * of them without SX_DEFERS or for SX_ARCS_ALL; else those whose update stays within the bucket
  * (SX_ARCS_WITHIN) or the others (SX_ARCS_BEYOND). The arcs lie in order of weight and the update grows

@@ -156,8 +156,9 @@ __global__ void sx_push_tiles(const sx_state* __restrict__ s, const simdx_u32* l
  * the owners of the next ones follow by comparing with the next vertex's prefix, and the thread combines
  * its updates for one vertex in registers, then once into the vertex's slot in shared memory (a vertex of
  * in-degree d gets about d / SX_RUN + 1 such combines). Nothing stops early, so voting programs keep the
- * per-class kernels. */
-__device__ __forceinline__ void ph_pull_tiles(const sx_state* s, unsigned long long* ctr, simdx_u32 stamp, simdx_u32* next) {
+ * per-class kernels. `settled`: see sx_pull_wants. */
+__device__ __forceinline__ void ph_pull_tiles(const sx_state* s, unsigned long long* ctr, simdx_u32 stamp, simdx_u32 settled,
+                                              simdx_u32* next) {
     sx_bin_open();
     sx_tile_mem* t = sx_tile_shared();
     simdx_params p = s->params;
@@ -172,7 +173,7 @@ __device__ __forceinline__ void ph_pull_tiles(const sx_state* s, unsigned long l
             simdx_u64 deg = s->in_offsets[v + 1] - b;
             simdx_value dst = s->now[v];
             t->value[threadIdx.x] = dst;
-            if (deg < s->class_cta && simdx_can_update(&p, dst)) d = deg;
+            if (deg < s->class_cta && sx_pull_wants(&p, dst, settled)) d = deg;
         }
         simdx_u64 total;
         simdx_u64 before = sx_block_scan(t, d, &total);
@@ -230,8 +231,8 @@ __device__ __forceinline__ void ph_pull_tiles(const sx_state* s, unsigned long l
     sx_add_edges(ctr, edges);
     sx_bin_close(s, ctr, next);
 }
-__global__ void sx_pull_tiles(const sx_state* __restrict__ s, simdx_u32 stamp, simdx_u32* next) {
-    ph_pull_tiles(s, s->counters, stamp, next);
+__global__ void sx_pull_tiles(const sx_state* __restrict__ s, simdx_u32 stamp, simdx_u32 settled, simdx_u32* next) {
+    ph_pull_tiles(s, s->counters, stamp, settled, next);
 }
 
 } /* extern "C" */
