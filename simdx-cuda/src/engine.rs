@@ -648,7 +648,10 @@ impl CudaEngine {
             };
             let work = crate::fused::step_work(c[OUT_EDGES], n, every);
             let sources = if settle { owed } else { len };
-            let spread = !every && direction == Direction::Push && crate::fused::spread_push(c[OUT_EDGES], sources);
+            // A settle step's pull stays in the persistent kernel too, as its `spread` says.
+            let spread = !every
+                && ((direction == Direction::Push && crate::fused::spread_push(c[OUT_EDGES], sources))
+                    || (settle && direction == Direction::Pull));
             if let Some(session) = session.as_mut().filter(|_| host_above > 0 && (work <= host_above || spread)) {
                 // Selective fusion: a small step; the persistent kernel takes over (it prepares the
                 // frontier again, to the same result) until a step is big or the run ends.
@@ -768,7 +771,16 @@ impl CudaEngine {
                     }
                     if plan.chunk_count > 0 {
                         let count = plan.chunk_count;
-                        launch!(f_pull_chunks, per_block(count), &state, &plan.chunks, &count, &stamp, &settled, &*next);
+                        launch!(
+                            f_pull_chunks,
+                            per_block(count),
+                            &state,
+                            &plan.chunks,
+                            &count,
+                            &stamp,
+                            &settled,
+                            &*next
+                        );
                     }
                 }
             }

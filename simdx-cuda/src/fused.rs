@@ -249,9 +249,14 @@ impl FusedRun<'_> {
         debug_assert_eq!(bytes.len(), 200);
         let async_after = if opts.fusion == FusionPolicy::Auto { self.async_after } else { 0 };
         let early_len = num_vertices >> ASYNC_EARLY_FRONTIER_SHIFT;
-        for x in
-            [async_after, ASYNC_EARLY_ITERATIONS, early_len, every_work(num_vertices, every), SPREAD_ARCS_PER_VERTEX, SETTLE_PULL_SHIFT]
-        {
+        for x in [
+            async_after,
+            ASYNC_EARLY_ITERATIONS,
+            early_len,
+            every_work(num_vertices, every),
+            SPREAD_ARCS_PER_VERTEX,
+            SETTLE_PULL_SHIFT,
+        ] {
             bytes.extend_from_slice(&x.to_le_bytes());
         }
         debug_assert_eq!(bytes.len(), 224);

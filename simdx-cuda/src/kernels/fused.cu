@@ -191,9 +191,11 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
                  : f->direction_policy == 1u ? 1
                  : ((double)cp[SX_OUT_EDGES] > f->threshold_arcs ? 1 : 0);
         /* A push whose frontier averages under `spread_arcs` out-arcs a vertex (a uniform graph's) runs as
-         * fast in the persistent grid, which saves the hand-back and the relaunch; pushes from hubs and
-         * pulls run faster with a launch per phase. */
-        bool spread = !every && want == 0 && cp[SX_OUT_EDGES] < (unsigned long long)f->spread_arcs * (settle ? owed : len);
+         * fast in the persistent grid, which saves the hand-back and the relaunch, and so does a settle
+         * step's pull (it reads the in-arcs of the vertices not settled yet, however many out-arcs its
+         * sources have); pushes from hubs and other pulls run faster with a launch per phase. */
+        bool spread = !every && ((want == 0 && cp[SX_OUT_EDGES] < (unsigned long long)f->spread_arcs * (settle ? owed : len)) ||
+                                 settle_pulls);
         if (f->host_above && !spread && cp[SX_OUT_EDGES] + f->every_work > f->host_above) {
             /* A step big enough to fill the GPU (an `Every` program also applies and tests every vertex,
              * a streaming pass weighed in `every_work`): one launch per phase costs less than the
