@@ -1,12 +1,13 @@
 //! Delta-stepping on weight-ordered arcs ([`Program::UPDATE_GROWS_WITH_WEIGHT`]) on the CUDA backend: a
 //! program that declares it finds the distances of one that does not (Dijkstra's), under every fusion
-//! and direction policy and at several bucket widths, while its steps read fewer arcs; integer weights
-//! read as `f32`, and real weights, give the CPU backend's distances exactly. Without a GPU these tests
-//! print that they were skipped; with `SIMDX_REQUIRE_GPU=1` they fail.
+//! and direction policy and at several bucket widths, while its steps read fewer arcs, and a settle
+//! step whose sources hold most arcs pulls; integer weights read as `f32`, and real weights, give the
+//! CPU backend's distances exactly. Without a GPU these tests print that they were skipped; with
+//! `SIMDX_REQUIRE_GPU=1` they fail.
 #![cfg(feature = "cuda")]
 
 use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
-use simdx::engine::{DegreeClasses, DirectionPolicy, Engine, FusionPolicy, RunOptions};
+use simdx::engine::{DegreeClasses, Direction, DirectionPolicy, Engine, FusionPolicy, RunOptions};
 use simdx::{graph_kernel, EdgeList, EdgeWeights, Graph, GraphBuilder, VertexId, Weights};
 use simdx_algos::{default_delta, verify, Sssp};
 use simdx_cuda::{CudaEngine, DeviceGraph};
@@ -125,6 +126,26 @@ fn declared_sssp_finds_dijkstras_distances_and_reads_fewer_arcs() {
         let undeclared = arcs_read(&push.run(&UndeclaredSssp { source, delta }, &dg).unwrap().stats);
         assert!(declared < undeclared, "{spec}: {declared} arcs read with the split, {undeclared} without");
     }
+}
+
+#[test]
+fn a_settle_step_whose_sources_hold_most_arcs_pulls() {
+    let Some(gpu) = gpu() else { return };
+    let g = generated("kron:12:w");
+    let dg = DeviceGraph::upload(&gpu, &g).unwrap();
+    let source = (0..g.num_vertices() as u32).max_by_key(|&v| g.out_degree(v)).unwrap();
+    // One bucket: its settle step's sources are every reached vertex, whose out-arcs are nearly all.
+    let one_bucket = Sssp { source, delta: 1 << 20 };
+    for fusion in [FusionPolicy::None, FusionPolicy::All, FusionPolicy::Auto] {
+        let run = CudaEngine::new(RunOptions { fusion, ..RunOptions::default() }).run(&one_bucket, &dg).unwrap();
+        verify::sssp(&g, source, &run.values).unwrap_or_else(|e| panic!("{fusion:?}: {e}"));
+        // Steps within the bucket never pull (UPDATE_GROWS_WITH_WEIGHT): a pull is the settle step.
+        let pulls = run.stats.iterations.iter().filter(|i| i.direction == Direction::Pull).count();
+        assert_eq!(pulls, 1, "{fusion:?}: {:?}", run.stats.iterations);
+    }
+    let push = CudaEngine::new(RunOptions { direction: DirectionPolicy::Push, ..RunOptions::default() });
+    let run = push.run(&one_bucket, &dg).unwrap();
+    assert!(run.stats.iterations.iter().all(|i| i.direction == Direction::Push));
 }
 
 /// `g`'s edges with real weights: each integer weight `w` becomes `w x 0.37 + 0.01`.
