@@ -216,9 +216,10 @@ pub trait Program: Sync {
     /// vertex's out-arcs in order of weight (a copy of them, made once per device graph) and relaxes
     /// the arcs of delta-stepping as Meyer and Sanders do: within a bucket, a vertex pushes only the
     /// prefix of its arcs whose updates stay in the bucket, and once the bucket is exhausted each of
-    /// its vertices pushes the rest once, from its final value. Its automatic direction rule then
-    /// only pushes. A program that says so wrongly gets wrong results on the GPU; the CPU engine does
-    /// not read it.
+    /// its vertices relaxes the rest once, from its final value (a pull by the vertices not settled
+    /// yet when the bucket's vertices hold most arcs). Under the automatic direction rule its steps
+    /// within a bucket only push. A program that says so wrongly gets wrong results on the GPU; the
+    /// CPU engine does not read it.
     const UPDATE_GROWS_WITH_WEIGHT: bool = false;
 
     /// An active vertex's share of a sum handed to [`Program::apply`]: summed each iteration over the
