@@ -243,7 +243,7 @@ impl CudaEngine {
 
         let (out_w, in_w, uniform_bits) = self.weights::<P>(graph)?;
         let (out_targets, out_w) = match out_w {
-            Some(w) if P::UPDATE_GROWS_WITH_WEIGHT => self.weight_sorted::<P>(graph, w)?,
+            Some(w) if P::UPDATE_GROWS_WITH_WEIGHT => self.weight_sorted(graph, w)?,
             _ => (&graph.out_targets, out_w),
         };
         let (in_offsets, in_targets) = match &graph.incoming {
@@ -866,7 +866,7 @@ impl CudaEngine {
 
     /// The out-arcs' targets and weights in order of weight ([`SortedArcs`]), for a program whose update
     /// grows with the weight; `native` is the out-arcs' weights it reads in the graph's own order.
-    fn weight_sorted<'g, P: Program>(
+    fn weight_sorted<'g>(
         &self,
         graph: &'g DeviceGraph,
         native: &'g CudaSlice<u32>,

@@ -253,7 +253,7 @@ fn reads_param(f: &ImplItemFn, index: usize) -> bool {
 /// gives the same update whatever the destination holds.
 fn compute_reads_dst(item: &ItemImpl) -> bool {
     let dst = syn::Ident::new("dst", proc_macro2::Span::call_site());
-    method(item, "compute").is_none_or(|f| mentions(quote::ToTokens::to_token_stream(f), &dst))
+    method(item, "compute").map_or(true, |f| mentions(quote::ToTokens::to_token_stream(f), &dst))
 }
 
 /// Whether the sum of `global` matters: the impl defines `global` (the default is 0 everywhere) and
