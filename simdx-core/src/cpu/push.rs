@@ -1,7 +1,10 @@
 //! Push step: Compute over the out-edges of the active vertices, combining atomically at the
 //! destinations. A small frontier runs on the calling thread (waking workers would cost more than
 //! the edges); a large one runs in tasks of about [`TASK_EDGES`] edges, and vertices of the grid
-//! degree class are split into edge chunks so that one hub cannot stall a thread.
+//! degree class are split into edge chunks so that one hub cannot stall a thread. The destinations'
+//! values and touched flags are prefetched ahead (arcs within a list, and the first arcs of a vertex a
+//! few places on): a BFS step whose targets are mostly new mispredicts the "already reached" test
+//! often, and each misprediction discards the loads in flight, which prefetches survive.
 //!
 //! In-place min and max programs (SSSP, BFS, WCC) store an improvement with a plain store, not a
 //! compare-and-swap: on x86 a locked instruction waits for every load in flight, and it was the
@@ -30,6 +33,12 @@ use crate::VertexId;
 const SEQUENTIAL_EDGES: u64 = 16 * 1024;
 /// Edges per parallel task, roughly.
 const TASK_EDGES: u64 = 4096;
+/// How far ahead the destinations' values are prefetched: arcs within a list, and frontier vertices
+/// (the first [`TARGETS_AHEAD_ARCS`] arcs of the vertex this many places on, whose list the adjacency
+/// prefetch brought in earlier).
+const ARCS_AHEAD: usize = 16;
+const VERTICES_AHEAD: usize = 4;
+const TARGETS_AHEAD_ARCS: usize = 16;
 
 /// Whether the tasks of a push step log the improvements they store with plain stores, kept by the
 /// run from one step to the next: not until a step's stored values differ.
@@ -209,6 +218,12 @@ fn push_list<P: Program>(
         if let Some(&ahead) = list.get(k + prefetch::AHEAD) {
             prefetch::adjacency(csr, weights, ahead);
         }
+        if let Some(&near) = list.get(k + VERTICES_AHEAD) {
+            let r = csr.range(near);
+            for &t in &csr.targets()[r.start..r.end.min(r.start + TARGETS_AHEAD_ARCS)] {
+                state.prefetch_destination(t);
+            }
+        }
         let range = csr.range(u);
         if (range.len() as u64) < split {
             push_edges(program, state, weights, (u, state.pushed_by(program, u)), range, bins, task);
@@ -233,7 +248,11 @@ fn push_edges<P: Program>(
     let src_out_degree = state.out_degree(u);
     let Task { bin, stored, concurrent, log, values } = task;
     bin.edges += range.len() as u64;
+    let end = range.end;
     for i in range {
+        if i + ARCS_AHEAD < end {
+            state.prefetch_destination(targets[i + ARCS_AHEAD]);
+        }
         let v = targets[i];
         let dst = state.now[v as usize].load();
         if !program.can_update(dst) {

@@ -119,6 +119,13 @@ impl<'g, P: Program> VertexState<'g, P> {
         }
     }
 
+    /// Prefetches what a push reads of destination `v`: its value and its touched flag.
+    #[inline(always)]
+    pub(crate) fn prefetch_destination(&self, v: VertexId) {
+        super::prefetch::element(&self.now, v as usize);
+        self.touched.prefetch(v);
+    }
+
     /// What frontier vertex `u` sends this iteration (after [`VertexState::prepare`]).
     #[inline]
     pub(crate) fn sent_by(&self, u: VertexId) -> P::Message {

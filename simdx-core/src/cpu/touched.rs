@@ -59,6 +59,12 @@ impl Touched {
         true
     }
 
+    /// Asks the CPU to bring `v`'s flag into cache.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, v: VertexId) {
+        super::prefetch::element(&self.words, v as usize / 8);
+    }
+
     /// Clears the flags of `list` (and maybe others): one by one when the list is short, otherwise
     /// every flag. Not while a step sets flags.
     pub(crate) fn clear_list(&self, list: &[VertexId]) {
