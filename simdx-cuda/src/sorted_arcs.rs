@@ -33,6 +33,9 @@ impl SortedArcs {
     ) -> Result<SortedArcs, CudaError> {
         let gpu = graph.gpu();
         gpu.check_free("the weight-ordered copy of the out-arcs", graph.num_arcs * 8)?;
+        // On the host: targets and weights (4 bytes each an arc), the sort keys (8), a slice a vertex (16).
+        let host = graph.num_arcs * 16 + u64::from(graph.num_vertices) * 24;
+        simdx_core::memory::check(host, "sorting the out-arcs by weight").map_err(CudaError::TooLarge)?;
         let s = &gpu.stream;
         let offsets = s.clone_dtoh(&graph.out_offsets).map_err(driver("reading the graph's offsets"))?;
         let mut targets = s.clone_dtoh(&graph.out_targets).map_err(driver("reading the graph's targets"))?;

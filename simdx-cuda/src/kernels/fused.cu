@@ -183,7 +183,7 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
         if (cp[SX_OUT_EDGES] == arcs) stamp = 0u;
         /* A settle step pulls (aggregation programs) when its sources' arcs are many: the vertices not
          * settled yet then read their in-arcs, fewer than the settled ones' out-arcs (kron:22's bucket 0). */
-        bool settle_pulls = settle && aggregate && stamp != SX_LIVE &&
+        bool settle_pulls = settle && aggregate &&
                             (f->direction_policy == 1u ||
                              (f->direction_policy == 2u && cp[SX_OUT_EDGES] > (arcs >> f->settle_pull_shift)));
         int want = settle ? (settle_pulls ? 1 : 0)
