@@ -5,12 +5,12 @@
 #![cfg(feature = "cuda")]
 
 use simdx::engine::{
-    DegreeClasses, Direction, DirectionPolicy, Engine, FilterPolicy, FilterUsed, FusionPolicy, RunOptions,
-    ASYNC_AFTER_ITERATIONS,
+    DegreeClasses, Direction, DirectionPolicy, Engine, FilterPolicy, FilterUsed, FusionPolicy, IterationStats,
+    RunOptions, ASYNC_AFTER_ITERATIONS,
 };
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp};
-use simdx_cuda::{CudaEngine, DeviceGraph, ASYNC_EARLY_FRONTIER_SHIFT, ASYNC_EARLY_ITERATIONS};
+use simdx_cuda::{CudaEngine, DeviceGraph, ASYNC_EARLY_BUCKET, ASYNC_EARLY_FRONTIER_SHIFT, ASYNC_EARLY_ITERATIONS};
 
 mod common;
 use common::{edges, generated, gpu};
@@ -184,12 +184,41 @@ fn fusion_modes_agree_on_a_high_diameter_graph() {
         let sssp = CudaEngine::new(options).run(&Sssp { source, delta: default_delta(&g) }, &dg).unwrap();
         verify::sssp(&g, source, &sssp.values).unwrap_or_else(|e| panic!("{fusion:?}: {e}"));
         if fusion == FusionPolicy::Auto {
-            // The early hand-over is for voting programs: delta-stepping's first buckets are small on
-            // any graph, so SSSP keeps its synchronous steps until ASYNC_AFTER_ITERATIONS.
-            let first_queue = sssp.stats.iterations.iter().position(|i| i.filter == FilterUsed::Queue);
-            assert_eq!(first_queue, Some(ASYNC_AFTER_ITERATIONS as usize), "{fusion:?}");
+            assert_hand_over(&sssp.stats.iterations, g.num_vertices());
         }
     }
+}
+
+/// Checks where a selective-fusion SSSP run of `n` vertices went over to asynchronous rounds: early (from
+/// ASYNC_EARLY_ITERATIONS steps on) only where every frontier before was small and the run had reached
+/// bucket ASYNC_EARLY_BUCKET (delta-stepping's first buckets are small on any graph), otherwise after
+/// ASYNC_AFTER_ITERATIONS steps. Returns the first asynchronous iteration.
+fn assert_hand_over(it: &[IterationStats], n: usize) -> usize {
+    let first = it.iter().position(|i| i.filter == FilterUsed::Queue).expect("a hand-over to asynchronous rounds");
+    assert!(it[first..].iter().all(|i| i.filter == FilterUsed::Queue), "asynchronous rounds run to the end");
+    if first != ASYNC_AFTER_ITERATIONS as usize {
+        let small = n >> ASYNC_EARLY_FRONTIER_SHIFT;
+        assert!(first >= ASYNC_EARLY_ITERATIONS as usize && first < ASYNC_AFTER_ITERATIONS as usize, "at {first}");
+        assert!(it[..first].iter().all(|i| (i.frontier as usize) < small), "a large frontier before {first}");
+        assert!(it[first].bucket >= ASYNC_EARLY_BUCKET, "handed over in bucket {}", it[first].bucket);
+    }
+    first
+}
+
+#[test]
+fn sssp_goes_asynchronous_early_on_a_grid_whose_frontiers_stay_small() {
+    let Some(gpu) = gpu() else { return };
+    // From a corner of a 1000x1000 grid the first buckets' frontiers stay under n / 4096 = 244.
+    let g = generated("grid:1000x1000");
+    let dg = DeviceGraph::upload(&gpu, &g).unwrap();
+    let sssp = CudaEngine::new(RunOptions::default()).run(&Sssp { source: 0, delta: default_delta(&g) }, &dg).unwrap();
+    verify::sssp(&g, 0, &sssp.values).unwrap();
+    let first = assert_hand_over(&sssp.stats.iterations, g.num_vertices());
+    assert!(
+        first < ASYNC_AFTER_ITERATIONS as usize,
+        "no early hand-over: {:?}",
+        &sssp.stats.iterations[..first.min(70)]
+    );
 }
 
 #[test]

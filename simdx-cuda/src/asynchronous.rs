@@ -93,6 +93,9 @@ pub(crate) struct AsyncRounds<'a> {
     /// A prepared frontier handed over from synchronous rounds, and its length (0 at a run's start).
     pub(crate) list: &'a CudaSlice<u32>,
     pub(crate) len: u32,
+    /// The bucket of the handed-over frontier (0 when nothing is handed over), recorded in the first
+    /// epoch's row.
+    pub(crate) bucket: u32,
     /// Blocks instead of the largest co-resident grid (tests).
     pub(crate) blocks_override: Option<u32>,
 }
@@ -101,7 +104,7 @@ impl AsyncRounds<'_> {
     /// Runs the rounds to the end and returns their record (a row per epoch: the vertices relaxed and
     /// their out-arcs; epochs past the 64th share the last row) and the kernel's grid.
     pub(crate) fn run(self) -> Result<(Vec<IterationStats>, FusedGrid), CudaError> {
-        let AsyncRounds { gpu, kernels, state, queue, list, len, blocks_override } = self;
+        let AsyncRounds { gpu, kernels, state, queue, list, len, bucket, blocks_override } = self;
         let stream = &gpu.stream;
         let kernel = kernels.get("sx_async")?;
         let grid = grid_for(gpu, &kernel)?;
@@ -141,13 +144,13 @@ impl AsyncRounds<'_> {
         let (mut items, mut edges, mut at) = (0, 0, counters[CONTROL_WORDS - 1]);
         for row in counters[LOG..LOG + 3 * epochs].chunks(3) {
             // The handed-over frontier's vertices count in the first epoch.
-            let handed = if records.is_empty() { u64::from(len) } else { 0 };
+            let (handed, bucket) = if records.is_empty() { (u64::from(len), bucket) } else { (0, 0) };
             records.push(IterationStats {
                 direction: Direction::Push,
                 filter: FilterUsed::Queue,
                 frontier: handed + row[0] - items,
                 edges: row[1] - edges,
-                bucket: 0,
+                bucket,
                 time: Duration::from_nanos(row[2].saturating_sub(at)),
             });
             (items, edges, at) = (row[0], row[1], row[2]);

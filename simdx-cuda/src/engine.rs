@@ -462,6 +462,7 @@ impl CudaEngine {
                 queue,
                 list: &*frontier,
                 len: 0,
+                bucket: 0,
                 blocks_override: self.blocks_override,
             };
             let (records, grid) = rounds.run()?;
@@ -671,6 +672,7 @@ impl CudaEngine {
                             queue: queue.expect("a hand-over to asynchronous rounds comes with their queue"),
                             list: &*frontier,
                             len: back.len,
+                            bucket: back.bucket,
                             blocks_override: self.blocks_override,
                         };
                         stats.iterations.extend(rounds.run()?.0);

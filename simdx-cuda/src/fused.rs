@@ -165,13 +165,17 @@ fn every_work(n: u32, every: bool) -> u32 {
 }
 
 /// Selective fusion hands a run that could run asynchronously over to asynchronous rounds after
-/// [`simdx_core::engine::ASYNC_AFTER_ITERATIONS`] synchronous iterations, or, for a voting program
-/// (BFS), already after this many when every frontier so far held fewer than
-/// `n >> ASYNC_EARLY_FRONTIER_SHIFT` vertices (a grid or a road network from its first levels: the
-/// 2048x2048 grid's BFS 13.7 -> 13.1 ms on the H100, level with asynchronous rounds from the start).
-/// Not for SSSP: delta-stepping's first buckets are small on urand:22 too, which then ran 11.7 ms in
-/// asynchronous rounds against 7.9 synchronously.
+/// [`simdx_core::engine::ASYNC_AFTER_ITERATIONS`] synchronous iterations, or already after this many
+/// when every frontier so far held fewer than `n >> ASYNC_EARLY_FRONTIER_SHIFT` vertices (a grid or a
+/// road network from its first levels: the 2048x2048 grid's BFS 13.7 -> 13.1 ms on the H100, level with
+/// asynchronous rounds from the start). A program with buckets also waits for bucket
+/// [`ASYNC_EARLY_BUCKET`]: delta-stepping's first buckets are small on urand:22 too, which ran 11.7 ms
+/// in asynchronous rounds from the first against 7.9 synchronously.
 pub const ASYNC_EARLY_ITERATIONS: u32 = 8;
+
+/// See [`ASYNC_EARLY_ITERATIONS`]: a program with buckets hands over early only from this bucket on
+/// (SSSP on grid:2048x2048 hands over at its 27th step rather than its 64th).
+pub const ASYNC_EARLY_BUCKET: u32 = 4;
 
 /// See [`ASYNC_EARLY_ITERATIONS`]: a frontier is small below `n / 4096` vertices.
 pub const ASYNC_EARLY_FRONTIER_SHIFT: u32 = 12;
@@ -256,10 +260,12 @@ impl FusedRun<'_> {
             every_work(num_vertices, every),
             SPREAD_ARCS_PER_VERTEX,
             SETTLE_PULL_SHIFT,
+            ASYNC_EARLY_BUCKET,
+            0, // padding: the struct's size is a multiple of 8
         ] {
             bytes.extend_from_slice(&x.to_le_bytes());
         }
-        debug_assert_eq!(bytes.len(), 224);
+        debug_assert_eq!(bytes.len(), 232);
         Ok(FusedSession {
             gpu,
             blocks_override: self.blocks_override,

@@ -26,7 +26,7 @@ pub use compile::{cache_dir, CacheHit};
 pub use energy::EnergyMeter;
 pub use engine::{kernel_source, CudaEngine};
 pub use error::CudaError;
-pub use fused::{FusedGrid, ASYNC_EARLY_FRONTIER_SHIFT, ASYNC_EARLY_ITERATIONS};
+pub use fused::{FusedGrid, ASYNC_EARLY_BUCKET, ASYNC_EARLY_FRONTIER_SHIFT, ASYNC_EARLY_ITERATIONS};
 pub use gpu::{available, set_memory_limit, Gpu};
 pub use graph::DeviceGraph;
 pub use launch::{GRID_BARRIER, GRID_BARRIER_WORDS};

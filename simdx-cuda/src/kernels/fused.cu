@@ -5,9 +5,9 @@
  * `sx_fused_push` stops when an iteration would pull and `sx_fused_pull` when it would push (mode
  * push-pull: the host relaunches the other); `sx_fused_all` switches direction on the device. Under
  * selective fusion (mode auto) a kernel also stops when a frontier's out-edges exceed `host_above`, and
- * the host runs that step with one launch per phase, and once `async_after` iterations have run (a voting
- * program: `async_early`, if every frontier so far was small) it hands the run over to asynchronous rounds
- * (kernels/async.cu). */
+ * the host runs that step with one launch per phase, and once `async_after` iterations have run
+ * (`async_early`, if every frontier so far was small and, for a program with buckets, it has reached
+ * bucket `async_early_bucket`) it hands the run over to asynchronous rounds (kernels/async.cu). */
 
 #define SX_RING 16 /* counter sets in rotation: each phase takes a fresh, zeroed set */
 #define SX_STATUS_DONE 1u
@@ -38,7 +38,7 @@ typedef struct {
                                       frontier's out-edges plus `every_work`) exceeds this (0: never) */
     simdx_u32 async_after;        /* selective fusion: hand a push step over to asynchronous rounds
                                      (kernels/async.cu) from this iteration on (0: never) */
-    simdx_u32 async_early;        /* ... or, for a voting program, from this one, in a launch that began
+    simdx_u32 async_early;        /* ... or from this one (with buckets: from `async_early_bucket` on), in a launch that began
                                      the run, while every frontier has held fewer than `async_early_len`
                                      vertices */
     simdx_u32 async_early_len;
@@ -50,6 +50,9 @@ typedef struct {
                                      fused.rs: the host's rule is the same) */
     simdx_u32 settle_pull_shift;  /* auto: an aggregation program's settle step pulls when its vertices'
                                      out-arcs exceed all arcs >> this (SETTLE_PULL_SHIFT, fused.rs) */
+    simdx_u32 async_early_bucket; /* a program with buckets hands over early only from this bucket on
+                                     (ASYNC_EARLY_BUCKET, fused.rs) */
+    simdx_u32 pad;
 } sx_fused;
 
 /* A counter written by other blocks before the last grid barrier, read once per block (thread 0) and
@@ -105,10 +108,11 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
     bool may_pull = f->direction_policy != 0u, may_push = f->direction_policy != 1u;
     simdx_u32 len = f->len, bucket = f->bucket, iterations = f->iterations, cur = f->cur, fcur = f->fcur;
     bool pending_maybe = f->pending_maybe != 0u;
-    /* Whether every frontier of a voting program's run so far was small (a high-diameter graph from its
-     * first levels); known only to a launch that began the run. Delta-stepping's first buckets are small
-     * on any graph, so SSSP and other aggregation programs wait for `async_after`. */
-    bool small_so_far = iterations == 0u && SIMDX_KIND == SIMDX_KIND_VOTING;
+    /* Whether every frontier of the run so far was small (a high-diameter graph from its first levels);
+     * known only to a launch that began the run. Delta-stepping's first buckets are small on any graph,
+     * so a program with buckets hands over early only once it has also reached bucket
+     * `async_early_bucket` (a grid's frontiers stay small there; kron's and urand's are large by then). */
+    bool small_so_far = iterations == 0u && (SIMDX_KIND == SIMDX_KIND_VOTING || SIMDX_HAS_BUCKET);
     simdx_u32 use = 0, status = 0;
     simdx_u32* frontier = f->lists[cur];
     simdx_u32* next = f->lists[cur ^ 1u];
@@ -205,7 +209,8 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
         }
         small_so_far = small_so_far && len < f->async_early_len;
         if (f->async_after && want == 0 && !settle &&
-            (iterations >= f->async_after || (small_so_far && iterations >= f->async_early))) {
+            (iterations >= f->async_after ||
+             (small_so_far && iterations >= f->async_early && (!SIMDX_HAS_BUCKET || bucket >= f->async_early_bucket)))) {
             /* Many small steps (a high-diameter graph), or a run whose frontiers all stayed small:
              * asynchronous rounds finish it without a grid barrier per level, from this prepared
              * frontier and every vertex still active. Under SX_DEFERS they start from the settle list
