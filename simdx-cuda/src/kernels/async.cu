@@ -61,26 +61,29 @@
 #define SX_Q_CHAIN 32
 #endif
 #define SX_Q_CHAINS (SX_Q_CHAIN > 1 && !SIMDX_HAS_BUCKET)
-/* Whether a relaxation combines into its target atomically without reading the target first (only where
- * Compute does not read it). A hop of a long path waits for that read before its atomic; a voting
- * program's targets are mostly reached already, so its test spares an atomic, while an aggregation
- * program's mostly improve. grid:2048x2048 on the H200, SSSP: 36.1 ms tested, 33.6 not; BFS with
- * SX_Q_BATCH 4: 9.4 ms tested, 10.4 not. */
+/* Three ways to shorten a hop of a long path, each measured faster on grid:2048x2048 (the H200; BENCHMARKS,
+ * "Asynchronous rounds: the latency of a hop") and each OFF by default: with all three on, the GPU test
+ * gpu_weight_order failed in 2 of 4 runs (wrong distances once, a 10 s hang once, once more arcs read
+ * than its assertion allows), a cause not yet found. Turn them on with SIMDX_NVRTC_DEFINES.
+ *
+ * SX_Q_BLIND_ATOMIC: a relaxation combines into its target atomically without reading the target first
+ * (only where Compute does not read it; the read is a round trip before the atomic). SSSP 36.1 -> 33.6 ms;
+ * BFS, whose targets are mostly reached already, is faster with the test. */
 #ifndef SX_Q_BLIND_ATOMIC
-#define SX_Q_BLIND_ATOMIC (SIMDX_KIND != SIMDX_KIND_VOTING)
+#define SX_Q_BLIND_ATOMIC 0
 #endif
 #define SX_Q_TESTS_FIRST (!SX_Q_BLIND_ATOMIC || SIMDX_COMPUTE_READS_DST)
-/* Arcs a lane of a small vertex relaxes at once (sx_q_arcs): their loads, then their atomics, in flight
- * together, and their targets routed with one atomic per warp. SSSP on grid:2048x2048 (the H200, untested
- * atomics) at 1 / 2 / 4 / 8: 34.5 / 32.0 / 30.2 / 37.3 ms; BFS 12.8 ms before, 9.4 at 4. */
+/* SX_Q_BATCH: arcs a lane of a small vertex relaxes at once (sx_q_arcs): their loads, then their atomics,
+ * in flight together, and their targets routed with one atomic per warp (1: one arc at a time, through
+ * sx_q_route). SSSP (blind atomics) at 1 / 2 / 4 / 8: 34.5 / 32.0 / 30.2 / 37.3 ms; BFS 12.8 -> 9.4 at 4. */
 #ifndef SX_Q_BATCH
-#define SX_Q_BATCH 4
+#define SX_Q_BATCH 1
 #endif
-/* The longest sleep (ns) of a warp between polls of its cells, reached by doubling from 32: thousands of
- * idle warps polling slow the L2 for the working ones. grid:2048x2048 on the H200 at 256 / 512 / 1024 /
- * 2048 / 4096: SSSP 30.2 / 27.6 / 26.9 / 30.7 / 42.0 ms, BFS 9.38 / 9.02 / 8.75 / 8.83 / 9.28. */
+/* SX_Q_MAX_PAUSE: the longest sleep (ns) of a warp between polls of its cells, reached by doubling from 32:
+ * thousands of idle warps polling slow the L2 for the working ones. With the two above, at 256 / 512 /
+ * 1024 / 2048 / 4096: SSSP 30.2 / 27.6 / 26.9 / 30.7 / 42.0 ms, BFS 9.38 / 9.02 / 8.75 / 8.83 / 9.28. */
 #ifndef SX_Q_MAX_PAUSE
-#define SX_Q_MAX_PAUSE 1024
+#define SX_Q_MAX_PAUSE 256
 #endif
 /* Idle polls of a warp's cells between two readings of the epoch's shared counters. */
 #define SX_Q_POLLS_PER_CHECK 8
@@ -163,15 +166,14 @@ __device__ __forceinline__ int sx_q_arc(const sx_state* s, const simdx_params* p
                                         simdx_u32 deg, simdx_u64 i, simdx_u32* t) {
     simdx_u32 v = s->out_targets[i];
     *t = v;
-    bool blind = SX_Q_BLIND_ATOMIC && !SIMDX_COMPUTE_READS_DST;
-    simdx_value dst = blind ? (simdx_value)0 : *(volatile simdx_value*)&s->now[v];
+    simdx_value dst = SX_Q_TESTS_FIRST ? *(volatile simdx_value*)&s->now[v] : (simdx_value)0;
     simdx_edge e;
     e.src = src;
     e.dst = dst;
     e.weight = sx_weight(s, s->out_weights, i);
     e.src_out_degree = deg;
     simdx_value update = simdx_compute(p, e);
-    if (!blind && sx_same(simdx_combine(p, dst, update), dst)) return SX_Q_NOTHING;
+    if (SX_Q_TESTS_FIRST && sx_same(simdx_combine(p, dst, update), dst)) return SX_Q_NOTHING;
     simdx_value old = sx_atomic(&s->now[v], update, p);
     if (sx_same(simdx_combine(p, old, update), old)) return SX_Q_NOTHING;
     return sx_q_bucket(p, update) > bucket ? SX_Q_DEFER : SX_Q_ENQUEUE;
@@ -252,11 +254,10 @@ __device__ __forceinline__ void sx_q_route_batch(const sx_queue* q, unsigned int
         enqueue += need[j] == SX_Q_ENQUEUE;
     }
     unsigned long long pos = sx_q_claim(&q->ctl[SX_Q_TAIL], enqueue, &total);
-    if (__any_sync(SX_FULL, enqueue > 0u && pos + enqueue > q->capacity)) {
-        unsigned long long past = enqueue == 0u ? 0ull : pos + enqueue - max(pos, (unsigned long long)q->capacity);
-        if (pos + enqueue <= q->capacity) past = 0ull;
-        if (past) atomicAdd(&q->ctl[SX_Q_DROPPED], past);
-    }
+    /* Slots past the last cell are dropped (counted by each lane that has some: a count that lands after
+     * the warp's relaxations count as finished only delays the epoch's end) and deferred below. */
+    unsigned long long end = pos + enqueue;
+    if (end > q->capacity) atomicAdd(&q->ctl[SX_Q_DROPPED], end - max(pos, (unsigned long long)q->capacity));
     unsigned defer = 0;
 #pragma unroll
     for (int j = 0; j < SX_Q_BATCH; j++) {
@@ -301,9 +302,6 @@ __device__ __forceinline__ void sx_q_relax(const sx_state* s, const sx_queue* q,
     simdx_u64 b = 0, e = 0;
     simdx_u32 deg = 0;
     if (take) {
-        /* Read before the activity test, so that its loads and these overlap (a stale entry wastes them). */
-        b = s->out_offsets[v];
-        e = s->out_offsets[v + 1];
         if (handed) {
             src = sx_src(s, v);
         } else {
@@ -316,21 +314,29 @@ __device__ __forceinline__ void sx_q_relax(const sx_state* s, const sx_queue* q,
             }
         }
         if (take) {
-            deg = e - b > 0xffffffffull ? 0xffffffffu : (simdx_u32)(e - b);
+            b = s->out_offsets[v];
+            e = s->out_offsets[v + 1];
+            deg = sx_out_degree32(s, v);
             *edges += e - b;
-        } else {
-            b = e = 0;
         }
     }
     bool big = take && e - b >= SX_Q_WARP_DEGREE;
     simdx_u32 most = (take && !big) ? (simdx_u32)(e - b) : 0u;
     for (int o = 16; o > 0; o >>= 1) most = max(most, __shfl_xor_sync(SX_FULL, most, o));
+#if SX_Q_BATCH > 1
     for (simdx_u32 k = 0; k < most; k += SX_Q_BATCH) {
         simdx_u32 t[SX_Q_BATCH];
         int need[SX_Q_BATCH];
         sx_q_arcs(s, &p, bucket, src, deg, b + k, big ? b + k : e, t, need);
         sx_q_route_batch(q, epoch, cur, need, t, chain, keep);
     }
+#else
+    for (simdx_u32 k = 0; k < most; k++) {
+        simdx_u32 t = 0;
+        int need = (!big && b + k < e) ? sx_q_arc(s, &p, bucket, src, deg, b + k, &t) : SX_Q_NOTHING;
+        sx_q_route(q, epoch, cur, need, t, chain, keep);
+    }
+#endif
     int lane = threadIdx.x & 31;
     for (unsigned bigs = __ballot_sync(SX_FULL, big); bigs; bigs &= bigs - 1u) {
         int owner = __ffs(bigs) - 1;
