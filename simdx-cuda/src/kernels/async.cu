@@ -356,8 +356,13 @@ __device__ __forceinline__ void sx_q_relax(const sx_state* s, const sx_queue* q,
  * position, and a relaxation after the enqueues it made, so equality means that nothing was in
  * progress when `finished` was read. */
 __device__ __forceinline__ bool sx_q_over(const sx_queue* q, unsigned long long* tail) {
+    /* Volatile loads of different lines may be performed out of order: the fences keep `tail` from being
+     * sampled before `finished` (a tail read first, then a count that includes a relaxation whose
+     * enqueue it missed, would end the epoch with that vertex unrelaxed). */
     unsigned long long finished = *(volatile unsigned long long*)&q->ctl[SX_Q_FINISHED];
+    __threadfence();
     unsigned long long dropped = *(volatile unsigned long long*)&q->ctl[SX_Q_DROPPED];
+    __threadfence();
     *tail = *(volatile unsigned long long*)&q->ctl[SX_Q_TAIL];
     return finished + dropped == *tail;
 }

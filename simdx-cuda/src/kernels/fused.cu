@@ -221,6 +221,8 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
                 for (simdx_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < listed; i += gridDim.x * blockDim.x)
                     frontier[i] = s->settle[i];
                 len = listed;
+                /* Every block has read the length before it is cleared. */
+                sx_grid_sync(f->barrier);
                 if (blockIdx.x == 0 && threadIdx.x == 0) s->far_len[SX_SETTLE_LEN] = 0ull;
             }
             status = SX_STATUS_ASYNC;
