@@ -62,28 +62,27 @@
 #endif
 #define SX_Q_CHAINS (SX_Q_CHAIN > 1 && !SIMDX_HAS_BUCKET)
 /* Three ways to shorten a hop of a long path, each measured faster on grid:2048x2048 (the H200; BENCHMARKS,
- * "Asynchronous rounds: the latency of a hop") and each OFF by default: with all three on, the GPU test
- * gpu_weight_order failed in 2 of 4 runs (wrong distances once, a 10 s hang once, once more arcs read
- * than its assertion allows), a cause not yet found. Turn them on with SIMDX_NVRTC_DEFINES.
+ * "Asynchronous rounds: the latency of a hop"); SIMDX_NVRTC_DEFINES can set each back (SX_Q_BLIND_ATOMIC=0,
+ * SX_Q_BATCH=1, SX_Q_MAX_PAUSE=256).
  *
  * SX_Q_BLIND_ATOMIC: a relaxation combines into its target atomically without reading the target first
  * (only where Compute does not read it; the read is a round trip before the atomic). SSSP 36.1 -> 33.6 ms;
  * BFS, whose targets are mostly reached already, is faster with the test. */
 #ifndef SX_Q_BLIND_ATOMIC
-#define SX_Q_BLIND_ATOMIC 0
+#define SX_Q_BLIND_ATOMIC 1
 #endif
 #define SX_Q_TESTS_FIRST (!SX_Q_BLIND_ATOMIC || SIMDX_COMPUTE_READS_DST)
 /* SX_Q_BATCH: arcs a lane of a small vertex relaxes at once (sx_q_arcs): their loads, then their atomics,
  * in flight together, and their targets routed with one atomic per warp (1: one arc at a time, through
  * sx_q_route). SSSP (blind atomics) at 1 / 2 / 4 / 8: 34.5 / 32.0 / 30.2 / 37.3 ms; BFS 12.8 -> 9.4 at 4. */
 #ifndef SX_Q_BATCH
-#define SX_Q_BATCH 1
+#define SX_Q_BATCH 4
 #endif
 /* SX_Q_MAX_PAUSE: the longest sleep (ns) of a warp between polls of its cells, reached by doubling from 32:
  * thousands of idle warps polling slow the L2 for the working ones. With the two above, at 256 / 512 /
  * 1024 / 2048 / 4096: SSSP 30.2 / 27.6 / 26.9 / 30.7 / 42.0 ms, BFS 9.38 / 9.02 / 8.75 / 8.83 / 9.28. */
 #ifndef SX_Q_MAX_PAUSE
-#define SX_Q_MAX_PAUSE 256
+#define SX_Q_MAX_PAUSE 1024
 #endif
 /* Idle polls of a warp's cells between two readings of the epoch's shared counters. */
 #define SX_Q_POLLS_PER_CHECK 8

@@ -107,9 +107,15 @@ __device__ __forceinline__ void ph_push_cta(const sx_state* s, unsigned long lon
     unsigned long long edges = 0;
     simdx_u32 part = blockIdx.x % grid_split;
     for (simdx_u32 i = blockIdx.x / grid_split; i < len; i += gridDim.x / grid_split) {
-        simdx_u32 u = list[i];
+        /* The vertex and what it sends, written by other blocks before the last grid barrier, are read
+         * with volatile loads. With plain loads, a persistent kernel whose grid class shares a hub among
+         * every block sometimes pushed the hub's arcs from a wrong value or not at all: f32 delta-stepping
+         * on kron:11 (tests/gpu_weight_order.rs) gave too-long distances or hung in 2-4 of 150 runs on the
+         * H200, none in 600 runs with either load volatile (the mechanism, a stale cached line or the
+         * loads' scheduling, was not established). Two loads per vertex and block. */
+        simdx_u32 u = *(volatile const simdx_u32*)&list[i];
         simdx_u64 b = s->out_offsets[u], e = s->out_offsets[u + 1];
-        simdx_msg src = sx_src(s, u);
+        simdx_msg src = sx_src_volatile(s, u);
         simdx_u32 deg = sx_out_degree32(s, u);
         sx_push_range(s, &p, src, deg, arcs, bucket, &b, &e); /* the same loads in every thread */
         if (threadIdx.x == 0 && part == 0) edges += e - b;

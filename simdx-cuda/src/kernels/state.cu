@@ -182,6 +182,10 @@ __device__ __forceinline__ simdx_f64 sx_atomic(simdx_f64* a, simdx_f64 v, const 
 __device__ __forceinline__ simdx_msg sx_src(const sx_state* s, simdx_u32 u) {
     return SIMDX_HAS_SOURCE_VALUE ? s->send[u] : (simdx_msg)s->seen[u];
 }
+/* sx_src through volatile loads, for a source that many blocks read (kernels/push.cu, the grid class). */
+__device__ __forceinline__ simdx_msg sx_src_volatile(const sx_state* s, simdx_u32 u) {
+    return SIMDX_HAS_SOURCE_VALUE ? *(volatile const simdx_msg*)&s->send[u] : (simdx_msg)*(volatile const simdx_value*)&s->seen[u];
+}
 
 /* Under SX_DEFERS: whether the update along out-arc i of a source sending `src` (out-degree `deg`) lands
  * beyond `bucket`. */
