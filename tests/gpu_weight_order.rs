@@ -2,8 +2,8 @@
 //! program that declares it finds the distances of one that does not (Dijkstra's), under every fusion
 //! and direction policy and at several bucket widths, while its steps read fewer arcs, and a settle
 //! step whose sources hold most arcs pulls; integer weights read as `f32`, and real weights, give the
-//! CPU backend's distances exactly. Without a GPU these tests print that they were skipped; with
-//! `SIMDX_REQUIRE_GPU=1` they fail.
+//! CPU backend's distances exactly, run after run where every block pushes a share of each hub. Without
+//! a GPU these tests print that they were skipped; with `SIMDX_REQUIRE_GPU=1` they fail.
 #![cfg(feature = "cuda")]
 
 use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
@@ -186,5 +186,29 @@ fn real_weights_and_integer_weights_read_as_f32_give_the_cpus_distances() {
             let run = CudaEngine::new(options).run(&program, &dg).unwrap();
             assert_eq!(run.values, cpu, "{name}, {options:?}");
         }
+    }
+}
+
+#[test]
+fn a_hub_that_every_block_pushes_is_pushed_from_its_value_in_every_run() {
+    // Small degree classes put every hub in the grid class, whose arcs every block of the persistent
+    // kernel shares: each block reads the hub and what it sends, written by other blocks a barrier
+    // before. Read with plain loads, 2-4 runs in 150 pushed a hub from a wrong value or not at all.
+    let Some(gpu) = gpu() else { return };
+    let g = generated("kron:11:w");
+    let dg = DeviceGraph::upload(&gpu, &g).unwrap();
+    let source = (0..g.num_vertices() as u32).max_by_key(|&v| g.out_degree(v)).unwrap();
+    let program = RealSssp { source, delta: 32.0 };
+    let cpu = Engine::default().run(&program, &g).unwrap().values;
+    let classes = DegreeClasses { warp: 1, cta: 2, grid: 64 };
+    let options = RunOptions {
+        direction: DirectionPolicy::Push,
+        classes,
+        fusion: FusionPolicy::PushPull,
+        ..RunOptions::default()
+    };
+    let engine = CudaEngine::new(options);
+    for run in 0..200 {
+        assert_eq!(engine.run(&program, &dg).unwrap().values, cpu, "run {run}");
     }
 }
