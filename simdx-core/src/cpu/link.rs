@@ -21,8 +21,8 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::prefetch;
 use super::state::VertexState;
+use super::{in_order, prefetch};
 use crate::acc::program::labelled_vertex;
 use crate::acc::{AtomicCell, Edge, Program, Value, WeightView, Wide};
 use crate::gen::rng::WyRand;
@@ -123,8 +123,10 @@ struct Links<'a, 'g, P: Program> {
 }
 
 impl<P: Program> Links<'_, '_, P> {
-    /// Links the out-arcs of `u` at positions `arcs` of the out-CSR; returns how many.
-    #[inline]
+    /// Links the out-arcs of `u` at positions `arcs` of the out-CSR; returns how many. Always inlined:
+    /// a call per vertex cost the grid's first linking round about 15% (the compiler's own choice
+    /// changes with the code around it).
+    #[inline(always)]
     fn out_arcs(&self, u: VertexId, arcs: std::ops::Range<usize>) -> u64 {
         if arcs.is_empty() {
             return 0;
@@ -153,34 +155,31 @@ impl<P: Program> Links<'_, '_, P> {
             let (start, end) = (offsets[u] as usize, offsets[u + 1] as usize);
             (start + round < end).then_some(start + round)
         };
-        (0..n.div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|chunk| {
-                let (first, end) = (chunk * CHUNK, ((chunk + 1) * CHUNK).min(n));
-                let far = (first..end.min(first + PROBES))
-                    .any(|u| arc_of(u).is_some_and(|i| (targets[i] as usize).abs_diff(u) > NEAR));
-                let mut linked = 0;
-                for u in first..end {
-                    if far {
-                        // Without asking whether the vertex ahead has an arc at `round` (on kron half the
-                        // vertices have none, at random: a mispredicted branch each), its position is
-                        // fetched anyway; where it has none, that is a neighbour's arc, a wasted fetch.
-                        if u + AHEAD < end {
-                            prefetch::element(targets, offsets[u + AHEAD] as usize + round);
-                        }
-                        if u + AHEAD / 2 < end {
-                            if let Some(&v) = targets.get(offsets[u + AHEAD / 2] as usize + round) {
-                                prefetch::element(&self.state.now, v as usize);
-                            }
-                        }
+        in_order::sum_spread(n.div_ceil(CHUNK), |chunk| {
+            let (first, end) = (chunk * CHUNK, ((chunk + 1) * CHUNK).min(n));
+            let far = (first..end.min(first + PROBES))
+                .any(|u| arc_of(u).is_some_and(|i| (targets[i] as usize).abs_diff(u) > NEAR));
+            let mut linked = 0;
+            for u in first..end {
+                if far {
+                    // Without asking whether the vertex ahead has an arc at `round` (on kron half the
+                    // vertices have none, at random: a mispredicted branch each), its position is
+                    // fetched anyway; where it has none, that is a neighbour's arc, a wasted fetch.
+                    if u + AHEAD < end {
+                        prefetch::element(targets, offsets[u + AHEAD] as usize + round);
                     }
-                    if let Some(i) = arc_of(u) {
-                        linked += self.out_arcs(u as VertexId, i..i + 1);
+                    if u + AHEAD / 2 < end {
+                        if let Some(&v) = targets.get(offsets[u + AHEAD / 2] as usize + round) {
+                            prefetch::element(&self.state.now, v as usize);
+                        }
                     }
                 }
-                linked
-            })
-            .sum()
+                if let Some(i) = arc_of(u) {
+                    linked += self.out_arcs(u as VertexId, i..i + 1);
+                }
+            }
+            linked
+        })
     }
 
     /// Links every in-arc of `v`; returns how many.
@@ -266,7 +265,8 @@ impl<P: Program> Links<'_, '_, P> {
     /// agree, storing only its own value: the others see each of its steps, so chains shorten for all.
     fn flatten(&self) {
         let n = self.state.len();
-        (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|chunk| {
+        // In increasing order: a vertex's parent is a lower vertex, whose chunk has then mostly run.
+        in_order::sum_in_order(n.div_ceil(CHUNK), |chunk| {
             let (first, end) = (chunk * CHUNK, ((chunk + 1) * CHUNK).min(n));
             for v in first..end {
                 if v + AHEAD < end {
@@ -282,6 +282,7 @@ impl<P: Program> Links<'_, '_, P> {
                     parent = grandparent;
                 }
             }
+            0
         });
     }
 

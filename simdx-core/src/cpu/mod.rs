@@ -21,6 +21,7 @@ mod bitmap;
 mod dense;
 mod frontier;
 mod fused;
+mod in_order;
 mod link;
 mod prefetch;
 mod pull;
