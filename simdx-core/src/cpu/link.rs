@@ -146,7 +146,8 @@ impl<P: Program> Links<'_, '_, P> {
     /// Links the out-arc at position `round` of every vertex that has one; returns how many. Latency
     /// bound where arcs reach far (the arc, then its target's label, are each a cache miss), so there
     /// the arc [`AHEAD`] vertices on is fetched early and the label of the target of the one half as
-    /// far on.
+    /// far on. Chunks are taken from a shared counter, far apart ([`in_order::sum_spread`]): threads on
+    /// neighbouring chunks of a grid would hook into each other's cache lines.
     fn sampled_round(&self, round: usize) -> u64 {
         let n = self.state.len();
         let offsets = self.graph.out_csr().offsets();
