@@ -1,5 +1,5 @@
-//! Chunks run in increasing order across the worker threads: each thread takes the next chunk
-//! from a shared counter (OpenMP's dynamic schedule), so that at any moment the threads work on
+//! Chunks taken from a shared counter by the worker threads (OpenMP's dynamic schedule), in
+//! increasing order or spread apart. In increasing order, at any moment the threads work on
 //! neighbouring chunks near the front. rayon's splitting instead starts each thread far into the
 //! range; a pass whose chunks lean on the chunks before them having run (a flatten, whose trees
 //! point at lower vertices: on a grid, a column's chain of parents) then makes every thread's first
@@ -59,14 +59,20 @@ mod tests {
 
     #[test]
     fn every_chunk_runs_once_and_the_sums_add_up() {
-        for chunks in [0, 1, 2, 7, 1000] {
-            let runs: Vec<AtomicU64> = (0..chunks).map(|_| AtomicU64::new(0)).collect();
-            let sum = sum_in_order(chunks, |c| {
-                runs[c].fetch_add(1, Ordering::Relaxed);
-                c as u64
-            });
-            assert!(runs.iter().all(|r| r.load(Ordering::Relaxed) == 1), "{chunks} chunks");
-            assert_eq!(sum, (0..chunks as u64).sum::<u64>());
+        let spread = |chunks, body: &(dyn Fn(usize) -> u64 + Sync)| sum_spread(chunks, body);
+        let in_order = |chunks, body: &(dyn Fn(usize) -> u64 + Sync)| sum_in_order(chunks, body);
+        for (name, schedule) in
+            [("in order", &in_order as &dyn Fn(usize, &(dyn Fn(usize) -> u64 + Sync)) -> u64), ("spread", &spread)]
+        {
+            for chunks in [0, 1, 2, 7, 1000, SPREAD, 2 * SPREAD + 1] {
+                let runs: Vec<AtomicU64> = (0..chunks).map(|_| AtomicU64::new(0)).collect();
+                let sum = schedule(chunks, &|c| {
+                    runs[c].fetch_add(1, Ordering::Relaxed);
+                    c as u64
+                });
+                assert!(runs.iter().all(|r| r.load(Ordering::Relaxed) == 1), "{name}, {chunks} chunks");
+                assert_eq!(sum, (0..chunks as u64).sum::<u64>(), "{name}, {chunks} chunks");
+            }
         }
     }
 }
