@@ -24,12 +24,14 @@
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 
 use super::frontier::Filed;
 use super::prefetch;
 use super::state::VertexState;
+use super::team::Team;
 use crate::acc::{AtomicCell, Edge, Program, WeightView};
 use crate::VertexId;
 
@@ -69,7 +71,9 @@ pub(crate) struct Round {
 }
 
 /// Runs one fused round from `frontier` in bucket `current`, filing into a window that starts at
-/// bucket `base`; vertices of degree `split` or more are relaxed after the others, in chunks.
+/// bucket `base`; vertices of degree `split` or more are relaxed after the others, in chunks. Its
+/// workers are the threads of `team` where there is one, else a rayon region's.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn round<P: Program>(
     program: &P,
     state: &VertexState<'_, P>,
@@ -78,6 +82,7 @@ pub(crate) fn round<P: Program>(
     (current, base): (u32, u32),
     split: u64,
     parallel: bool,
+    team: Option<&Team>,
 ) -> Round {
     let new_worker = || Worker::new(program, state, weights, (current, base), split);
     let frontier = Lists::new(frontier);
@@ -94,6 +99,17 @@ pub(crate) fn round<P: Program>(
         let mut worker = Worker { concurrent: false, ..new_worker() };
         worker.run(&frontier, &next);
         vec![worker]
+    } else if let Some(team) = team.filter(|team| team.size() >= count) {
+        // The threads that join take the frontier's batches from `next`; those past `count` do nothing.
+        let done: Vec<Mutex<Option<Worker<'_, '_, P>>>> = (0..count).map(|_| Mutex::new(None)).collect();
+        team.run(&|i| {
+            if let Some(slot) = done.get(i) {
+                let mut worker = new_worker();
+                worker.run(&frontier, &next);
+                *slot.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(worker);
+            }
+        });
+        done.into_iter().filter_map(|slot| slot.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner())).collect()
     } else {
         (0..count)
             .into_par_iter()
@@ -117,7 +133,7 @@ pub(crate) fn round<P: Program>(
             .collect();
         workers.extend(more);
     }
-    let repaired = repair(program, state, &mut workers, (current, base));
+    let repaired = repair(program, state, &mut workers, (current, base), team);
     Round {
         relaxed: workers.iter().map(|w| w.relaxed).sum(),
         edges: workers.iter().map(|w| w.edges).sum(),
@@ -133,6 +149,7 @@ fn repair<P: Program>(
     state: &VertexState<'_, P>,
     workers: &mut [Worker<'_, '_, P>],
     (current, base): (u32, u32),
+    team: Option<&Team>,
 ) -> Vec<Filed> {
     let stored: Vec<Vec<(VertexId, P::Value)>> =
         workers.iter_mut().filter(|w| !w.stored.is_empty()).map(|w| std::mem::take(&mut w.stored)).collect();
@@ -158,6 +175,19 @@ fn repair<P: Program>(
     };
     if stored.iter().map(Vec::len).sum::<usize>() <= SEQUENTIAL_REPAIR {
         stored.into_iter().map(repair_list).collect()
+    } else if let Some(team) = team {
+        // On the team, which is awake, rather than on rayon's workers beside it.
+        let lists: Vec<Mutex<_>> = stored.into_iter().map(Mutex::new).collect();
+        let filed: Vec<Mutex<Filed>> = lists.iter().map(|_| Mutex::new(Filed::default())).collect();
+        // Whoever joins takes the next log: members that join late find none left.
+        let next = AtomicUsize::new(0);
+        team.run(&|_| {
+            while let Some(k) = Some(next.fetch_add(1, Ordering::Relaxed)).filter(|&k| k < lists.len()) {
+                let list = std::mem::take(&mut *lists[k].lock().unwrap_or_else(|p| p.into_inner()));
+                *filed[k].lock().unwrap_or_else(|p| p.into_inner()) = repair_list(list);
+            }
+        });
+        filed.into_iter().map(|f| f.into_inner().unwrap_or_else(|p| p.into_inner())).collect()
     } else {
         stored.into_par_iter().map(repair_list).collect()
     }
@@ -408,7 +438,7 @@ pub(crate) mod tests {
             AtomicCell::store(cell, value);
         }
         let mut worker = Worker { stored, ..Worker::new(&Hops, &state, &weights, (current, 0), u64::MAX) };
-        let filed: Vec<_> = repair(&Hops, &state, std::slice::from_mut(&mut worker), (current, 0))
+        let filed: Vec<_> = repair(&Hops, &state, std::slice::from_mut(&mut worker), (current, 0), None)
             .into_iter()
             .flat_map(|filed| {
                 let mut slots: Vec<_> = filed.filed_slots().map(|(i, list)| (i, list.clone())).collect();
@@ -450,5 +480,42 @@ pub(crate) mod tests {
     #[test]
     fn nothing_stored_nothing_repaired() {
         assert_eq!(repaired([0, 5, 6], Vec::new(), 0), ([0, 5, 6], Vec::new()));
+    }
+
+    #[test]
+    fn a_repair_on_the_team_restores_every_lost_improvement_and_files_each_vertex_once() {
+        // More stored improvements than run on one thread, in more logs than the team has threads.
+        let n = 6_000u32;
+        let list = EdgeList { num_vertices: n as usize, src: vec![0], dst: vec![1], weights: None };
+        let graph = GraphBuilder::new().build(list).unwrap();
+        let state = VertexState::new(&Hops, &graph);
+        let weights = weights_of::<()>(graph.out_csr()).unwrap();
+        for cell in state.now.iter() {
+            AtomicCell::store(cell, 100);
+        }
+        let logs: Vec<Vec<(VertexId, u32)>> =
+            (0..5u32).map(|w| (0..n).filter(|v| v % 5 != w).map(|v| (v, (v * 7 + w * 13) % 120)).collect()).collect();
+        let mut workers: Vec<_> = logs
+            .iter()
+            .map(|log| Worker { stored: log.clone(), ..Worker::new(&Hops, &state, &weights, (20, 0), u64::MAX) })
+            .collect();
+        let team = Team::new(3);
+        let filed = repair(&Hops, &state, &mut workers, (20, 0), Some(&team));
+        assert_eq!(filed.len(), logs.len());
+        let mut reached: Vec<VertexId> = filed.iter().flat_map(|f| f.near.iter().copied()).collect();
+        for f in &filed {
+            reached.extend(f.filed_slots().flat_map(|(_, list)| list.iter().copied()));
+        }
+        reached.sort_unstable();
+        let best =
+            |v: u32| logs.iter().flatten().filter(|(u, _)| *u == v).map(|&(_, x)| x).min().unwrap_or(100).min(100);
+        let improved: Vec<VertexId> = (0..n).filter(|&v| best(v) < 100).collect();
+        for v in 0..n {
+            assert_eq!(AtomicCell::load(&state.now[v as usize]), best(v), "vertex {v}");
+        }
+        // Each improved vertex is filed at least once (by the log that lowered it first, and again by
+        // any log that lowered it further).
+        reached.dedup();
+        assert_eq!(reached, improved);
     }
 }

@@ -29,6 +29,7 @@ mod push;
 mod record;
 mod shortcut;
 pub(crate) mod state;
+mod team;
 mod touched;
 mod uniform;
 
@@ -41,6 +42,7 @@ use self::dense::Dense;
 use self::frontier::{Active, Frontier};
 use self::record::BinPolicy;
 use self::state::VertexState;
+use self::team::Team;
 use self::uniform::Uniform;
 use crate::acc::program::shortcuts_labels;
 use crate::acc::{weights_of, Apply, AtomicCell, CombineKind, Program, Value, WeightView};
@@ -100,6 +102,7 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
         pull_slots: Vec::new(),
         store_log: push::StoreLog::default(),
         dense: None,
+        team: None,
         bucket_work: (0, 0, 0),
         explored: 0,
         last_frontier: 0,
@@ -173,6 +176,8 @@ struct Iterations<'a, 'g, P: Program> {
     store_log: push::StoreLog,
     /// The dense path's buffers (made on its first use).
     dense: Option<Dense<P>>,
+    /// The threads of the fused rounds (made on the first parallel one).
+    team: Option<Team>,
     /// The bucket of the last fused round, the edges its rounds relaxed, and those of the bucket before.
     bucket_work: (u32, u64, u64),
     /// The out-edges of every frontier so far (the arcs explored, for GAP's direction rule).
@@ -251,7 +256,21 @@ impl<P: Program> Iterations<'_, '_, P> {
         // A bucket whose rounds relax many edges in all runs in parallel even when each round's
         // frontier is small (the grid at wide buckets: most of a bucket's work is fused).
         let parallel = self.bucket_work.1.max(self.bucket_work.2) > fused::PARALLEL_BUCKET_EDGES;
-        let round = fused::round(self.program, self.state, self.out_weights, current, buckets, self.split, parallel);
+        // A parallel round runs on the run's team, made at the first one.
+        let threads = rayon::current_num_threads();
+        if parallel && threads > 1 && self.team.is_none() {
+            self.team = Some(Team::new(threads));
+        }
+        let round = fused::round(
+            self.program,
+            self.state,
+            self.out_weights,
+            current,
+            buckets,
+            self.split,
+            parallel,
+            self.team.as_ref(),
+        );
         self.bucket_work.1 += round.edges;
         let record = self.record(Direction::Push, FilterUsed::Online, round.relaxed, round.edges);
         (record, 0.0, Next::Near(self.frontier.absorb(round.filed)))
