@@ -113,7 +113,8 @@ impl Team {
         let erased: *const Job = unsafe { std::mem::transmute::<*const (dyn Fn(usize) + Sync + '_), *const Job>(job) };
         *lock(&shared.job) = Some(JobPtr(erased));
         shared.finished.store(0, Ordering::Release);
-        let round = round_of(shared.gate.load(Ordering::Relaxed)).wrapping_add(1) & u64::from(u32::MAX);
+        // 1 to u32::MAX, then 1 again: never 0, the number a member starts from.
+        let round = round_of(shared.gate.load(Ordering::Relaxed)) % u64::from(u32::MAX) + 1;
         // SeqCst here and in a member going to sleep: either the load below sees the sleeper, or the
         // sleeper sees the new round before it waits.
         shared.gate.store(round << 32, Ordering::SeqCst);
