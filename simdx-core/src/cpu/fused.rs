@@ -24,7 +24,6 @@
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use rayon::prelude::*;
 
@@ -100,16 +99,12 @@ pub(crate) fn round<P: Program>(
         worker.run(&frontier, &next);
         vec![worker]
     } else if let Some(team) = team.filter(|team| team.size() >= count) {
-        // The threads that join take the frontier's batches from `next`; those past `count` do nothing.
-        let done: Vec<Mutex<Option<Worker<'_, '_, P>>>> = (0..count).map(|_| Mutex::new(None)).collect();
-        team.run(&|i| {
-            if let Some(slot) = done.get(i) {
-                let mut worker = new_worker();
-                worker.run(&frontier, &next);
-                *slot.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(worker);
-            }
-        });
-        done.into_iter().filter_map(|slot| slot.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner())).collect()
+        // The threads that join take the frontier's batches from `next`.
+        team.collect(count, |_| {
+            let mut worker = new_worker();
+            worker.run(&frontier, &next);
+            worker
+        })
     } else {
         (0..count)
             .into_par_iter()
@@ -153,9 +148,9 @@ fn repair<P: Program>(
 ) -> Vec<Filed> {
     let stored: Vec<Vec<(VertexId, P::Value)>> =
         workers.iter_mut().filter(|w| !w.stored.is_empty()).map(|w| std::mem::take(&mut w.stored)).collect();
-    let repair_list = |list: Vec<(VertexId, P::Value)>| {
+    let repair_list = |list: &[(VertexId, P::Value)]| {
         let mut filed = Filed::default();
-        for (v, value) in list {
+        for &(v, value) in list {
             let cell = &state.now[v as usize];
             let now = cell.load();
             if program.combine(now, value) == now {
@@ -174,22 +169,19 @@ fn repair<P: Program>(
         filed
     };
     if stored.iter().map(Vec::len).sum::<usize>() <= SEQUENTIAL_REPAIR {
-        stored.into_iter().map(repair_list).collect()
+        stored.iter().map(|list| repair_list(list)).collect()
     } else if let Some(team) = team {
-        // On the team, which is awake, rather than on rayon's workers beside it.
-        let lists: Vec<Mutex<_>> = stored.into_iter().map(Mutex::new).collect();
-        let filed: Vec<Mutex<Filed>> = lists.iter().map(|_| Mutex::new(Filed::default())).collect();
-        // Whoever joins takes the next log: members that join late find none left.
+        // On the team, which is awake, rather than on rayon's workers beside it. Whoever joins takes
+        // the next log: members that join late find none left.
         let next = AtomicUsize::new(0);
-        team.run(&|_| {
-            while let Some(k) = Some(next.fetch_add(1, Ordering::Relaxed)).filter(|&k| k < lists.len()) {
-                let list = std::mem::take(&mut *lists[k].lock().unwrap_or_else(|p| p.into_inner()));
-                *filed[k].lock().unwrap_or_else(|p| p.into_inner()) = repair_list(list);
-            }
+        let per_thread = team.collect(team.size(), |_| {
+            std::iter::from_fn(|| stored.get(next.fetch_add(1, Ordering::Relaxed)))
+                .map(|list| repair_list(list))
+                .collect::<Vec<_>>()
         });
-        filed.into_iter().map(|f| f.into_inner().unwrap_or_else(|p| p.into_inner())).collect()
+        per_thread.into_iter().flatten().collect()
     } else {
-        stored.into_par_iter().map(repair_list).collect()
+        stored.par_iter().map(|list| repair_list(list)).collect()
     }
 }
 

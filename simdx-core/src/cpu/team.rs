@@ -101,6 +101,21 @@ impl Team {
         self.members.len() + 1
     }
 
+    /// Runs `job(i)` as [`Team::run`] does, for the threads that join with `i < count`, and returns
+    /// what each returned (in no particular order).
+    pub(crate) fn collect<T: Send>(&self, count: usize, job: impl Fn(usize) -> T + Sync) -> Vec<T> {
+        let results: Vec<Mutex<Option<T>>> = (0..count).map(|_| Mutex::new(None)).collect();
+        self.run(&|i| {
+            if let Some(slot) = results.get(i) {
+                *lock(slot) = Some(job(i));
+            }
+        });
+        results
+            .into_iter()
+            .filter_map(|slot| slot.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()))
+            .collect()
+    }
+
     /// Runs `job(0)` on the calling thread and `job(i)` on each member `i` (in `1..self.size()`) that
     /// joins the round before `job(0)` returns; returns once every call has. A panic in any call is
     /// resumed here.
@@ -285,6 +300,16 @@ mod tests {
             ran.fetch_add(1, Ordering::Relaxed);
         });
         assert_eq!(ran.load(Ordering::Relaxed), 3);
+    }
+
+    #[test]
+    fn collect_returns_what_each_thread_that_joined_below_count_returned() {
+        let team = Team::new(4);
+        for _ in 0..500 {
+            let mut got = team.collect(2, |i| i);
+            got.sort_unstable();
+            assert!(got == [0] || got == [0, 1], "{got:?}");
+        }
     }
 
     #[test]
