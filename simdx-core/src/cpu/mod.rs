@@ -486,7 +486,10 @@ fn snapshot<P: Program>(
     frontier
         .par_iter()
         .with_min_len(4096)
-        .map(|&u| (degree(u), state.prepare(program, u), Uniform::One(state.sent_by(u))))
+        .map(|&u| {
+            let (global, message) = state.prepare(program, u);
+            (degree(u), global, Uniform::One(message))
+        })
         .reduce(|| (0, 0.0, Uniform::Empty), |a, b| (a.0 + b.0, a.1 + b.1, a.2.merge(b.2)))
 }
 
@@ -506,8 +509,8 @@ fn prepare_and_mark<P: Program>(
             let (mut edges, mut uniform) = (0, Uniform::Empty);
             for &u in chunk {
                 edges += state.graph.out_degree(u);
-                state.prepare(program, u);
-                uniform = uniform.merge(Uniform::One(state.sent_by(u)));
+                let (_, message) = state.prepare(program, u);
+                uniform = uniform.merge(Uniform::One(message));
             }
             (edges, uniform)
         })

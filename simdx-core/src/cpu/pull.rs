@@ -160,10 +160,10 @@ fn pull_range<P: Program>(
     match (in_frontier, uniform) {
         (Some(frontier), Some(m)) => scan(program, state, weights, dst, range, |u| frontier.contains(u), |_| m),
         (Some(frontier), None) => {
-            scan(program, state, weights, dst, range, |u| frontier.contains(u), |u| state.sent_by(u))
+            scan(program, state, weights, dst, range, |u| frontier.contains(u), |u| state.sent_by(program, u))
         }
         (None, Some(m)) => scan(program, state, weights, dst, range, |_| true, |_| m),
-        (None, None) => scan(program, state, weights, dst, range, |_| true, |u| state.sent_by(u)),
+        (None, None) => scan(program, state, weights, dst, range, |_| true, |u| state.sent_by(program, u)),
     }
 }
 

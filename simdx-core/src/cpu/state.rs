@@ -19,8 +19,8 @@ pub(crate) struct VertexState<'g, P: Program> {
     /// The value each vertex had when it was last processed.
     pub(crate) seen: Vec<<P::Value as Value>::Cell>,
     /// What each frontier vertex sends this iteration ([`Program::source_value`]), filled by the
-    /// snapshot.
-    pub(crate) send: Vec<<P::Message as Value>::Cell>,
+    /// snapshot; empty where [`VertexState::SENDS_FROM_SEEN`].
+    send: Vec<<P::Message as Value>::Cell>,
     /// For programs that push their live value and need what they last sent
     /// ([`VertexState::KEEPS_BEFORE`]; empty otherwise): the seen value each snapshot replaced (or
     /// [`VertexState::keep_seen`] kept), which a live push hands to [`Program::source_value`].
@@ -38,7 +38,8 @@ impl<'g, P: Program> VertexState<'g, P> {
         let now =
             (0..n as VertexId).into_par_iter().map(|v| AtomicCell::new(program.init(vertex_of(graph, v)))).collect();
         let seen = (0..n).into_par_iter().map(|_| AtomicCell::new(P::UNSEEN)).collect();
-        let send = (0..n).into_par_iter().map(|_| AtomicCell::new(convert(P::UNSEEN))).collect();
+        let send_len = if Self::SENDS_FROM_SEEN { 0 } else { n };
+        let send = (0..send_len).into_par_iter().map(|_| AtomicCell::new(convert(P::UNSEEN))).collect();
         let before_len = if Self::KEEPS_BEFORE { n } else { 0 };
         let before = (0..before_len).into_par_iter().map(|_| AtomicCell::new(P::UNSEEN)).collect();
         let acc = match P::APPLY {
@@ -62,7 +63,7 @@ impl<'g, P: Program> VertexState<'g, P> {
     /// besides (frontier lists, bitmaps and the pull step's slots: a few words a vertex).
     pub(crate) fn bytes(n: usize) -> u64 {
         let value = std::mem::size_of::<<P::Value as Value>::Cell>();
-        let message = std::mem::size_of::<<P::Message as Value>::Cell>();
+        let message = if Self::SENDS_FROM_SEEN { 0 } else { std::mem::size_of::<<P::Message as Value>::Cell>() };
         let before = if Self::KEEPS_BEFORE { value } else { 0 };
         let acc = if P::APPLY == Apply::InPlace { 0 } else { value };
         let buffers = 4 * std::mem::size_of::<VertexId>();
@@ -79,23 +80,32 @@ impl<'g, P: Program> VertexState<'g, P> {
     /// [`Program::source_value`] ignores it ([`Program::SOURCE_IGNORES_SENT`]).
     const KEEPS_BEFORE: bool = Self::PUSHES_LIVE && !P::SOURCE_IGNORES_SENT;
 
+    /// Whether what a frontier vertex sends is computed from its seen value when read rather than
+    /// kept in `send`: when [`Program::source_value`] ignores what was sent before
+    /// ([`Program::SOURCE_IGNORES_SENT`]), the snapshot's value is all it needs, and the seen value
+    /// holds it until the vertex is prepared again (steps do not change the seen values of their
+    /// sources, and a live push reads no snapshot). The snapshot then stores one value a vertex
+    /// instead of two: BFS's pulls from millions of vertices prepare them at memory bandwidth.
+    const SENDS_FROM_SEEN: bool = P::SOURCE_IGNORES_SENT;
+
     /// Snapshot of frontier vertex `u` at the start of an iteration: its seen value becomes its value,
-    /// and what it sends is prepared. Returns its share of [`Program::global`] (0 unless used).
+    /// and what it sends is prepared. Returns its share of [`Program::global`] (0 unless used) and
+    /// what it sends.
     #[inline]
-    pub(crate) fn prepare(&self, program: &P, u: VertexId) -> f64 {
+    pub(crate) fn prepare(&self, program: &P, u: VertexId) -> (f64, P::Message) {
         let i = u as usize;
         let (now, sent) = (self.now[i].load(), self.seen[i].load());
         self.seen[i].store(now);
         let vertex = self.vertex(u);
-        self.send[i].store(program.source_value(vertex, now, sent));
+        let message = program.source_value(vertex, now, sent);
+        if !Self::SENDS_FROM_SEEN {
+            self.send[i].store(message);
+        }
         if Self::KEEPS_BEFORE {
             self.before[i].store(sent);
         }
-        if P::USES_GLOBAL {
-            program.global(vertex, now, sent)
-        } else {
-            0.0
-        }
+        let global = if P::USES_GLOBAL { program.global(vertex, now, sent) } else { 0.0 };
+        (global, message)
     }
 
     /// The part of [`VertexState::prepare`] that a push of live values needs
@@ -128,8 +138,13 @@ impl<'g, P: Program> VertexState<'g, P> {
 
     /// What frontier vertex `u` sends this iteration (after [`VertexState::prepare`]).
     #[inline]
-    pub(crate) fn sent_by(&self, u: VertexId) -> P::Message {
-        self.send[u as usize].load()
+    pub(crate) fn sent_by(&self, program: &P, u: VertexId) -> P::Message {
+        if Self::SENDS_FROM_SEEN {
+            let seen = self.seen[u as usize].load();
+            program.source_value(self.vertex(u), seen, seen)
+        } else {
+            self.send[u as usize].load()
+        }
     }
 
     /// What frontier vertex `u` pushes: as [`VertexState::sent_by`], but a program that pushes its
@@ -144,7 +159,7 @@ impl<'g, P: Program> VertexState<'g, P> {
             let sent = if Self::KEEPS_BEFORE { self.before[i].load() } else { live };
             program.source_value(self.vertex(u), live, sent)
         } else {
-            self.send[i].load()
+            self.sent_by(program, u)
         }
     }
 
