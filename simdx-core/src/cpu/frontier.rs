@@ -148,12 +148,18 @@ impl Frontier {
 
     /// The first frontier: every active vertex of the graph; [`Active::All`] if that is every vertex.
     pub(crate) fn select_all<P: Program>(&mut self, program: &P, state: &VertexState<'_, P>) -> Active {
+        // Asked first without a list: PageRank's million active vertices would otherwise be listed
+        // (and the list grown and copied) only to be dropped. Where not every vertex is active, the
+        // test stops at the first that is not.
         let n = state.len();
-        let active = active_vertices(program, state);
-        if n > 0 && active.len() == n && active.iter().all(|&v| state.bucket(program, v) <= self.bucket) {
+        let all = (0..n as VertexId)
+            .into_par_iter()
+            .with_min_len(SEQUENTIAL)
+            .all(|v| state.is_active(program, v) && state.bucket(program, v) <= self.bucket);
+        if n > 0 && all {
             return Active::All;
         }
-        self.select(program, state, active, false)
+        self.select(program, state, active_vertices(program, state), false)
     }
 
     /// As [`Frontier::select_all`], always as a list.
