@@ -346,7 +346,7 @@ impl<P: Program> Iterations<'_, '_, P> {
         let (reached, filter, clear) = if bins.needs_ballot() {
             (state.touched.take_sorted_list(), FilterUsed::Ballot, false)
         } else {
-            (step.vertices, FilterUsed::Online, true)
+            (step.vertices, FilterUsed::Online, !step.unflagged)
         };
         let record = self.record(direction, filter, current.len() as u64, step.edges);
         if P::APPLY == Apply::InPlace {

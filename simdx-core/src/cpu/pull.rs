@@ -42,6 +42,10 @@ pub(crate) fn pull_step<P: Program>(
     // vertices allocates nothing per block (growing a bin per task cost a pull of urand:22 on 16
     // threads a sixth of its time in the allocator).
     let limit = bins.limit().min(PULL_BLOCK as usize);
+    // Every vertex is finished by one task, once, so its "touched" flag only serves a ballot scan,
+    // which bins that cannot overflow never need: a block's bin holds at most its PULL_BLOCK vertices,
+    // the hubs' bins at most every hub.
+    let flags = bins.limit() < PULL_BLOCK as usize || bins.limit() < hubs.len();
     let small: Vec<(usize, u64)> = slots[..n as usize]
         .par_chunks_mut(PULL_BLOCK as usize)
         .enumerate()
@@ -77,7 +81,7 @@ pub(crate) fn pull_step<P: Program>(
                 let range = offsets[v as usize] as usize..offsets[v as usize + 1] as usize;
                 let (combined, inspected) = pull_range(program, state, weights, in_frontier, uniform, dst, range);
                 edges += inspected;
-                if finish(program, state, v, combined, Owner::Block) {
+                if finish(program, state, v, combined, flags.then_some(Owner::Block)) {
                     if recorded < limit {
                         slots[recorded] = v;
                         recorded += 1;
@@ -90,7 +94,12 @@ pub(crate) fn pull_step<P: Program>(
         })
         .collect();
     let lists = slots.chunks(PULL_BLOCK as usize).zip(&small).map(|(slots, &(recorded, _))| &slots[..recorded]);
-    let small = Bin { vertices: concat(lists.collect()), edges: small.iter().map(|s| s.1).sum(), hubs: Vec::new() };
+    let small = Bin {
+        vertices: concat(lists.collect()),
+        edges: small.iter().map(|s| s.1).sum(),
+        hubs: Vec::new(),
+        unflagged: !flags,
+    };
     if hubs.is_empty() {
         return small;
     }
@@ -107,12 +116,13 @@ pub(crate) fn pull_step<P: Program>(
             .map(|s| pull_range(program, state, weights, in_frontier, uniform, dst, s..(s + chunk).min(range.end)))
             .reduce(|| (None, 0), |a, b| (merge(program, a.0, b.0), a.1 + b.1));
         bin.edges += edges;
-        if finish(program, state, v, combined, Owner::Shared) {
+        if finish(program, state, v, combined, flags.then_some(Owner::Shared)) {
             bins.record(&mut bin, v);
         }
         bin
     });
-    small.merge(Bin::gather(big.collect()))
+    let big = Bin { unflagged: !flags, ..Bin::gather(big.collect()) };
+    small.merge(big)
 }
 
 /// The vertices whose in-degree reaches `split`: their in-edges are scanned in parallel chunks.
@@ -210,14 +220,15 @@ enum Owner {
 }
 
 /// Stores `v`'s combined update; returns whether `v` was reached for the first time this step (to be
-/// recorded).
+/// recorded). `owner`: who may set `v`'s "touched" flag, which is set; `None`: the flag is left alone,
+/// and `v` is finished once this step.
 #[inline]
 fn finish<P: Program>(
     program: &P,
     state: &VertexState<'_, P>,
     v: VertexId,
     combined: Option<P::Value>,
-    owner: Owner,
+    owner: Option<Owner>,
 ) -> bool {
     let Some(update) = combined else { return false };
     match P::APPLY {
@@ -232,7 +243,8 @@ fn finish<P: Program>(
         Apply::Received | Apply::Every => state.acc[v as usize].store(update),
     }
     match owner {
-        Owner::Block => state.touched.insert_plain(v),
-        Owner::Shared => state.touched.insert(v),
+        Some(Owner::Block) => state.touched.insert_plain(v),
+        Some(Owner::Shared) => state.touched.insert(v),
+        None => true,
     }
 }

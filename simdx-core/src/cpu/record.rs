@@ -64,6 +64,9 @@ pub(crate) struct Bin {
     pub(crate) vertices: Vec<VertexId>,
     pub(crate) edges: u64,
     pub(crate) hubs: Vec<VertexId>,
+    /// Whether the step recorded its vertices without setting their "touched" flags (a pull whose
+    /// bins cannot overflow: each vertex is finished by one task, once), so there are none to clear.
+    pub(crate) unflagged: bool,
 }
 
 impl Bin {
@@ -73,7 +76,7 @@ impl Bin {
         let edges = bins.iter().map(|b| b.edges).sum();
         let hubs = bins.iter().flat_map(|b| b.hubs.iter().copied()).collect();
         let vertices = concat(bins.iter().map(|b| b.vertices.as_slice()).collect());
-        Bin { vertices, edges, hubs }
+        Bin { vertices, edges, hubs, unflagged: bins.iter().all(|b| b.unflagged) }
     }
 
     /// Appends `other`'s vertices and hubs to this bin's, and adds its edges.
@@ -85,6 +88,7 @@ impl Bin {
         }
         self.edges += other.edges;
         self.hubs.extend(other.hubs);
+        self.unflagged &= other.unflagged;
         self
     }
 }
@@ -127,7 +131,7 @@ mod tests {
 
     #[test]
     fn gather_keeps_task_order_and_sums() {
-        let bin = |vertices: Vec<VertexId>, edges, hubs: Vec<VertexId>| Bin { vertices, edges, hubs };
+        let bin = |vertices: Vec<VertexId>, edges, hubs: Vec<VertexId>| Bin { vertices, edges, hubs, unflagged: false };
         let bins = vec![bin(vec![4, 1], 3, vec![]), bin(vec![], 1, vec![9]), bin(vec![7], 5, vec![2, 8])];
         let all = Bin::gather(bins);
         assert_eq!((all.vertices, all.edges, all.hubs), (vec![4, 1, 7], 9, vec![9, 2, 8]));
