@@ -182,6 +182,34 @@ fn thread_count_does_not_change_results() {
     assert_eq!(one.run(&Bfs { source: 3 }, &g).unwrap().values, two.run(&Bfs { source: 3 }, &g).unwrap().values);
 }
 
+#[test]
+fn an_engine_and_its_clones_share_their_threads_run_after_run_and_at_once() {
+    // The pool and the fused rounds' team are kept between runs; two runs at once on clones share
+    // the pool, and only one of them takes the kept team.
+    let g = generated("grid:300x300:w");
+    let engine = Engine::new(RunOptions { threads: Some(3), ..RunOptions::default() });
+    let sssp = Sssp { source: 150 * 300 + 150, delta: default_delta(&g) };
+    let first = engine.run(&sssp, &g).unwrap();
+    verify::sssp(&g, sssp.source, &first.values).unwrap();
+    let kept = format!("{engine:?}");
+    assert!(kept.contains("pool: Some(3)") && kept.contains("team: Some(3)"), "the threads kept: {kept}");
+    for _ in 0..3 {
+        assert_eq!(engine.run(&sssp, &g).unwrap().values, first.values, "run after run");
+    }
+    std::thread::scope(|s| {
+        let runs: Vec<_> = (0..3)
+            .map(|_| {
+                let engine = engine.clone();
+                let (g, sssp) = (&g, &sssp);
+                s.spawn(move || engine.run(sssp, g).unwrap().values)
+            })
+            .collect();
+        for run in runs {
+            assert_eq!(run.join().unwrap(), first.values, "at once");
+        }
+    });
+}
+
 /// Push stores improvements of in-place min programs with plain stores and repairs the ones a
 /// concurrent store overwrote (module `cpu::push`). Here 2000 sources, pushed in parallel by eight
 /// threads, improve the same 40 vertices again and again; a lost improvement would leave one of

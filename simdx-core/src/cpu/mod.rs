@@ -30,6 +30,7 @@ mod record;
 mod shortcut;
 pub(crate) mod state;
 mod team;
+pub(crate) mod threads;
 mod touched;
 mod uniform;
 
@@ -43,6 +44,7 @@ use self::frontier::{Active, Frontier};
 use self::record::BinPolicy;
 use self::state::VertexState;
 use self::team::Team;
+use self::threads::Threads;
 use self::uniform::Uniform;
 use crate::acc::program::shortcuts_labels;
 use crate::acc::{weights_of, Apply, AtomicCell, CombineKind, Program, Value, WeightView};
@@ -65,8 +67,14 @@ const VOTING_ALPHA: u64 = 15;
 /// GAP's beta: a frontier under 1 / beta of the vertices keeps pushing (see `voting_direction`).
 const VOTING_BETA: usize = 18;
 
-/// Runs `program` on `graph` in the current rayon pool.
-pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) -> Result<Run<P::Value>, EngineError> {
+/// Runs `program` on `graph` in the current rayon pool; the fused rounds' team comes from `threads`
+/// and goes back there.
+pub(crate) fn run<P: Program>(
+    program: &P,
+    graph: &Graph,
+    options: &RunOptions,
+    threads: &Threads,
+) -> Result<Run<P::Value>, EngineError> {
     let out_weights = weights_of::<P::Weight>(graph.out_csr()).map_err(EngineError::Weights)?;
     let in_weights = if graph.is_directed() {
         weights_of::<P::Weight>(graph.in_csr()).map_err(EngineError::Weights)?
@@ -102,6 +110,7 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
         pull_slots: Vec::new(),
         store_log: push::StoreLog::default(),
         dense: None,
+        threads,
         team: None,
         bucket_work: (0, 0, 0),
         explored: 0,
@@ -137,6 +146,9 @@ pub(crate) fn run<P: Program>(program: &P, graph: &Graph, options: &RunOptions) 
         stats.iterations.push(IterationStats { time: began.elapsed(), ..record });
     }
     stats.time = start.elapsed();
+    if let Some(team) = engine.team.take() {
+        threads.keep_team(team);
+    }
     Ok(Run { values: state.into_values(), stats })
 }
 
@@ -176,7 +188,9 @@ struct Iterations<'a, 'g, P: Program> {
     store_log: push::StoreLog,
     /// The dense path's buffers (made on its first use).
     dense: Option<Dense<P>>,
-    /// The threads of the fused rounds (made on the first parallel one).
+    /// Where the fused rounds' team comes from (the engine's threads).
+    threads: &'a Threads,
+    /// The threads of the fused rounds (taken on the first parallel one).
     team: Option<Team>,
     /// The bucket of the last fused round, the edges its rounds relaxed, and those of the bucket before.
     bucket_work: (u32, u64, u64),
@@ -256,10 +270,10 @@ impl<P: Program> Iterations<'_, '_, P> {
         // A bucket whose rounds relax many edges in all runs in parallel even when each round's
         // frontier is small (the grid at wide buckets: most of a bucket's work is fused).
         let parallel = self.bucket_work.1.max(self.bucket_work.2) > fused::PARALLEL_BUCKET_EDGES;
-        // A parallel round runs on the run's team, made at the first one.
+        // A parallel round runs on the run's team, taken at the first one.
         let threads = rayon::current_num_threads();
         if parallel && threads > 1 && self.team.is_none() {
-            self.team = Some(Team::new(threads));
+            self.team = Some(self.threads.take_team(threads));
         }
         let round = fused::round(
             self.program,

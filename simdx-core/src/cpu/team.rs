@@ -101,6 +101,12 @@ impl Team {
         self.members.len() + 1
     }
 
+    /// The ids of the member threads.
+    #[cfg(test)]
+    pub(crate) fn member_ids(&self) -> Vec<std::thread::ThreadId> {
+        self.members.iter().map(|m| m.thread().id()).collect()
+    }
+
     /// Runs `job(i)` as [`Team::run`] does, for the threads that join with `i < count`, and returns
     /// what each returned (in no particular order).
     pub(crate) fn collect<T: Send>(&self, count: usize, job: impl Fn(usize) -> T + Sync) -> Vec<T> {

@@ -8,19 +8,25 @@ pub use crate::run::options::{
 pub use crate::run::stats::{Direction, FilterUsed, IterationStats, RunStats};
 pub use crate::run::{linking, options, stats, EngineError, Run};
 
+use std::sync::Arc;
+
 use crate::acc::Program;
+use crate::cpu::threads::Threads;
 use crate::Graph;
 
-/// Runs programs with fixed options on the CPU backend.
+/// Runs programs with fixed options on the CPU backend. The threads it runs on (a pool of
+/// [`RunOptions::threads`], the team of the fused rounds) are made at its first run and kept for
+/// the next ones; its clones share them.
 #[derive(Debug, Clone, Default)]
 pub struct Engine {
     options: RunOptions,
+    threads: Arc<Threads>,
 }
 
 impl Engine {
     /// An engine with these options.
     pub fn new(options: RunOptions) -> Self {
-        Engine { options }
+        Engine { options, threads: Arc::default() }
     }
 
     /// The options in use.
@@ -34,13 +40,11 @@ impl Engine {
         crate::acc::check_lengths(program, graph.num_vertices())?;
         match self.options.threads {
             // Run on a pool thread, so that small parallel loops run inline instead of waking workers.
-            None => rayon::scope(|_| crate::cpu::run(program, graph, &self.options)),
+            None => rayon::scope(|_| crate::cpu::run(program, graph, &self.options, &self.threads)),
             Some(threads) => {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .map_err(|e| EngineError::Threads { threads, message: e.to_string() })?;
-                pool.install(|| crate::cpu::run(program, graph, &self.options))
+                let pool =
+                    self.threads.pool(threads).map_err(|e| EngineError::Threads { threads, message: e.to_string() })?;
+                pool.install(|| crate::cpu::run(program, graph, &self.options, &self.threads))
             }
         }
     }

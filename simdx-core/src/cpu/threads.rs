@@ -1,0 +1,98 @@
+//! [`Threads`]: the threads a CPU engine keeps from one run to the next, as an OpenMP program keeps
+//! its team: the rayon pool of [`RunOptions::threads`] (none: rayon's global pool) and the team of
+//! the fused rounds (module `team`). Both are made at the first run that needs them. A run that
+//! made its own pool and team spent, on the Xeon's 16 threads, the start of 31 threads, and its
+//! first steps ran on threads whose caches and allocator heaps were new.
+//!
+//! [`RunOptions::threads`]: crate::run::options::RunOptions::threads
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use rayon::ThreadPool;
+
+use super::team::Team;
+
+/// The pool and the team one engine runs on; shared by the engine's clones.
+#[derive(Default)]
+pub(crate) struct Threads {
+    /// The pool of [`RunOptions::threads`] threads, with that count (made at the first run).
+    ///
+    /// [`RunOptions::threads`]: crate::run::options::RunOptions::threads
+    pool: Mutex<Option<(usize, Arc<ThreadPool>)>>,
+    /// A team no run holds now. A run takes it and puts it back when done, so that two runs at once
+    /// never share one (the second makes its own).
+    team: Mutex<Option<Team>>,
+}
+
+/// Locks `mutex`, whether or not a panicking thread held it.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Threads {
+    /// The pool of `threads` threads: the one made before, or a new one.
+    pub(crate) fn pool(&self, threads: usize) -> Result<Arc<ThreadPool>, rayon::ThreadPoolBuildError> {
+        let mut pool = lock(&self.pool);
+        match &*pool {
+            Some((count, kept)) if *count == threads => Ok(Arc::clone(kept)),
+            _ => {
+                let made = Arc::new(rayon::ThreadPoolBuilder::new().num_threads(threads).build()?);
+                *pool = Some((threads, Arc::clone(&made)));
+                Ok(made)
+            }
+        }
+    }
+
+    /// A team of `size` threads for one run: the kept one if it has that size and no other run holds
+    /// it, else a new one. Hand it back with [`Threads::keep_team`].
+    pub(crate) fn take_team(&self, size: usize) -> Team {
+        match lock(&self.team).take() {
+            Some(team) if team.size() == size => team,
+            _ => Team::new(size),
+        }
+    }
+
+    /// Keeps `team` for the next run.
+    pub(crate) fn keep_team(&self, team: Team) {
+        *lock(&self.team) = Some(team);
+    }
+}
+
+impl std::fmt::Debug for Threads {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let pool = lock(&self.pool).as_ref().map(|(count, _)| *count);
+        let team = lock(&self.team).as_ref().map(Team::size);
+        f.debug_struct("Threads").field("pool", &pool).field("team", &team).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pool_is_made_once_per_thread_count() {
+        let threads = Threads::default();
+        let two = threads.pool(2).unwrap();
+        assert_eq!(two.current_num_threads(), 2);
+        assert!(Arc::ptr_eq(&two, &threads.pool(2).unwrap()), "the same count: the kept pool");
+        let three = threads.pool(3).unwrap();
+        assert_eq!(three.current_num_threads(), 3);
+        assert!(!Arc::ptr_eq(&two, &three));
+    }
+
+    #[test]
+    fn a_kept_team_goes_to_one_run_at_a_time() {
+        let threads = Threads::default();
+        let team = threads.take_team(3);
+        assert_eq!(team.size(), 3);
+        let members = team.member_ids();
+        threads.keep_team(team);
+        let again = threads.take_team(3);
+        assert_eq!(again.member_ids(), members, "the kept team, not a new one");
+        let beside = threads.take_team(3);
+        assert_ne!(beside.member_ids(), members, "taken meanwhile: a new team");
+        threads.keep_team(again);
+        assert_eq!(threads.take_team(2).size(), 2, "another size: a new team");
+    }
+}
