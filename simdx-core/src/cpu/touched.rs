@@ -12,6 +12,8 @@ use crate::VertexId;
 
 /// Words (of 8 flags) one task clears or scans at least.
 const WORDS_PER_TASK: usize = 8 * 1024;
+/// Flags of a list one task clears at least.
+const CLEAR_IN_PARALLEL: usize = 4 * 1024;
 
 /// One flag per vertex, set concurrently by the tasks of a step.
 pub(crate) struct Touched {
@@ -66,10 +68,16 @@ impl Touched {
     }
 
     /// Clears the flags of `list` (and maybe others): one by one when the list is short, otherwise
-    /// every flag. Not while a step sets flags.
+    /// every flag. Not while a step sets flags. The flags of a list are scattered, each store a
+    /// likely cache miss: a list of [`CLEAR_IN_PARALLEL`] or more is cleared by all threads (on
+    /// 16 threads, the 33K flags of a BFS level of urand:22 took 0.3 ms on one).
     pub(crate) fn clear_list(&self, list: &[VertexId]) {
         if list.len() * 8 > self.words.len() {
             self.clear_all();
+        } else if list.len() >= CLEAR_IN_PARALLEL {
+            let flags = self.flags();
+            list.par_chunks(CLEAR_IN_PARALLEL)
+                .for_each(|part| part.iter().for_each(|&v| flags[v as usize].store(0, Ordering::Relaxed)));
         } else {
             let flags = self.flags();
             list.iter().for_each(|&v| flags[v as usize].store(0, Ordering::Relaxed));
