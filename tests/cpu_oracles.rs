@@ -183,6 +183,29 @@ fn thread_count_does_not_change_results() {
 }
 
 #[test]
+fn a_bfs_pull_hands_its_frontier_on_to_a_pull_or_a_push() {
+    // A BFS pull marks the vertices it reaches in a bitmap instead of listing them; the next step
+    // pulls from that bitmap or lists it for a push. Both must happen here, and every level be right.
+    let (mut pull_then_pull, mut pull_then_push) = (false, false);
+    for spec in ["kron:12", "urand:14", "rmat:14"] {
+        let g = generated(spec);
+        for threads in [1, 2, 4] {
+            let engine = Engine::new(RunOptions { threads: Some(threads), ..RunOptions::default() });
+            for source in [0, 1, 77, 1000] {
+                let run = engine.run(&Bfs { source }, &g).unwrap();
+                verify::bfs(&g, source, &run.values)
+                    .unwrap_or_else(|e| panic!("{spec}, {threads} threads, source {source}: {e}"));
+                for pair in run.stats.iterations.windows(2) {
+                    pull_then_pull |= pair[0].direction == Direction::Pull && pair[1].direction == Direction::Pull;
+                    pull_then_push |= pair[0].direction == Direction::Pull && pair[1].direction == Direction::Push;
+                }
+            }
+        }
+    }
+    assert!(pull_then_pull && pull_then_push, "pull then pull: {pull_then_pull}, pull then push: {pull_then_push}");
+}
+
+#[test]
 fn an_engine_and_its_clones_share_their_threads_run_after_run_and_at_once() {
     // The pool and the fused rounds' team are kept between runs; two runs at once on clones share
     // the pool, and only one of them takes the kept team.

@@ -12,6 +12,9 @@ use crate::VertexId;
 /// delta-stepping step, made SSSP on grid:512x512 about 10% slower.)
 const CLEAR_WORDS_PER_TASK: usize = 16 * 1024;
 
+/// Words one task of a scan over the set bits reads (64K vertices).
+const SCAN_WORDS_PER_TASK: usize = 1024;
+
 /// List entries one task of [`AtomicBitmap::insert_all`] sets.
 pub(crate) const INSERT_CHUNK: usize = 4096;
 
@@ -79,6 +82,48 @@ impl AtomicBitmap {
     pub(crate) fn clear_all(&self) {
         self.words.par_iter().with_min_len(CLEAR_WORDS_PER_TASK).for_each(|w| w.store(0, Ordering::Relaxed));
     }
+
+    /// Calls `f` with every set bit's index, in parallel. Not while bits are set or cleared.
+    pub(crate) fn for_each_set(&self, f: impl Fn(VertexId) + Sync) {
+        self.words.par_chunks(SCAN_WORDS_PER_TASK).enumerate().for_each(|(chunk, words)| {
+            for (i, word) in words.iter().enumerate() {
+                let mut bits = word.load(Ordering::Relaxed);
+                let first = ((chunk * SCAN_WORDS_PER_TASK + i) * 64) as VertexId;
+                while bits != 0 {
+                    f(first + bits.trailing_zeros());
+                    bits &= bits - 1;
+                }
+            }
+        });
+    }
+
+    /// The set bits' indices in increasing order, found by a parallel scan that clears them. Not
+    /// while bits are set or cleared.
+    pub(crate) fn take_sorted_list(&self) -> Vec<VertexId> {
+        let parts: Vec<Vec<VertexId>> = self
+            .words
+            .par_chunks(SCAN_WORDS_PER_TASK)
+            .enumerate()
+            .map(|(chunk, words)| {
+                let mut out = Vec::new();
+                for (i, word) in words.iter().enumerate() {
+                    let mut bits = word.load(Ordering::Relaxed);
+                    if bits == 0 {
+                        continue;
+                    }
+                    word.store(0, Ordering::Relaxed);
+                    let first = ((chunk * SCAN_WORDS_PER_TASK + i) * 64) as VertexId;
+                    out.reserve(bits.count_ones() as usize);
+                    while bits != 0 {
+                        out.push(first + bits.trailing_zeros());
+                        bits &= bits - 1;
+                    }
+                }
+                out
+            })
+            .collect();
+        super::record::concat(parts.iter().map(Vec::as_slice).collect())
+    }
 }
 
 #[cfg(test)]
@@ -95,5 +140,22 @@ mod tests {
         for v in 0..10_000 {
             assert_eq!(bitmap.contains(v), v % 3 == 0 || v % 64 == 63 || v == 5 || v == 9_999, "bit {v}");
         }
+    }
+
+    #[test]
+    fn the_set_bits_are_visited_once_each_and_taken_in_order() {
+        let n = 200_000;
+        let bitmap = AtomicBitmap::new(n);
+        let want: Vec<VertexId> = (0..n as VertexId).filter(|v| v % 5 == 0 || v % 64 == 63).collect();
+        bitmap.insert_all(&want);
+        let seen: Vec<std::sync::atomic::AtomicU8> = (0..n).map(|_| Default::default()).collect();
+        bitmap.for_each_set(|v| {
+            seen[v as usize].fetch_add(1, Ordering::Relaxed);
+        });
+        for v in 0..n {
+            assert_eq!(seen[v].load(Ordering::Relaxed), u8::from(want.binary_search(&(v as VertexId)).is_ok()), "{v}");
+        }
+        assert_eq!(bitmap.take_sorted_list(), want);
+        assert!(bitmap.take_sorted_list().is_empty(), "taking clears");
     }
 }

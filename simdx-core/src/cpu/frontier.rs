@@ -43,6 +43,9 @@ pub(crate) enum Active {
     /// The vertices of these lists, possibly stale or repeated: a fused round's frontier (module
     /// `fused`), which checks each vertex as it takes it.
     Lists(Vec<Vec<VertexId>>),
+    /// This many vertices, with this many out-edges in all, marked in the run's membership bitmap by
+    /// the pull that reached them (not yet prepared; see `pull::Handed`).
+    Marked(usize, u64),
 }
 
 impl Active {
@@ -53,6 +56,7 @@ impl Active {
             Active::Senders(count, _) => *count == 0,
             Active::List(list) => list.is_empty(),
             Active::Lists(lists) => lists.iter().all(Vec::is_empty),
+            Active::Marked(count, _) => *count == 0,
         }
     }
 
@@ -63,6 +67,7 @@ impl Active {
             Active::Senders(count, _) => *count,
             Active::List(list) => list.len(),
             Active::Lists(lists) => lists.iter().map(Vec::len).sum(),
+            Active::Marked(count, _) => *count,
         }
     }
 }

@@ -16,6 +16,13 @@
 //! region. Programs whose values are labels link their classes instead (module `link`) where
 //! [`LabelPolicy::Link`] applies; when they propagate, each reached vertex follows its chain of labels
 //! after every step (module `shortcut`).
+//!
+//! A pull of a voting program like BFS hands the frontier it reaches on as a bitmap
+//! ([`Active::Marked`]), as GAP's bottom-up steps do: it marks each vertex it reaches in a second
+//! bitmap and counts its out-edges while the vertex is in cache, so no list of millions of vertices
+//! is copied, selected and marked again; the next step pulls from that bitmap (after preparing its
+//! vertices) or lists it for a push. On the Xeon's 16 threads, urand:22's pull from 3.2M vertices
+//! went from 1.4 to 0.8 ms.
 
 mod bitmap;
 mod dense;
@@ -106,6 +113,8 @@ pub(crate) fn run<P: Program>(
         split: u64::from(options.classes.grid),
         frontier: Frontier::new(),
         membership: None,
+        handed_on: None,
+        handed: Uniform::Empty,
         hubs: None,
         pull_slots: Vec::new(),
         store_log: push::StoreLog::default(),
@@ -129,7 +138,7 @@ pub(crate) fn run<P: Program>(
             match &next {
                 Next::Reached(reached, _) => shortcut::follow(&state, reached),
                 Next::Near(near) => shortcut::follow_lists(&state, near),
-                Next::All | Next::Senders(..) | Next::Filed(_) => {}
+                Next::All | Next::Senders(..) | Next::Filed(_) | Next::Marked(..) => {}
             }
         }
         iterations += 1;
@@ -141,6 +150,7 @@ pub(crate) fn run<P: Program>(
                 Next::Filed(filed) => engine.frontier.select_filed(program, &state, filed),
                 Next::Near(near) if near.is_empty() => Active::Lists(engine.frontier.advance_lists(program, &state)),
                 Next::Near(near) => Active::Lists(near),
+                Next::Marked(count, out_edges) => Active::Marked(count, out_edges),
             });
         }
         stats.iterations.push(IterationStats { time: began.elapsed(), ..record });
@@ -165,6 +175,8 @@ enum Next {
     /// A fused round left the vertices of these lists (possibly repeated) in the current bucket; it
     /// filed the others in the frontier.
     Near(Vec<Vec<VertexId>>),
+    /// A pull handed on this many vertices with this many out-edges, marked in the membership bitmap.
+    Marked(usize, u64),
 }
 
 /// The state of a run between iterations, and the buffers reused from one iteration to the next.
@@ -177,8 +189,13 @@ struct Iterations<'a, 'g, P: Program> {
     /// Degree from which a vertex's edges are split into parallel chunks.
     split: u64,
     frontier: Frontier,
-    /// Frontier membership for pull steps (made on the first sparse pull, kept clear in between).
+    /// Frontier membership for pull steps (made on the first sparse pull, kept clear in between,
+    /// except that it holds an [`Active::Marked`] frontier).
     membership: Option<AtomicBitmap>,
+    /// Where a pull marks the frontier it hands on (made on the first such pull; kept clear).
+    handed_on: Option<AtomicBitmap>,
+    /// Whether the vertices of an [`Active::Marked`] frontier all send one message, and which.
+    handed: Uniform<P::Message>,
     /// Vertices whose in-degree reaches `split` (found on the first pull).
     hubs: Option<Vec<VertexId>>,
     /// One slot per vertex, where a pull step's blocks record the vertices they reach (made on the
@@ -212,12 +229,16 @@ impl<P: Program> Iterations<'_, '_, P> {
         let out_edges = match current {
             Active::All => Some(state.graph.num_arcs()),
             Active::Senders(_, out_edges) => Some(out_edges),
-            Active::List(_) | Active::Lists(_) => None,
+            Active::List(_) | Active::Lists(_) | Active::Marked(..) => None,
         };
         if self.fuses() {
             match &current {
                 Active::List(list) => return self.fused_step(std::slice::from_ref(list)),
                 Active::Lists(lists) => return self.fused_step(lists),
+                Active::Marked(..) => {
+                    let list = self.take_marked();
+                    return self.fused_step(std::slice::from_ref(&list));
+                }
                 Active::All | Active::Senders(..) => {}
             }
         }
@@ -234,8 +255,14 @@ impl<P: Program> Iterations<'_, '_, P> {
             Active::Senders(..) => self.frontier.active_list(self.program, state),
             Active::List(list) => list,
             Active::Lists(lists) => lists.concat(),
+            Active::Marked(count, out_edges) => return self.general_step(Vec::new(), Some((count, out_edges))),
         };
-        self.general_step(list)
+        self.general_step(list, None)
+    }
+
+    /// The [`Active::Marked`] frontier as a list, in increasing order; the bitmap is left clear.
+    fn take_marked(&mut self) -> Vec<VertexId> {
+        self.membership.as_ref().map(AtomicBitmap::take_sorted_list).unwrap_or_default()
     }
 
     /// Whether a list frontier runs as a fused round (module `fused`): for in-place min and max
@@ -303,8 +330,26 @@ impl<P: Program> Iterations<'_, '_, P> {
         (record, step.change, next)
     }
 
-    /// The general path: snapshot, push or pull, filter, apply.
-    fn general_step(&mut self, current: Vec<VertexId>) -> (IterationStats, f64, Next) {
+    /// The general path: snapshot, push or pull, filter, apply. `handed`: the frontier is the
+    /// [`Active::Marked`] one of this many vertices and out-edges (`current` is empty).
+    fn general_step(&mut self, current: Vec<VertexId>, handed: Option<(usize, u64)>) -> (IterationStats, f64, Next) {
+        if let Some((count, out_edges)) = handed {
+            // The pull that reached these vertices counted them: a pull from them reads the bitmap
+            // as it is, once they are prepared; a push lists them.
+            if self.voting_direction(out_edges, count) == Direction::Pull {
+                let (program, state) = (self.program, self.state);
+                if let Some(membership) = &self.membership {
+                    membership.for_each_set(|v| {
+                        state.prepare(program, v);
+                    });
+                }
+                let uniform = self.handed;
+                return self.step_from(&[], count, out_edges, Direction::Pull, 0.0, uniform, true);
+            }
+            let current = self.take_marked();
+            let (out_edges, global, uniform) = keep_seen(self.state, &current);
+            return self.step_from(&current, current.len(), out_edges, Direction::Push, global, uniform, false);
+        }
         let (program, state) = (self.program, self.state);
         // A program that pushes its live value reads it in the push itself: before a push, its
         // snapshot only keeps each seen value for `source_value` (see `VertexState::keep_seen`).
@@ -329,6 +374,24 @@ impl<P: Program> Iterations<'_, '_, P> {
                 membership.clear_list(&current);
             }
         }
+        self.step_from(&current, current.len(), out_edges, direction, global, uniform, marked)
+    }
+
+    /// The rest of a general step, from `current` (`frontier_len` vertices with `out_edges`
+    /// out-edges; empty where the membership bitmap holds the frontier) in `direction`; `global`
+    /// and `uniform` as the snapshot found them, `marked`: the membership bitmap holds the frontier.
+    #[allow(clippy::too_many_arguments)]
+    fn step_from(
+        &mut self,
+        current: &[VertexId],
+        frontier_len: usize,
+        out_edges: u64,
+        direction: Direction,
+        global: f64,
+        uniform: Uniform<P::Message>,
+        marked: bool,
+    ) -> (IterationStats, f64, Next) {
+        let (program, state) = (self.program, self.state);
         // Every vertex is applied, unless the program keeps the value of a vertex that received
         // nothing while the global sum is 0: then, as for `Apply::Received`, only the reached ones.
         let every =
@@ -340,20 +403,31 @@ impl<P: Program> Iterations<'_, '_, P> {
                 program,
                 state,
                 self.out_weights,
-                &current,
+                current,
                 out_edges,
                 self.split,
                 &bins,
                 &mut self.store_log,
             ),
-            Direction::Pull => self.pull(&current, uniform.message(), &bins, marked),
+            Direction::Pull => {
+                let (bin, handed) = self.pull(current, uniform.message(), &bins, marked);
+                if let Some(handed) = handed {
+                    let record = self.record(direction, FilterUsed::Online, frontier_len as u64, bin.edges);
+                    // The handed-on bitmap becomes the membership, the membership (cleared) the next
+                    // one to hand on in.
+                    std::mem::swap(&mut self.membership, &mut self.handed_on);
+                    self.handed = handed.uniform;
+                    return (record, 0.0, Next::Marked(handed.count, handed.out_edges));
+                }
+                bin
+            }
         };
 
         if every {
             // Every vertex applies its update and is tested, in one pass that files the active ones.
             state.touched.clear_all();
             let (change, filed) = apply_every(program, state, global, (self.frontier.bucket, self.frontier.base()));
-            let record = self.record(direction, FilterUsed::Every, current.len() as u64, step.edges);
+            let record = self.record(direction, FilterUsed::Every, frontier_len as u64, step.edges);
             return (record, change, Next::Filed(filed));
         }
         // The vertices reached this iteration, online (from the bins) or by a ballot scan.
@@ -362,7 +436,7 @@ impl<P: Program> Iterations<'_, '_, P> {
         } else {
             (step.vertices, FilterUsed::Online, !step.unflagged)
         };
-        let record = self.record(direction, filter, current.len() as u64, step.edges);
+        let record = self.record(direction, filter, frontier_len as u64, step.edges);
         if P::APPLY == Apply::InPlace {
             return (record, 0.0, Next::Reached(reached, clear));
         }
@@ -381,13 +455,16 @@ impl<P: Program> Iterations<'_, '_, P> {
     /// A pull step from `current`; sources are tested against a membership bitmap unless every
     /// vertex is active. `uniform`: the message every vertex of `current` sends, if they all send the
     /// same (then a source found is not read). `marked`: the bitmap holds `current` already.
+    ///
+    /// `current` is empty where only the bitmap holds the frontier ([`Active::Marked`]). A program
+    /// that may hand its next frontier on ([`Iterations::HANDS_ON`]) gets the next bitmap to mark it in.
     fn pull(
         &mut self,
         current: &[VertexId],
         uniform: Option<P::Message>,
         bins: &BinPolicy,
         marked: bool,
-    ) -> record::Bin {
+    ) -> (record::Bin, Option<pull::Handed<P::Message>>) {
         let (program, state, split) = (self.program, self.state, self.split);
         let n = state.len();
         let hubs = self.hubs.get_or_insert_with(|| pull::hubs(state.graph.in_csr(), split));
@@ -395,23 +472,49 @@ impl<P: Program> Iterations<'_, '_, P> {
             self.pull_slots = record::filled(n, 0);
         }
         let slots = &mut self.pull_slots;
+        let hand_on = match Self::HANDS_ON && !shortcuts_labels::<P>() {
+            true => Some((&*self.handed_on.get_or_insert_with(|| AtomicBitmap::new(n)), self.frontier.bucket)),
+            false => None,
+        };
         if current.len() == n {
             if marked {
                 if let Some(membership) = &self.membership {
                     membership.clear_all();
                 }
             }
-            return pull::pull_step(program, state, self.in_weights, None, uniform, hubs, split, bins, slots);
+            return pull::pull_step(program, state, self.in_weights, None, uniform, hubs, split, bins, slots, hand_on);
         }
         let membership = self.membership.get_or_insert_with(|| AtomicBitmap::new(n));
         if !marked {
             membership.insert_all(current);
         }
-        let step =
-            pull::pull_step(program, state, self.in_weights, Some(membership), uniform, hubs, split, bins, slots);
-        membership.clear_list(current);
+        let step = pull::pull_step(
+            program,
+            state,
+            self.in_weights,
+            Some(membership),
+            uniform,
+            hubs,
+            split,
+            bins,
+            slots,
+            hand_on,
+        );
+        if current.is_empty() {
+            membership.clear_all();
+        } else {
+            membership.clear_list(current);
+        }
         step
     }
+
+    /// Whether a pull may hand the frontier it reaches on as a bitmap ([`pull::Handed`]): for
+    /// voting programs that push their live value, with no global sum, whose message depends on
+    /// the value alone (what the next step needs of a vertex is then its bit and its value; BFS).
+    const HANDS_ON: bool = matches!(P::KIND, CombineKind::Voting)
+        && VertexState::<P>::PUSHES_LIVE
+        && !P::USES_GLOBAL
+        && P::SOURCE_IGNORES_SENT;
 
     /// [`Iterations::direction`], and for a voting program under the auto policy also the rule of
     /// Beamer's direction-optimizing BFS with GAP's constants: pull once the frontier's out-edges

@@ -8,6 +8,7 @@ use super::bitmap::AtomicBitmap;
 use super::prefetch;
 use super::record::{concat, Bin, BinPolicy};
 use super::state::VertexState;
+use super::uniform::Uniform;
 use crate::acc::{Apply, AtomicCell, CombineKind, Edge, Program, WeightView};
 use crate::{Csr, VertexId};
 
@@ -17,11 +18,53 @@ const PULL_BLOCK: VertexId = 2048;
 /// How many candidates ahead a pull task fetches the start of an in-list.
 const PULL_AHEAD: usize = 16;
 
+/// The next frontier as a pull handed it on: the vertices it reached, marked in a bitmap rather than
+/// listed (see [`pull_step`]), each active and within the current bucket, none prepared yet.
+pub(crate) struct Handed<M> {
+    /// How many.
+    pub(crate) count: usize,
+    /// Their out-edges.
+    pub(crate) out_edges: u64,
+    /// Whether they all send one message ([`Program::source_value`]), and which.
+    pub(crate) uniform: Uniform<M>,
+}
+
+/// What one block of a pull recorded (its slots in use), the in-arcs it inspected, and, handing on,
+/// what it found of the vertices it reached.
+type BlockResult<M> = (usize, u64, Option<HandedPart<M>>);
+
+/// What one block of a handing-on pull found of the vertices it reached.
+struct HandedPart<M> {
+    handed: Handed<M>,
+    /// Whether each is active and within the bucket (else the step lists them as usual).
+    fits: bool,
+}
+
+impl<M: PartialEq> HandedPart<M> {
+    fn merge(self, other: Self) -> Self {
+        HandedPart {
+            handed: Handed {
+                count: self.handed.count + other.handed.count,
+                out_edges: self.handed.out_edges + other.handed.out_edges,
+                uniform: self.handed.uniform.merge(other.handed.uniform),
+            },
+            fits: self.fits && other.fits,
+        }
+    }
+}
+
 /// Runs one pull step; `in_frontier` marks the active sources (`None`: every vertex is active);
 /// `uniform` is the message every active source sends, when they all send the same one (BFS: the
 /// level), so that a source found is not read; `hubs` are the vertices whose in-degree reaches
 /// `split` (see [`hubs`]); `slots` (one per vertex) is where each block records the vertices it
 /// reaches before they are gathered.
+///
+/// `hand_on`: an empty bitmap and the current bucket, for a voting program whose pull may hand its
+/// next frontier on as a bitmap (module doc of `cpu`): each block then also marks the vertices it
+/// reached there, counts their out-edges and tests them (active, within the bucket, one message),
+/// where they are in cache; if every one passes, the step returns them as [`Handed`] and lists
+/// nothing (no copy of millions of vertex ids, no selection pass, and the next pull needs no
+/// membership pass). Otherwise the bitmap is cleared and the step lists them as usual.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn pull_step<P: Program>(
     program: &P,
@@ -33,7 +76,8 @@ pub(crate) fn pull_step<P: Program>(
     split: u64,
     bins: &BinPolicy,
     slots: &mut [VertexId],
-) -> Bin {
+    hand_on: Option<(&AtomicBitmap, u32)>,
+) -> (Bin, Option<Handed<P::Message>>) {
     let csr = state.graph.in_csr();
     let n = state.len() as VertexId;
     // Blocks of consecutive vertices, each a plain loop: most vertices of a late step cannot change
@@ -46,7 +90,21 @@ pub(crate) fn pull_step<P: Program>(
     // which bins that cannot overflow never need: a block's bin holds at most its PULL_BLOCK vertices,
     // the hubs' bins at most every hub.
     let flags = bins.limit() < PULL_BLOCK as usize || bins.limit() < hubs.len();
-    let small: Vec<(usize, u64)> = slots[..n as usize]
+    // The reached vertices' tests of a handing-on pull, which needs every vertex recorded.
+    let hand_on = hand_on.filter(|_| !flags && P::KIND == CombineKind::Voting && P::APPLY == Apply::InPlace);
+    let examine = |reached: &[VertexId], bucket: u32| {
+        let mut part =
+            HandedPart { handed: Handed { count: reached.len(), out_edges: 0, uniform: Uniform::Empty }, fits: true };
+        for &v in reached {
+            let new = state.now[v as usize].load();
+            part.fits &= program.active(new, state.seen[v as usize].load()) && program.bucket(new) <= bucket;
+            part.handed.out_edges += state.graph.out_degree(v);
+            let message = program.source_value(state.vertex(v), new, new);
+            part.handed.uniform = part.handed.uniform.merge(Uniform::One(message));
+        }
+        part
+    };
+    let mut small: Vec<BlockResult<P::Message>> = slots[..n as usize]
         .par_chunks_mut(PULL_BLOCK as usize)
         .enumerate()
         .map(|(block, slots)| {
@@ -90,19 +148,55 @@ pub(crate) fn pull_step<P: Program>(
                     }
                 }
             }
-            (recorded, edges)
+            // What a handing-on pull marks, read while the block's vertices are in cache.
+            let part = hand_on.map(|(next, bucket)| {
+                next.insert_chunk(&slots[..recorded]);
+                examine(&slots[..recorded], bucket)
+            });
+            (recorded, edges, part)
         })
         .collect();
-    let lists = slots.chunks(PULL_BLOCK as usize).zip(&small).map(|(slots, &(recorded, _))| &slots[..recorded]);
-    let small = Bin {
-        vertices: concat(lists.collect()),
-        edges: small.iter().map(|s| s.1).sum(),
-        hubs: Vec::new(),
-        unflagged: !flags,
-    };
-    if hubs.is_empty() {
-        return small;
+    let edges = small.iter().map(|s| s.1).sum();
+    let big =
+        (!hubs.is_empty()).then(|| pull_hubs(program, state, weights, in_frontier, uniform, hubs, split, bins, flags));
+    if let Some((next, bucket)) = hand_on {
+        let big_part = big.as_ref().map(|big| {
+            next.insert_all(&big.vertices);
+            examine(&big.vertices, bucket)
+        });
+        let part = small.iter_mut().filter_map(|s| s.2.take()).chain(big_part).reduce(HandedPart::merge);
+        match part {
+            Some(HandedPart { handed, fits: true }) if handed.count > 0 => {
+                let edges = edges + big.map_or(0, |big| big.edges);
+                return (Bin { vertices: Vec::new(), edges, hubs: Vec::new(), unflagged: true }, Some(handed));
+            }
+            _ => next.clear_all(),
+        }
     }
+    let lists = slots.chunks(PULL_BLOCK as usize).zip(&small).map(|(slots, &(recorded, ..))| &slots[..recorded]);
+    let small = Bin { vertices: concat(lists.collect()), edges, hubs: Vec::new(), unflagged: !flags };
+    let all = match big {
+        Some(big) => small.merge(big),
+        None => small,
+    };
+    (all, None)
+}
+
+/// The pull of the vertices in `hubs` that can still change, each one's in-arcs scanned in parallel
+/// chunks; returns what they reached (`flags`: whether their "touched" flags are set).
+#[allow(clippy::too_many_arguments)]
+fn pull_hubs<P: Program>(
+    program: &P,
+    state: &VertexState<'_, P>,
+    weights: &WeightView<'_, P::Weight>,
+    in_frontier: Option<&AtomicBitmap>,
+    uniform: Option<P::Message>,
+    hubs: &[VertexId],
+    split: u64,
+    bins: &BinPolicy,
+    flags: bool,
+) -> Bin {
+    let csr = state.graph.in_csr();
     let big = hubs.par_iter().copied().fold(Bin::default, |mut bin, v| {
         let dst = state.now[v as usize].load();
         if !program.can_update(dst) {
@@ -121,8 +215,7 @@ pub(crate) fn pull_step<P: Program>(
         }
         bin
     });
-    let big = Bin { unflagged: !flags, ..Bin::gather(big.collect()) };
-    small.merge(big)
+    Bin { unflagged: !flags, ..Bin::gather(big.collect()) }
 }
 
 /// The vertices whose in-degree reaches `split`: their in-edges are scanned in parallel chunks.
