@@ -23,7 +23,7 @@
 //! [`Frontier`]: super::frontier::Frontier
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
@@ -102,8 +102,8 @@ pub(crate) fn round<P: Program>(
         vec![worker]
     } else if let Some(team) = team.filter(|team| team.size() >= count) {
         // The threads that join take the frontier's batches from `next`.
-        team.collect(count, |_| {
-            let mut worker = new_worker();
+        team.collect(count, |thread| {
+            let mut worker = Worker { thread, ..new_worker() };
             worker.run(&frontier, &next);
             worker
         })
@@ -148,6 +148,7 @@ fn repair<P: Program>(
     (current, base): (u32, u32),
     team: Option<&Team>,
 ) -> Vec<Filed> {
+    let threads: Vec<usize> = workers.iter().filter(|w| !w.stored.is_empty()).map(|w| w.thread).collect();
     let stored: Vec<Vec<(VertexId, P::Value)>> =
         workers.iter_mut().filter(|w| !w.stored.is_empty()).map(|w| std::mem::take(&mut w.stored)).collect();
     let repair_list = |list: &[(VertexId, P::Value)]| {
@@ -178,13 +179,16 @@ fn repair<P: Program>(
     if stored.iter().map(Vec::len).sum::<usize>() <= SEQUENTIAL_REPAIR {
         stored.iter().map(|list| repair_list(list)).collect()
     } else if let Some(team) = team {
-        // On the team, which is awake, rather than on rayon's workers beside it. Whoever joins takes
-        // the next log: members that join late find none left.
-        let next = AtomicUsize::new(0);
-        let per_thread = team.collect(team.size(), |_| {
-            std::iter::from_fn(|| stored.get(next.fetch_add(1, Ordering::Relaxed)))
-                .map(|list| repair_list(list))
-                .collect::<Vec<_>>()
+        // On the team, which is awake, rather than on rayon's workers beside it. Each thread first
+        // takes the logs it wrote itself, whose vertices its cache still holds (another thread's
+        // would each be a miss on a line that thread wrote), then whatever log is left: members that
+        // join late find none left.
+        let taken: Vec<AtomicBool> = stored.iter().map(|_| AtomicBool::new(false)).collect();
+        let take = |k: usize| !taken[k].swap(true, Ordering::Relaxed);
+        let per_thread = team.collect(team.size(), |thread| {
+            let own = (0..stored.len()).filter(|&k| threads[k] == thread);
+            let rest = 0..stored.len();
+            own.chain(rest).filter(|&k| take(k)).map(|k| repair_list(&stored[k])).collect::<Vec<_>>()
         });
         per_thread.into_iter().flatten().collect()
     } else {
@@ -250,6 +254,8 @@ struct Worker<'a, 'g, P: Program> {
     stored: Vec<(VertexId, P::Value)>,
     /// Whether other workers run at the same time.
     concurrent: bool,
+    /// The team thread that ran this worker (its index in [`Team::run`]; `usize::MAX` for others).
+    thread: usize,
     relaxed: u64,
     edges: u64,
 }
@@ -275,6 +281,7 @@ impl<'a, 'g, P: Program> Worker<'a, 'g, P> {
             hubs: Vec::new(),
             stored: Vec::new(),
             concurrent: true,
+            thread: usize::MAX,
             relaxed: 0,
             edges: 0,
         }
