@@ -219,7 +219,11 @@ impl Frontier {
     /// Files the lists of `filed` for later buckets (their window must start at this window's base)
     /// and returns their `near` lists.
     pub(crate) fn absorb(&mut self, filed: Vec<Filed>) -> Vec<Vec<VertexId>> {
-        let mut near = Vec::with_capacity(filed.len());
+        // The lists of team threads come first, at their thread's index (empty where that thread
+        // filed none), so that the next round hands each thread its own list first.
+        let threads = filed.iter().filter(|f| f.thread != usize::MAX && !f.near.is_empty()).map(|f| f.thread + 1).max();
+        let mut near: Vec<Vec<VertexId>> = Vec::with_capacity(filed.len().max(threads.unwrap_or(0)));
+        near.resize_with(threads.unwrap_or(0), Vec::new);
         for filed in filed {
             self.overflow.extend_from_slice(&filed.overflow);
             if !filed.slots.is_empty() && self.slots.is_empty() {
@@ -230,9 +234,14 @@ impl Frontier {
                 self.slots[i].push(list);
                 self.cursor = self.cursor.min(i);
             }
-            if !filed.near.is_empty() {
-                near.push(filed.near);
+            match filed.thread {
+                t if t < near.len() && near[t].is_empty() => near[t] = filed.near,
+                _ if !filed.near.is_empty() => near.push(filed.near),
+                _ => {}
             }
+        }
+        if near.iter().all(Vec::is_empty) {
+            near.clear();
         }
         near
     }
@@ -382,15 +391,23 @@ fn window_slot(base: u32, bucket: u32) -> Option<usize> {
 
 /// Vertices sorted by bucket by one task (a chunk of [`Frontier::sort_in`], a worker of a fused
 /// round): those of the current bucket or an earlier one, and those filed for later buckets.
-#[derive(Default)]
 pub(crate) struct Filed {
     pub(crate) near: Vec<VertexId>,
+    /// The team thread that filed `near` ([`usize::MAX`]: none in particular): a fused round gives
+    /// that thread the list first (see [`Frontier::absorb`]).
+    pub(crate) thread: usize,
     /// `slots[j]`: the vertices this task filed in window slot `first + j`. Only the slots from the
     /// lowest one used to the highest are made: a task files into a few buckets after the current
     /// one, and the window has [`WINDOW`].
     slots: Vec<Vec<VertexId>>,
     first: usize,
     overflow: Vec<VertexId>,
+}
+
+impl Default for Filed {
+    fn default() -> Self {
+        Filed { near: Vec::new(), thread: usize::MAX, slots: Vec::new(), first: 0, overflow: Vec::new() }
+    }
 }
 
 impl Filed {
@@ -429,4 +446,23 @@ fn active_vertices<P: Program>(program: &P, state: &VertexState<'_, P>) -> Vec<V
         .with_min_len(SEQUENTIAL)
         .filter(|&v| state.is_active(program, v))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn absorbed_near_lists_sit_at_the_index_of_the_thread_that_filed_them() {
+        let filed = |thread, near: Vec<VertexId>| Filed { near, thread, ..Filed::default() };
+        let mut frontier = Frontier::new();
+        let near = frontier.absorb(vec![
+            filed(2, vec![5, 6]),
+            filed(usize::MAX, vec![7]),
+            filed(0, vec![]),
+            filed(2, vec![8]),
+        ]);
+        assert_eq!(near, vec![vec![], vec![], vec![5, 6], vec![7], vec![8]]);
+        assert!(frontier.absorb(vec![filed(1, vec![]), filed(usize::MAX, vec![])]).is_empty());
+    }
 }

@@ -87,7 +87,6 @@ pub(crate) fn round<P: Program>(
 ) -> Round {
     let new_worker = || Worker::new(program, state, weights, (current, base), split);
     let frontier = Lists::new(frontier);
-    let next = AtomicUsize::new(0);
     // No more workers than batches of the frontier: the others would find the counter spent, but
     // waking them and waiting for them would still cost the round (on 16 cores, the grid at width
     // 1008 ran 4-10% faster so).
@@ -98,13 +97,14 @@ pub(crate) fn round<P: Program>(
     let mut workers: Vec<Worker<'_, '_, P>> = if count <= 1 {
         // One worker: no store can be lost, so what it stores need not be kept for a repair.
         let mut worker = Worker { concurrent: false, ..new_worker() };
-        worker.run(&frontier, &next);
+        worker.run(&frontier);
         vec![worker]
     } else if let Some(team) = team.filter(|team| team.size() >= count) {
-        // The threads that join take the frontier's batches from `next`.
+        // The threads that join take the frontier's batches, each its own list first.
         team.collect(count, |thread| {
             let mut worker = Worker { thread, ..new_worker() };
-            worker.run(&frontier, &next);
+            worker.filed.thread = thread;
+            worker.run(&frontier);
             worker
         })
     } else {
@@ -113,7 +113,7 @@ pub(crate) fn round<P: Program>(
             .with_max_len(1)
             .map(|_| {
                 let mut worker = new_worker();
-                worker.run(&frontier, &next);
+                worker.run(&frontier);
                 worker
             })
             .collect()
@@ -202,40 +202,41 @@ fn is_small<P: Program>(state: &VertexState<'_, P>, frontier: &Lists<'_>) -> boo
         && frontier.lists.iter().flatten().map(|&u| u64::from(state.out_degree(u))).sum::<u64>() <= SEQUENTIAL_EDGES
 }
 
-/// A round's frontier: lists of vertices, indexed as one.
+/// A round's frontier: lists of vertices, each handed out in batches through its own cursor. List
+/// `k` is, where a team thread filed it in the round before, that thread's (see
+/// [`Frontier::absorb`](super::frontier::Frontier::absorb)): the worker on thread `k` takes its
+/// batches first, while its cache still holds the lines it wrote reaching those vertices (on
+/// another thread each load there is a miss on a line this one wrote), then those of the others.
 struct Lists<'a> {
     lists: &'a [Vec<VertexId>],
-    /// `starts[k]`: the index of `lists[k]`'s first vertex.
-    starts: Vec<usize>,
+    /// `cursors[k]`: where the next batch of `lists[k]` starts.
+    cursors: Vec<AtomicUsize>,
 }
 
 impl<'a> Lists<'a> {
     fn new(lists: &'a [Vec<VertexId>]) -> Self {
-        let starts = lists
-            .iter()
-            .scan(0, |at, list| {
-                let start = *at;
-                *at += list.len();
-                Some(start)
-            })
-            .collect();
-        Lists { lists, starts }
+        Lists { lists, cursors: lists.iter().map(|_| AtomicUsize::new(0)).collect() }
     }
 
     fn len(&self) -> usize {
-        self.lists.last().map_or(0, |last| self.starts[self.starts.len() - 1] + last.len())
+        self.lists.iter().map(Vec::len).sum()
     }
 
-    /// The pieces of the lists that hold the vertices at indices `range`.
-    fn pieces(&self, range: Range<usize>) -> impl Iterator<Item = &'a [VertexId]> + '_ {
-        let first = self.starts.partition_point(|&s| s <= range.start).saturating_sub(1);
-        (first..self.lists.len()).map_while(move |k| {
-            let start = self.starts[k];
-            (start < range.end).then(|| {
-                let list = &self.lists[k];
-                &list[range.start.saturating_sub(start).min(list.len())..(range.end - start).min(list.len())]
-            })
-        })
+    /// Calls `take` with every batch (up to [`BATCH`] vertices) that no other caller took: first
+    /// those of list `own` (if there is one), then those of the lists after it, in turn.
+    fn take_batches(&self, own: usize, mut take: impl FnMut(&'a [VertexId])) {
+        let count = self.lists.len();
+        let first = if own < count { own } else { 0 };
+        for k in (first..count).chain(0..first) {
+            let list = &self.lists[k];
+            loop {
+                let start = self.cursors[k].fetch_add(BATCH, Ordering::Relaxed);
+                if start >= list.len() {
+                    break;
+                }
+                take(&list[start..(start + BATCH).min(list.len())]);
+            }
+        }
     }
 }
 
@@ -287,19 +288,10 @@ impl<'a, 'g, P: Program> Worker<'a, 'g, P> {
         }
     }
 
-    /// Relaxes batches of `frontier` until `next` passes its end, then the current bucket's vertices
-    /// this worker reached, while they are few.
-    fn run(&mut self, frontier: &Lists<'_>, next: &AtomicUsize) {
-        let len = frontier.len();
-        loop {
-            let start = next.fetch_add(BATCH, Ordering::Relaxed);
-            if start >= len {
-                break;
-            }
-            for piece in frontier.pieces(start..(start + BATCH).min(len)) {
-                self.relax_list(piece);
-            }
-        }
+    /// Relaxes batches of `frontier` until none is left (its thread's own list first), then the
+    /// current bucket's vertices this worker reached, while they are few.
+    fn run(&mut self, frontier: &Lists<'_>) {
+        frontier.take_batches(self.thread, |batch| self.relax_list(batch));
         let mut list = Vec::new();
         while !self.filed.near.is_empty() && self.filed.near.len() < FUSE_LIMIT {
             std::mem::swap(&mut list, &mut self.filed.near);
@@ -469,16 +461,32 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn lists_are_cut_into_the_pieces_of_an_index_range() {
-        let lists = vec![vec![1, 2, 3], vec![], vec![4], vec![5, 6, 7, 8], vec![]];
-        let lists = Lists::new(&lists);
-        assert_eq!(lists.len(), 8);
-        let cut = |range: Range<usize>| lists.pieces(range).flatten().copied().collect::<Vec<_>>();
-        assert_eq!(cut(0..8), (1..=8).collect::<Vec<_>>());
-        assert_eq!(cut(2..5), vec![3, 4, 5]);
-        assert_eq!(cut(3..4), vec![4]);
-        assert_eq!(cut(4..6), vec![5, 6]);
-        assert_eq!(cut(7..8), vec![8]);
+    fn each_batch_goes_to_one_taker_and_a_taker_takes_its_own_list_first() {
+        let lists: Vec<Vec<VertexId>> = vec![(0..200).collect(), vec![], (200..230).collect(), (230..1000).collect()];
+        let frontier = Lists::new(&lists);
+        assert_eq!(frontier.len(), 1000);
+        let mut first = None;
+        frontier.take_batches(2, |batch| {
+            first.get_or_insert(batch[0]);
+        });
+        assert_eq!(first, Some(200), "list 2 first");
+        // Four takers at once, starting from different lists: every vertex exactly once.
+        let frontier = Lists::new(&lists);
+        let taken: Vec<std::sync::atomic::AtomicU32> = (0..1000).map(|_| Default::default()).collect();
+        std::thread::scope(|s| {
+            for own in [0, 2, 3, usize::MAX] {
+                let (frontier, taken) = (&frontier, &taken);
+                s.spawn(move || {
+                    frontier.take_batches(own, |batch| {
+                        assert!(batch.len() <= BATCH);
+                        batch.iter().for_each(|&v| {
+                            taken[v as usize].fetch_add(1, Ordering::Relaxed);
+                        });
+                    })
+                });
+            }
+        });
+        assert!(taken.iter().all(|t| t.load(Ordering::Relaxed) == 1));
         let empty: Vec<Vec<VertexId>> = vec![vec![], vec![]];
         assert_eq!(Lists::new(&empty).len(), 0);
     }
