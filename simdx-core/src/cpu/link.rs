@@ -270,9 +270,6 @@ impl<P: Program> Links<'_, '_, P> {
         in_order::sum_in_order(n.div_ceil(CHUNK), |chunk| {
             let (first, end) = (chunk * CHUNK, ((chunk + 1) * CHUNK).min(n));
             for v in first..end {
-                if v + AHEAD < end {
-                    prefetch::element(&self.state.now, self.parent(v + AHEAD));
-                }
                 let mut parent = self.parent(v);
                 loop {
                     let grandparent = self.parent(parent);
