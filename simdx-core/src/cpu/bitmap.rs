@@ -152,8 +152,8 @@ mod tests {
         bitmap.for_each_set(|v| {
             seen[v as usize].fetch_add(1, Ordering::Relaxed);
         });
-        for v in 0..n {
-            assert_eq!(seen[v].load(Ordering::Relaxed), u8::from(want.binary_search(&(v as VertexId)).is_ok()), "{v}");
+        for (v, count) in seen.iter().enumerate() {
+            assert_eq!(count.load(Ordering::Relaxed), u8::from(want.binary_search(&(v as VertexId)).is_ok()), "{v}");
         }
         assert_eq!(bitmap.take_sorted_list(), want);
         assert!(bitmap.take_sorted_list().is_empty(), "taking clears");

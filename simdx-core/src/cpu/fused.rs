@@ -58,8 +58,6 @@ pub(crate) const PARALLEL_BUCKET_EDGES: u64 = 8 * 1024;
 /// than waking the workers again (16K made the grid at width 1008 slower on 16 cores; 2K measured
 /// level with always parallel, in the noise).
 const SEQUENTIAL_REPAIR: usize = 2 * 1024;
-/// How many logged improvements ahead a repair fetches the vertex's value.
-const REPAIR_AHEAD: usize = 16;
 
 /// What one round did.
 pub(crate) struct Round {
@@ -153,12 +151,7 @@ fn repair<P: Program>(
         workers.iter_mut().filter(|w| !w.stored.is_empty()).map(|w| std::mem::take(&mut w.stored)).collect();
     let repair_list = |list: &[(VertexId, P::Value)]| {
         let mut filed = Filed::default();
-        for (k, &(v, value)) in list.iter().enumerate() {
-            // The values were last stored by other threads, so each load is a miss: the value of
-            // the entry `REPAIR_AHEAD` on is fetched while this one is compared.
-            if let Some(&(ahead, _)) = list.get(k + REPAIR_AHEAD) {
-                prefetch::element(&state.now, ahead as usize);
-            }
+        for &(v, value) in list {
             let cell = &state.now[v as usize];
             let now = cell.load();
             if program.combine(now, value) == now {

@@ -79,7 +79,10 @@ pub struct RunOptions {
     pub classes: DegreeClasses,
     /// The most iterations to run, whatever the program says.
     pub max_iterations: u32,
-    /// Worker threads (`None`: rayon's default, one per core).
+    /// Worker threads (`None`: rayon's global pool, one per core). An [`Engine`] makes its pool of
+    /// this many at its first run and keeps it for the next ones.
+    ///
+    /// [`Engine`]: crate::engine::Engine
     pub threads: Option<usize>,
     /// Capacity of one online-filter bin, in vertices; [`FilterPolicy::Jit`] falls back to the ballot
     /// filter when a bin would exceed it.
