@@ -80,6 +80,7 @@ pub(crate) fn pull_step<P: Program>(
 ) -> (Bin, Option<Handed<P::Message>>) {
     let csr = state.graph.in_csr();
     let n = state.len() as VertexId;
+    let in_arcs = InArcs { program, state, weights, in_frontier, uniform };
     // Blocks of consecutive vertices, each a plain loop: most vertices of a late step cannot change
     // and cost a load or two, so the loop around them must cost nothing either. A block reaches at
     // most its own vertices, so it records them in its own slots: a step that reaches millions of
@@ -137,7 +138,7 @@ pub(crate) fn pull_step<P: Program>(
                 let v = slots[k];
                 let dst = state.now[v as usize].load();
                 let range = offsets[v as usize] as usize..offsets[v as usize + 1] as usize;
-                let (combined, inspected) = pull_range(program, state, weights, in_frontier, uniform, dst, range);
+                let (combined, inspected) = in_arcs.pull_range(dst, range);
                 edges += inspected;
                 if finish(program, state, v, combined, flags.then_some(Owner::Block)) {
                     if recorded < limit {
@@ -157,8 +158,7 @@ pub(crate) fn pull_step<P: Program>(
         })
         .collect();
     let edges = small.iter().map(|s| s.1).sum();
-    let big =
-        (!hubs.is_empty()).then(|| pull_hubs(program, state, weights, in_frontier, uniform, hubs, split, bins, flags));
+    let big = (!hubs.is_empty()).then(|| pull_hubs(&in_arcs, hubs, split, bins, flags));
     if let Some((next, bucket)) = hand_on {
         let big_part = big.as_ref().map(|big| {
             next.insert_all(&big.vertices);
@@ -184,18 +184,14 @@ pub(crate) fn pull_step<P: Program>(
 
 /// The pull of the vertices in `hubs` that can still change, each one's in-arcs scanned in parallel
 /// chunks; returns what they reached (`flags`: whether their "touched" flags are set).
-#[allow(clippy::too_many_arguments)]
 fn pull_hubs<P: Program>(
-    program: &P,
-    state: &VertexState<'_, P>,
-    weights: &WeightView<'_, P::Weight>,
-    in_frontier: Option<&AtomicBitmap>,
-    uniform: Option<P::Message>,
+    in_arcs: &InArcs<'_, '_, P>,
     hubs: &[VertexId],
     split: u64,
     bins: &BinPolicy,
     flags: bool,
 ) -> Bin {
+    let (program, state) = (in_arcs.program, in_arcs.state);
     let csr = state.graph.in_csr();
     let big = hubs.par_iter().copied().fold(Bin::default, |mut bin, v| {
         let dst = state.now[v as usize].load();
@@ -207,7 +203,7 @@ fn pull_hubs<P: Program>(
         let (combined, edges) = (range.start..range.end)
             .into_par_iter()
             .step_by(chunk)
-            .map(|s| pull_range(program, state, weights, in_frontier, uniform, dst, s..(s + chunk).min(range.end)))
+            .map(|s| in_arcs.pull_range(dst, s..(s + chunk).min(range.end)))
             .reduce(|| (None, 0), |a, b| (merge(program, a.0, b.0), a.1 + b.1));
         bin.edges += edges;
         if finish(program, state, v, combined, flags.then_some(Owner::Shared)) {
@@ -247,30 +243,35 @@ fn merge<P: Program>(program: &P, a: Option<P::Value>, b: Option<P::Value>) -> O
     }
 }
 
-/// Combines the updates from the active sources among the in-arcs `range` of a vertex holding `dst`
-/// (one that can still change); returns the combined update (if any arrived) and the number of arcs
-/// inspected.
-#[inline(always)]
-fn pull_range<P: Program>(
-    program: &P,
-    state: &VertexState<'_, P>,
-    weights: &WeightView<'_, P::Weight>,
-    in_frontier: Option<&AtomicBitmap>,
+/// What the scans of a pull step read: the program, the run's state, the in-arcs' weights, the
+/// active sources (`None`: every vertex) and the message they all send, if they all send one.
+struct InArcs<'a, 'g, P: Program> {
+    program: &'a P,
+    state: &'a VertexState<'g, P>,
+    weights: &'a WeightView<'g, P::Weight>,
+    in_frontier: Option<&'a AtomicBitmap>,
     uniform: Option<P::Message>,
-    dst: P::Value,
-    range: std::ops::Range<usize>,
-) -> (Option<P::Value>, u64) {
-    match (in_frontier, uniform) {
-        (Some(frontier), Some(m)) => scan(program, state, weights, dst, range, |u| frontier.contains(u), |_| m),
-        (Some(frontier), None) => {
-            scan(program, state, weights, dst, range, |u| frontier.contains(u), |u| state.sent_by(program, u))
+}
+
+impl<P: Program> InArcs<'_, '_, P> {
+    /// Combines the updates from the active sources among the in-arcs `range` of a vertex holding
+    /// `dst` (one that can still change); returns the combined update (if any arrived) and the number
+    /// of arcs inspected.
+    #[inline(always)]
+    fn pull_range(&self, dst: P::Value, range: std::ops::Range<usize>) -> (Option<P::Value>, u64) {
+        let (program, state, weights) = (self.program, self.state, self.weights);
+        match (self.in_frontier, self.uniform) {
+            (Some(frontier), Some(m)) => scan(program, state, weights, dst, range, |u| frontier.contains(u), |_| m),
+            (Some(frontier), None) => {
+                scan(program, state, weights, dst, range, |u| frontier.contains(u), |u| state.sent_by(program, u))
+            }
+            (None, Some(m)) => scan(program, state, weights, dst, range, |_| true, |_| m),
+            (None, None) => scan(program, state, weights, dst, range, |_| true, |u| state.sent_by(program, u)),
         }
-        (None, Some(m)) => scan(program, state, weights, dst, range, |_| true, |_| m),
-        (None, None) => scan(program, state, weights, dst, range, |_| true, |u| state.sent_by(program, u)),
     }
 }
 
-/// The loop of [`pull_range`], specialised for the frontier test `is_source` and the source's
+/// The loop of [`InArcs::pull_range`], specialised for the frontier test `is_source` and the source's
 /// message `sent_by`.
 #[inline(always)]
 fn scan<P: Program>(
