@@ -159,6 +159,7 @@ pub(crate) fn run<P: Program>(
     if let Some(team) = engine.team.take() {
         threads.keep_team(team);
     }
+    threads.keep_slots(std::mem::take(&mut engine.pull_slots));
     Ok(Run { values: state.into_values(), stats })
 }
 
@@ -196,10 +197,10 @@ struct Iterations<'a, 'g, P: Program> {
     handed_on: Option<AtomicBitmap>,
     /// Whether the vertices of an [`Active::Marked`] frontier all send one message, and which.
     handed: Uniform<P::Message>,
-    /// Vertices whose in-degree reaches `split` (found on the first pull).
+    /// Vertices whose in-degree reaches `split` (found on the first dense step).
     hubs: Option<Vec<VertexId>>,
-    /// One slot per vertex, where a pull step's blocks record the vertices they reach (made on the
-    /// first pull).
+    /// One slot per vertex, where a pull step's blocks record the vertices they reach (taken from the
+    /// engine's threads on the first pull, given back at the end).
     pull_slots: Vec<VertexId>,
     /// Whether push tasks log their plain stores (see [`push::StoreLog`]).
     store_log: push::StoreLog,
@@ -467,9 +468,8 @@ impl<P: Program> Iterations<'_, '_, P> {
     ) -> (record::Bin, Option<pull::Handed<P::Message>>) {
         let (program, state, split) = (self.program, self.state, self.split);
         let n = state.len();
-        let hubs = self.hubs.get_or_insert_with(|| pull::hubs(state.graph.in_csr(), split));
         if self.pull_slots.len() < n {
-            self.pull_slots = record::filled(n, 0);
+            self.pull_slots = self.threads.take_slots(n);
         }
         let slots = &mut self.pull_slots;
         let hand_on = match Self::HANDS_ON && !shortcuts_labels::<P>() {
@@ -482,24 +482,14 @@ impl<P: Program> Iterations<'_, '_, P> {
                     membership.clear_all();
                 }
             }
-            return pull::pull_step(program, state, self.in_weights, None, uniform, hubs, split, bins, slots, hand_on);
+            return pull::pull_step(program, state, self.in_weights, None, uniform, split, bins, slots, hand_on);
         }
         let membership = self.membership.get_or_insert_with(|| AtomicBitmap::new(n));
         if !marked {
             membership.insert_all(current);
         }
-        let step = pull::pull_step(
-            program,
-            state,
-            self.in_weights,
-            Some(membership),
-            uniform,
-            hubs,
-            split,
-            bins,
-            slots,
-            hand_on,
-        );
+        let step =
+            pull::pull_step(program, state, self.in_weights, Some(membership), uniform, split, bins, slots, hand_on);
         if current.is_empty() {
             membership.clear_all();
         } else {

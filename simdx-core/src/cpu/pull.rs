@@ -29,9 +29,9 @@ pub(crate) struct Handed<M> {
     pub(crate) uniform: Uniform<M>,
 }
 
-/// What one block of a pull recorded (its slots in use), the in-arcs it inspected, and, handing on,
-/// what it found of the vertices it reached.
-type BlockResult<M> = (usize, u64, Option<HandedPart<M>>);
+/// What one block of a pull recorded (its slots in use), the in-arcs it inspected, handing on, what
+/// it found of the vertices it reached, and its vertices of the split degree that can still change.
+type BlockResult<M> = (usize, u64, Option<HandedPart<M>>, Vec<VertexId>);
 
 /// What one block of a handing-on pull found of the vertices it reached.
 struct HandedPart<M> {
@@ -55,9 +55,11 @@ impl<M: PartialEq> HandedPart<M> {
 
 /// Runs one pull step; `in_frontier` marks the active sources (`None`: every vertex is active);
 /// `uniform` is the message every active source sends, when they all send the same one (BFS: the
-/// level), so that a source found is not read; `hubs` are the vertices whose in-degree reaches
-/// `split` (see [`hubs`]); `slots` (one per vertex) is where each block records the vertices it
-/// reaches before they are gathered.
+/// level), so that a source found is not read; `slots` (one per vertex) is where each block records
+/// the vertices it reaches before they are gathered. Vertices whose in-degree reaches `split` are
+/// left out of their blocks, which list those that can still change: their in-arcs are scanned
+/// after, in parallel chunks (no list of them is made per run: a pass over every degree cost kron:22's
+/// first pull on the Xeon about a millisecond).
 ///
 /// `hand_on`: an empty bitmap and the current bucket, for a voting program whose pull may hand its
 /// next frontier on as a bitmap (module doc of `cpu`): each block then also marks the vertices it
@@ -72,7 +74,6 @@ pub(crate) fn pull_step<P: Program>(
     weights: &WeightView<'_, P::Weight>,
     in_frontier: Option<&AtomicBitmap>,
     uniform: Option<P::Message>,
-    hubs: &[VertexId],
     split: u64,
     bins: &BinPolicy,
     slots: &mut [VertexId],
@@ -89,8 +90,9 @@ pub(crate) fn pull_step<P: Program>(
     let limit = bins.limit().min(PULL_BLOCK as usize);
     // Every vertex is finished by one task, once, so its "touched" flag only serves a ballot scan,
     // which bins that cannot overflow never need: a block's bin holds at most its PULL_BLOCK vertices,
-    // the hubs' bins at most every hub.
-    let flags = bins.limit() < PULL_BLOCK as usize || bins.limit() < hubs.len();
+    // the hubs' bins at most every hub (at most arcs / split of them).
+    let most_hubs = if csr.max_degree() < split { 0 } else { csr.num_arcs() / split.max(1) };
+    let flags = bins.limit() < PULL_BLOCK as usize || (bins.limit() as u64) < most_hubs;
     // The reached vertices' tests of a handing-on pull, which needs every vertex recorded.
     let hand_on = hand_on.filter(|_| !flags && P::KIND == CombineKind::Voting && P::APPLY == Apply::InPlace);
     let examine = |reached: &[VertexId], bucket: u32| {
@@ -117,7 +119,7 @@ pub(crate) fn pull_step<P: Program>(
             // have in-arcs. Most of a late step's vertices cannot change: their values are read
             // first, and their in-offsets only where they can (the last pull of a BFS on urand:20
             // then reads 4 of its 12 MB).
-            let mut candidates = 0;
+            let (mut candidates, mut hubs) = (0, Vec::new());
             for v in first..end {
                 if !program.can_update(state.now[v as usize].load()) {
                     continue;
@@ -126,6 +128,8 @@ pub(crate) fn pull_step<P: Program>(
                 if j > i && j - i < split {
                     slots[candidates] = v;
                     candidates += 1;
+                } else if j - i >= split {
+                    hubs.push(v);
                 }
             }
             // Then their in-arcs. The start of an in-list is a cache miss (the candidates are
@@ -154,11 +158,12 @@ pub(crate) fn pull_step<P: Program>(
                 next.insert_chunk(&slots[..recorded]);
                 examine(&slots[..recorded], bucket)
             });
-            (recorded, edges, part)
+            (recorded, edges, part, hubs)
         })
         .collect();
+    let hubs: Vec<VertexId> = small.iter_mut().flat_map(|s| std::mem::take(&mut s.3)).collect();
     let edges = small.iter().map(|s| s.1).sum();
-    let big = (!hubs.is_empty()).then(|| pull_hubs(&in_arcs, hubs, split, bins, flags));
+    let big = (!hubs.is_empty()).then(|| pull_hubs(&in_arcs, &hubs, split, bins, flags));
     if let Some((next, bucket)) = hand_on {
         let big_part = big.as_ref().map(|big| {
             next.insert_all(&big.vertices);
