@@ -100,7 +100,7 @@ pub(crate) fn round<P: Program>(
     } else if let Some(team) = team.filter(|team| team.size() >= count) {
         // The threads that join take the frontier's batches, each its own list first.
         team.collect(count, |thread| {
-            let mut worker = Worker { thread, ..new_worker() };
+            let mut worker = new_worker();
             worker.filed.thread = thread;
             worker.run(&frontier);
             worker
@@ -136,6 +136,9 @@ pub(crate) fn round<P: Program>(
     }
 }
 
+/// Improvements a worker stored with plain stores: (vertex, value stored).
+type Log<V> = Vec<(VertexId, V)>;
+
 /// Combines every improvement the workers stored with a plain store into its vertex again, so that
 /// one a concurrent store overwrote is not lost (as the push step's repair does), and files the
 /// vertices it improves: the lost value may have been what made them active.
@@ -146,9 +149,12 @@ fn repair<P: Program>(
     (current, base): (u32, u32),
     team: Option<&Team>,
 ) -> Vec<Filed> {
-    let threads: Vec<usize> = workers.iter().filter(|w| !w.stored.is_empty()).map(|w| w.thread).collect();
-    let stored: Vec<Vec<(VertexId, P::Value)>> =
-        workers.iter_mut().filter(|w| !w.stored.is_empty()).map(|w| std::mem::take(&mut w.stored)).collect();
+    // Each log with the team thread that wrote it.
+    let stored: Vec<(usize, Log<P::Value>)> = workers
+        .iter_mut()
+        .filter(|w| !w.stored.is_empty())
+        .map(|w| (w.filed.thread, std::mem::take(&mut w.stored)))
+        .collect();
     let repair_list = |list: &[(VertexId, P::Value)]| {
         let mut filed = Filed::default();
         for &(v, value) in list {
@@ -169,8 +175,8 @@ fn repair<P: Program>(
         }
         filed
     };
-    if stored.iter().map(Vec::len).sum::<usize>() <= SEQUENTIAL_REPAIR {
-        stored.iter().map(|list| repair_list(list)).collect()
+    if stored.iter().map(|(_, list)| list.len()).sum::<usize>() <= SEQUENTIAL_REPAIR {
+        stored.iter().map(|(_, list)| repair_list(list)).collect()
     } else if let Some(team) = team {
         // On the team, which is awake, rather than on rayon's workers beside it. Each thread first
         // takes the logs it wrote itself, whose vertices its cache still holds (another thread's
@@ -179,13 +185,13 @@ fn repair<P: Program>(
         let taken: Vec<AtomicBool> = stored.iter().map(|_| AtomicBool::new(false)).collect();
         let take = |k: usize| !taken[k].swap(true, Ordering::Relaxed);
         let per_thread = team.collect(team.size(), |thread| {
-            let own = (0..stored.len()).filter(|&k| threads[k] == thread);
+            let own = (0..stored.len()).filter(|&k| stored[k].0 == thread);
             let rest = 0..stored.len();
-            own.chain(rest).filter(|&k| take(k)).map(|k| repair_list(&stored[k])).collect::<Vec<_>>()
+            own.chain(rest).filter(|&k| take(k)).map(|k| repair_list(&stored[k].1)).collect::<Vec<_>>()
         });
         per_thread.into_iter().flatten().collect()
     } else {
-        stored.par_iter().map(|list| repair_list(list)).collect()
+        stored.par_iter().map(|(_, list)| repair_list(list)).collect()
     }
 }
 
@@ -245,11 +251,9 @@ struct Worker<'a, 'g, P: Program> {
     /// Claimed vertices of degree `split` or more, with what they send (relaxed in chunks later).
     hubs: Vec<(VertexId, P::Message)>,
     /// Improvements made by plain stores, kept for [`repair`] while other workers run.
-    stored: Vec<(VertexId, P::Value)>,
+    stored: Log<P::Value>,
     /// Whether other workers run at the same time.
     concurrent: bool,
-    /// The team thread that ran this worker (its index in [`Team::run`]; `usize::MAX` for others).
-    thread: usize,
     relaxed: u64,
     edges: u64,
 }
@@ -275,7 +279,6 @@ impl<'a, 'g, P: Program> Worker<'a, 'g, P> {
             hubs: Vec::new(),
             stored: Vec::new(),
             concurrent: true,
-            thread: usize::MAX,
             relaxed: 0,
             edges: 0,
         }
@@ -284,7 +287,8 @@ impl<'a, 'g, P: Program> Worker<'a, 'g, P> {
     /// Relaxes batches of `frontier` until none is left (its thread's own list first), then the
     /// current bucket's vertices this worker reached, while they are few.
     fn run(&mut self, frontier: &Lists<'_>) {
-        frontier.take_batches(self.thread, |batch| self.relax_list(batch));
+        // The team thread that runs this worker, which its `filed` names.
+        frontier.take_batches(self.filed.thread, |batch| self.relax_list(batch));
         let mut list = Vec::new();
         while !self.filed.near.is_empty() && self.filed.near.len() < FUSE_LIMIT {
             std::mem::swap(&mut list, &mut self.filed.near);

@@ -299,9 +299,9 @@ impl<P: Program> Iterations<'_, '_, P> {
         // frontier is small (the grid at wide buckets: most of a bucket's work is fused).
         let parallel = self.bucket_work.1.max(self.bucket_work.2) > fused::PARALLEL_BUCKET_EDGES;
         // A parallel round runs on the run's team, taken at the first one.
-        let threads = rayon::current_num_threads();
-        if parallel && threads > 1 && self.team.is_none() {
-            self.team = Some(self.threads.take_team(threads));
+        let size = rayon::current_num_threads();
+        if parallel && size > 1 && self.team.is_none() {
+            self.team = Some(self.threads.take_team(size));
         }
         let round = fused::round(
             self.program,

@@ -65,7 +65,7 @@ pub(crate) struct Team {
 }
 
 /// Locks `mutex`, whether or not a panicking thread held it.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 

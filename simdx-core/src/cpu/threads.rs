@@ -1,16 +1,17 @@
 //! [`Threads`]: the threads a CPU engine keeps from one run to the next, as an OpenMP program keeps
 //! its team: the rayon pool of [`RunOptions::threads`] (none: rayon's global pool) and the team of
-//! the fused rounds (module `team`). Both are made at the first run that needs them. A run that
-//! made its own pool and team spent, on the Xeon's 16 threads, the start of 31 threads, and its
-//! first steps ran on threads whose caches and allocator heaps were new.
+//! the fused rounds (module `team`), and the pull steps' slot buffer beside them. Each is made at
+//! the first run that needs it. A run that made its own pool and team spent, on the Xeon's 16
+//! threads, the start of 31 threads, and its first steps ran on threads whose caches and allocator
+//! heaps were new.
 //!
 //! [`RunOptions::threads`]: crate::run::options::RunOptions::threads
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use rayon::ThreadPool;
 
-use super::team::Team;
+use super::team::{lock, Team};
 use crate::VertexId;
 
 /// The pool and the team one engine runs on; shared by the engine's clones.
@@ -26,11 +27,6 @@ pub(crate) struct Threads {
     /// The pull steps' slots (a vertex id per vertex) no run holds now, taken and put back alike: 16
     /// MB of new pages for 4M vertices cost a first pull a millisecond on 16 threads.
     slots: Mutex<Vec<VertexId>>,
-}
-
-/// Locks `mutex`, whether or not a panicking thread held it.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl Threads {
