@@ -206,6 +206,44 @@ fn a_bfs_pull_hands_its_frontier_on_to_a_pull_or_a_push() {
 }
 
 #[test]
+fn a_bfs_push_whose_bins_overflow_hands_its_frontier_on_to_a_pull_or_a_push() {
+    // A push whose bins overflow and whose arcs reach an eighth of the vertices moves the flags of the
+    // vertices it reached into a bitmap, which the next step pulls from or lists for a push. Both must
+    // happen here (small bins overflow early), and every level be right, under each filter.
+    let (mut then_pull, mut then_push) = (false, false);
+    for spec in ["kron:12", "urand:14", "grid:90x90"] {
+        let g = generated(spec);
+        let eighth = g.num_vertices() as u64 / 8;
+        let auto = RunOptions::default().direction;
+        let runs = [
+            (1, FilterPolicy::Jit, auto),
+            (2, FilterPolicy::Ballot, auto),
+            (4, FilterPolicy::Jit, auto),
+            (2, FilterPolicy::Ballot, DirectionPolicy::Push),
+        ];
+        for (threads, filter, direction) in runs {
+            let options =
+                RunOptions { threads: Some(threads), filter, direction, bin_capacity: 16, ..RunOptions::default() };
+            let engine = Engine::new(options);
+            for source in [0, 1, 77, 1000] {
+                let run = engine.run(&Bfs { source }, &g).unwrap();
+                verify::bfs(&g, source, &run.values).unwrap_or_else(|e| {
+                    panic!("{spec}, {threads} threads, {filter:?}, {direction:?}, source {source}: {e}")
+                });
+                for pair in run.stats.iterations.windows(2) {
+                    let handing = pair[0].direction == Direction::Push
+                        && pair[0].filter == FilterUsed::Ballot
+                        && pair[0].edges >= eighth;
+                    then_pull |= handing && pair[1].direction == Direction::Pull;
+                    then_push |= handing && pair[1].direction == Direction::Push;
+                }
+            }
+        }
+    }
+    assert!(then_pull && then_push, "push then pull: {then_pull}, push then push: {then_push}");
+}
+
+#[test]
 fn an_engine_and_its_clones_share_their_threads_run_after_run_and_at_once() {
     // The pool and the fused rounds' team are kept between runs; two runs at once on clones share
     // the pool, and only one of them takes the kept team.

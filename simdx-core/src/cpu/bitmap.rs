@@ -18,6 +18,18 @@ const SCAN_WORDS_PER_TASK: usize = 1024;
 /// List entries one task of [`AtomicBitmap::insert_all`] sets.
 pub(crate) const INSERT_CHUNK: usize = 4096;
 
+/// The indices of the bits set in `bits`, a word whose bit `k` is index `first + k`, lowest first.
+#[inline]
+pub(crate) fn set_bits(first: VertexId, mut bits: u64) -> impl Iterator<Item = VertexId> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let k = bits.trailing_zeros();
+            bits &= bits - 1;
+            first + k
+        })
+    })
+}
+
 /// A fixed-size bitmap whose bits can be set from many threads at once.
 pub(crate) struct AtomicBitmap {
     words: Vec<AtomicU64>,
@@ -54,6 +66,17 @@ impl AtomicBitmap {
         if bits != 0 {
             self.words[word].fetch_or(bits, Ordering::Relaxed);
         }
+    }
+
+    /// Sets the bits `bits` of word `word` (bits `64 * word..64 * word + 64`), with one atomic OR.
+    #[inline]
+    pub(crate) fn insert_word(&self, word: usize, bits: u64) {
+        self.words[word].fetch_or(bits, Ordering::Relaxed);
+    }
+
+    /// Whether no bit is set (for debug assertions: it reads every word).
+    pub(crate) fn is_clear(&self) -> bool {
+        self.words.iter().all(|w| w.load(Ordering::Relaxed) == 0)
     }
 
     /// Whether bit `i` is set.

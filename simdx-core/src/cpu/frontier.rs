@@ -44,7 +44,7 @@ pub(crate) enum Active {
     /// `fused`), which checks each vertex as it takes it.
     Lists(Vec<Vec<VertexId>>),
     /// This many vertices, with this many out-edges in all, marked in the run's membership bitmap by
-    /// the pull that reached them (not yet prepared; see `pull::Handed`).
+    /// the pull that reached them (not yet prepared; see `handed::Handed`).
     Marked(usize, u64),
 }
 

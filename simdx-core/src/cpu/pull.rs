@@ -5,10 +5,10 @@
 use rayon::prelude::*;
 
 use super::bitmap::AtomicBitmap;
+use super::handed::{Handed, Tally};
 use super::prefetch;
 use super::record::{concat, Bin, BinPolicy};
 use super::state::VertexState;
-use super::uniform::Uniform;
 use crate::acc::{Apply, AtomicCell, CombineKind, Edge, Program, WeightView};
 use crate::{Csr, VertexId};
 
@@ -18,40 +18,9 @@ const PULL_BLOCK: VertexId = 2048;
 /// How many candidates ahead a pull task fetches the start of an in-list.
 const PULL_AHEAD: usize = 16;
 
-/// The next frontier as a pull handed it on: the vertices it reached, marked in a bitmap rather than
-/// listed (see [`pull_step`]), each active and within the current bucket, none prepared yet.
-pub(crate) struct Handed<M> {
-    /// How many.
-    pub(crate) count: usize,
-    /// Their out-edges.
-    pub(crate) out_edges: u64,
-    /// Whether they all send one message ([`Program::source_value`]), and which.
-    pub(crate) uniform: Uniform<M>,
-}
-
-/// What one block of a pull recorded (its slots in use), the in-arcs it inspected, handing on, what
-/// it found of the vertices it reached, and its vertices of the split degree that can still change.
-type BlockResult<M> = (usize, u64, Option<HandedPart<M>>, Vec<VertexId>);
-
-/// What one block of a handing-on pull found of the vertices it reached.
-struct HandedPart<M> {
-    handed: Handed<M>,
-    /// Whether each is active and within the bucket (else the step lists them as usual).
-    fits: bool,
-}
-
-impl<M: PartialEq> HandedPart<M> {
-    fn merge(self, other: Self) -> Self {
-        HandedPart {
-            handed: Handed {
-                count: self.handed.count + other.handed.count,
-                out_edges: self.handed.out_edges + other.handed.out_edges,
-                uniform: self.handed.uniform.merge(other.handed.uniform),
-            },
-            fits: self.fits && other.fits,
-        }
-    }
-}
+/// What one block of a pull recorded (its slots in use), the in-arcs it inspected, what a handing-on
+/// pull found of the vertices it reached, and its vertices of the split degree that can still change.
+type BlockResult<M> = (usize, u64, Option<Tally<M>>, Vec<VertexId>);
 
 /// Runs one pull step; `in_frontier` marks the active sources (`None`: every vertex is active);
 /// `uniform` is the message every active source sends, when they all send the same one (BFS: the
@@ -96,16 +65,9 @@ pub(crate) fn pull_step<P: Program>(
     // The reached vertices' tests of a handing-on pull, which needs every vertex recorded.
     let hand_on = hand_on.filter(|_| !flags && P::KIND == CombineKind::Voting && P::APPLY == Apply::InPlace);
     let examine = |reached: &[VertexId], bucket: u32| {
-        let mut part =
-            HandedPart { handed: Handed { count: reached.len(), out_edges: 0, uniform: Uniform::Empty }, fits: true };
-        for &v in reached {
-            let new = state.now[v as usize].load();
-            part.fits &= program.active(new, state.seen[v as usize].load()) && program.bucket(new) <= bucket;
-            part.handed.out_edges += state.graph.out_degree(v);
-            let message = program.source_value(state.vertex(v), new, new);
-            part.handed.uniform = part.handed.uniform.merge(Uniform::One(message));
-        }
-        part
+        let mut tally = Tally::new();
+        tally.add(program, state, reached.iter().copied(), bucket);
+        tally
     };
     let mut small: Vec<BlockResult<P::Message>> = slots[..n as usize]
         .par_chunks_mut(PULL_BLOCK as usize)
@@ -169,13 +131,13 @@ pub(crate) fn pull_step<P: Program>(
             next.insert_all(&big.vertices);
             examine(&big.vertices, bucket)
         });
-        let part = small.iter_mut().filter_map(|s| s.2.take()).chain(big_part).reduce(HandedPart::merge);
-        match part {
-            Some(HandedPart { handed, fits: true }) if handed.count > 0 => {
+        let tally = small.iter_mut().filter_map(|s| s.2.take()).chain(big_part).reduce(Tally::merge);
+        match tally.and_then(Tally::handed) {
+            Some(handed) => {
                 let edges = edges + big.map_or(0, |big| big.edges);
                 return (Bin { vertices: Vec::new(), edges, hubs: Vec::new(), unflagged: true }, Some(handed));
             }
-            _ => next.clear_all(),
+            None => next.clear_all(),
         }
     }
     let lists = slots.chunks(PULL_BLOCK as usize).zip(&small).map(|(slots, &(recorded, ..))| &slots[..recorded]);

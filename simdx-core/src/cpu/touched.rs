@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use rayon::prelude::*;
 
+use super::bitmap::AtomicBitmap;
 use crate::VertexId;
 
 /// Words (of 8 flags) one task clears or scans at least.
@@ -121,6 +122,53 @@ impl Touched {
             .collect();
         super::record::concat(parts.iter().map(Vec::as_slice).collect())
     }
+
+    /// Moves the set flags into `bits` (bit `v` for vertex `v`) and clears them, by a parallel scan
+    /// of words, each task folding the vertices it moves into its own `T` from `init` with `visit`,
+    /// a bitmap word at a time (its first vertex and its bits; in increasing order); returns the
+    /// tasks' results. Not while a step sets flags. Eight flag words
+    /// become one bitmap word: no list is made, and the flags of vertices just reached are read
+    /// once, where they are turned into bits and tested.
+    pub(crate) fn take_into<T: Send>(
+        &self,
+        bits: &AtomicBitmap,
+        init: impl Fn() -> T + Sync,
+        visit: impl Fn(&mut T, VertexId, u64) + Sync,
+    ) -> Vec<T> {
+        const _: () = assert!(WORDS_PER_TASK % 8 == 0, "a task's words make whole bitmap words");
+        self.words
+            .par_chunks(WORDS_PER_TASK)
+            .enumerate()
+            .map(|(chunk, words)| {
+                let mut folded = init();
+                for (group, eight) in words.chunks(8).enumerate() {
+                    let mut set = 0u64;
+                    for (k, word) in eight.iter().enumerate() {
+                        let flags = word.load(Ordering::Relaxed);
+                        if flags != 0 {
+                            word.store(0, Ordering::Relaxed);
+                            set |= byte_flags_to_bits(flags) << (8 * k);
+                        }
+                    }
+                    if set == 0 {
+                        continue;
+                    }
+                    let word = chunk * WORDS_PER_TASK / 8 + group;
+                    bits.insert_word(word, set);
+                    visit(&mut folded, (word * 64) as VertexId, set);
+                }
+                folded
+            })
+            .collect()
+    }
+}
+
+/// The eight flags of a word (bytes of 0 or 1, vertex `k` in byte `k` in memory order) as the low
+/// eight bits, vertex `k` at bit `k`: a multiplication gathers byte `k`'s low bit at bit `56 + k`.
+#[inline]
+fn byte_flags_to_bits(flags: u64) -> u64 {
+    let flags = u64::from_le_bytes(flags.to_ne_bytes());
+    flags.wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
 
 #[cfg(test)]
@@ -141,6 +189,29 @@ mod tests {
         want.sort_unstable();
         assert_eq!(touched.take_sorted_list(), want);
         assert!(touched.take_sorted_list().is_empty());
+    }
+
+    #[test]
+    fn eight_flags_become_eight_bits_in_vertex_order() {
+        for pattern in [0u8, 1, 0x80, 0xA5, 0x5A, 0xFF, 0x13] {
+            let bytes: [u8; 8] = std::array::from_fn(|k| pattern >> k & 1);
+            assert_eq!(byte_flags_to_bits(u64::from_ne_bytes(bytes)), u64::from(pattern), "{pattern:#x}");
+        }
+    }
+
+    #[test]
+    fn take_into_moves_each_flag_to_its_bit_and_visits_it_once() {
+        let n = 200_003;
+        let touched = Touched::new(n);
+        let bits = AtomicBitmap::new(n);
+        let list: Vec<VertexId> = (0..n as VertexId).filter(|v| v % 5 == 0 || v % 64 == 63 || *v == 200_002).collect();
+        list.iter().rev().for_each(|&v| assert!(touched.insert_plain(v)));
+        let parts = touched.take_into(&bits, Vec::new, |seen: &mut Vec<VertexId>, first, set| {
+            seen.extend(super::super::bitmap::set_bits(first, set))
+        });
+        assert_eq!(parts.concat(), list, "each vertex once, in order");
+        assert_eq!(bits.take_sorted_list(), list);
+        assert!(touched.take_sorted_list().is_empty(), "the flags are cleared");
     }
 
     #[test]
