@@ -13,7 +13,10 @@ written as edge lists for GAP (converted once to GAP's serialized format) and as
 Kernels: BFS and SSSP from one source (simdx's default source for the graph, or --source), PageRank
 for 20 iterations (GAP: -i 20 -t 0, Gauss-Seidel pulls; simdx: --iterations 20 --tolerance 0), and
 connected components (GAP cc, Afforest; simdx wcc). SSSP uses GAP's -d as given by --gap-delta and
-simdx's own default bucket width. Times are each side's own kernel timer, medians of --trials runs.
+simdx's own default bucket width. Times are each side's own kernel timer, medians of --trials runs;
+with --rounds R, each kernel and graph runs R times on both sides back to back (simdx, GAP, simdx, GAP,
+...) and the medians are over all R x --trials runs, so that a machine whose speed drifts (other tenants,
+clocks) moves both sides alike.
 """
 
 import argparse
@@ -94,6 +97,26 @@ def simdx_time(simdx, args, trials, threads):
     return result
 
 
+def run_both(kernel, kind, simdx, gap, files, source, deltas, a, env):
+    """One process of `kernel` on each side, simdx first: their per-trial times in ms."""
+    sxg, sg, wsg = files
+    if kernel == "bfs":
+        mine = simdx_time(simdx, ["bfs", sxg, "--source", str(source)], a.trials, a.threads)
+        theirs = run([gap / "bfs", "-f", sg, "-r", str(source), "-n", str(a.trials)], env)
+    elif kernel == "sssp":
+        mine = simdx_time(simdx, ["sssp", sxg, "--source", str(source)], a.trials, a.threads)
+        theirs = run([gap / "sssp", "-f", wsg, "-r", str(source), "-d", deltas[kind], "-n", str(a.trials)], env)
+    elif kernel == "pr":
+        mine = simdx_time(simdx, ["pr", sxg, "--iterations", "20", "--tolerance", "0"], a.trials, a.threads)
+        theirs = run([gap / "pr", "-f", sg, "-i", "20", "-t", "0", "-n", str(a.trials)], env)
+    elif kernel == "cc":
+        mine = simdx_time(simdx, ["wcc", sxg], a.trials, a.threads)
+        theirs = run([gap / "cc", "-f", sg, "-n", str(a.trials)], env)
+    else:
+        sys.exit(f"unknown kernel {kernel}")
+    return mine["trial_ms"], gap_times(theirs)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--simdx", default=str(ROOT / "target/release/simdx"), help="the simdx binary (built with --release)")
@@ -102,7 +125,8 @@ def main():
     ap.add_argument("--scale", type=int, default=20, help="kron and urand scale (degree 16)")
     ap.add_argument("--grid", type=int, default=1024, help="grid side")
     ap.add_argument("--threads", type=int, default=os.cpu_count(), help="threads for both sides")
-    ap.add_argument("--trials", type=int, default=5)
+    ap.add_argument("--trials", type=int, default=5, help="runs per process")
+    ap.add_argument("--rounds", type=int, default=1, help="processes per side, alternated with the other side's")
     ap.add_argument("--source", type=int, help="the BFS and SSSP source (default: simdx's default source per graph)")
     ap.add_argument("--gap-delta", default="kron=2,urand=2,grid=1024", help="GAP's SSSP -d per graph kind")
     ap.add_argument("--kernels", default=",".join(KERNELS), help="a subset of " + ",".join(KERNELS))
@@ -115,6 +139,9 @@ def main():
     build_gap(gap, a.gap_src)
     deltas = dict(kv.split("=") for kv in a.gap_delta.split(","))
     kernels = a.kernels.split(",")
+    unknown = [k for k in kernels if k not in KERNELS]
+    if unknown:
+        sys.exit(f"unknown kernel(s) {','.join(unknown)}: pick from {','.join(KERNELS)}")
     env = dict(os.environ, OMP_NUM_THREADS=str(a.threads))
     specs = {"kron": f"kron:{a.scale}:w", "urand": f"urand:{a.scale}:w", "grid": f"grid:{a.grid}x{a.grid}:w"}
     rows = []
@@ -125,22 +152,12 @@ def main():
         if source is None:
             source = simdx_time(simdx, ["bfs", sxg], 1, a.threads)["source"]
         for kernel in kernels:
-            if kernel == "bfs":
-                mine = simdx_time(simdx, ["bfs", sxg, "--source", str(source)], a.trials, a.threads)
-                theirs = run([gap / "bfs", "-f", sg, "-r", str(source), "-n", str(a.trials)], env)
-            elif kernel == "sssp":
-                mine = simdx_time(simdx, ["sssp", sxg, "--source", str(source)], a.trials, a.threads)
-                theirs = run([gap / "sssp", "-f", wsg, "-r", str(source), "-d", deltas[kind], "-n", str(a.trials)], env)
-            elif kernel == "pr":
-                args = ["pr", sxg, "--iterations", "20", "--tolerance", "0"]
-                mine = simdx_time(simdx, args, a.trials, a.threads)
-                theirs = run([gap / "pr", "-f", sg, "-i", "20", "-t", "0", "-n", str(a.trials)], env)
-            elif kernel == "cc":
-                mine = simdx_time(simdx, ["wcc", sxg], a.trials, a.threads)
-                theirs = run([gap / "cc", "-f", sg, "-n", str(a.trials)], env)
-            else:
-                sys.exit(f"unknown kernel {kernel}")
-            ms, gap_ms = mine["time_ms"], statistics.median(gap_times(theirs))
+            mine, theirs = [], []
+            for _ in range(a.rounds):
+                ours, gaps = run_both(kernel, kind, simdx, gap, (sxg, sg, wsg), source, deltas, a, env)
+                mine += ours
+                theirs += gaps
+            ms, gap_ms = statistics.median(mine), statistics.median(theirs)
             rows.append({"graph": spec, "kernel": kernel, "source": source if kernel in ("bfs", "sssp") else None,
                          "simdx_ms": ms, "gap_ms": gap_ms, "ratio": ms / gap_ms})
             print(f"{spec:>22} {kernel:>5}: simdx {ms:10.3f} ms  GAP {gap_ms:10.3f} ms  ratio {ms / gap_ms:6.2f}",
@@ -153,9 +170,10 @@ def main():
             r = next(r for r in rows if r["graph"] == spec and r["kernel"] == kernel)
             cells.append(f"{r['simdx_ms']:.2f} / {r['gap_ms']:.2f} ms ({r['ratio']:.2f}x)")
         print(f"| {kernel} | " + " | ".join(cells) + " |")
-    print(f"\nsimdx / GAP, {a.threads} threads, medians of {a.trials}; simdx {simdx}, GAP {gap}")
+    runs = f"{a.trials}" if a.rounds == 1 else f"{a.rounds} x {a.trials} (alternated)"
+    print(f"\nsimdx / GAP, {a.threads} threads, medians of {runs}; simdx {simdx}, GAP {gap}")
     if a.json:
-        Path(a.json).write_text(json.dumps({"threads": a.threads, "trials": a.trials, "rows": rows}, indent=1))
+        Path(a.json).write_text(json.dumps({"threads": a.threads, "trials": a.trials, "rounds": a.rounds, "rows": rows}, indent=1))
 
 
 if __name__ == "__main__":
