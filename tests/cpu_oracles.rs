@@ -346,6 +346,21 @@ fn hubs_split_into_chunks_under_fused_rounds_and_single_steps() {
 }
 
 #[test]
+fn wcc_links_right_with_its_sampled_rounds_in_order_and_spread() {
+    // Up to two threads the sampled rounds take their chunks in order (16K vertices each), with more
+    // spread apart (4K each): graphs of several chunks either way, every class right.
+    for spec in ["grid:200x200", "urand:16", "kron:15"] {
+        let g = generated(spec);
+        for threads in [1, 2, 3, 8] {
+            let run = Engine::new(RunOptions { threads: Some(threads), ..RunOptions::default() })
+                .run(&simdx_algos::Wcc, &g)
+                .unwrap();
+            verify::wcc(&g, &run.values).unwrap_or_else(|e| panic!("{spec}, {threads} threads: {e}"));
+        }
+    }
+}
+
+#[test]
 fn pulls_over_many_blocks_record_exactly_the_vertices_they_reach() {
     // kron:13 has 8,192 vertices (four pull blocks of 2,048), many without in-arcs (never candidates),
     // and hubs above a split of 64 (pulled in chunks); a bin capacity of 1 overflows every block.
