@@ -130,17 +130,14 @@ impl AtomicBitmap {
             .map(|(chunk, words)| {
                 let mut out = Vec::new();
                 for (i, word) in words.iter().enumerate() {
-                    let mut bits = word.load(Ordering::Relaxed);
+                    let bits = word.load(Ordering::Relaxed);
                     if bits == 0 {
                         continue;
                     }
                     word.store(0, Ordering::Relaxed);
                     let first = ((chunk * SCAN_WORDS_PER_TASK + i) * 64) as VertexId;
                     out.reserve(bits.count_ones() as usize);
-                    while bits != 0 {
-                        out.push(first + bits.trailing_zeros());
-                        bits &= bits - 1;
-                    }
+                    out.extend(set_bits(first, bits));
                 }
                 out
             })

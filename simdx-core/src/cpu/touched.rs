@@ -207,7 +207,7 @@ mod tests {
         let list: Vec<VertexId> = (0..n as VertexId).filter(|v| v % 5 == 0 || v % 64 == 63 || *v == 200_002).collect();
         list.iter().rev().for_each(|&v| assert!(touched.insert_plain(v)));
         let parts = touched.take_into(&bits, Vec::new, |seen: &mut Vec<VertexId>, first, set| {
-            seen.extend(super::super::bitmap::set_bits(first, set))
+            seen.extend(crate::cpu::bitmap::set_bits(first, set))
         });
         assert_eq!(parts.concat(), list, "each vertex once, in order");
         assert_eq!(bits.take_sorted_list(), list);
