@@ -70,6 +70,9 @@ pub trait AtomicCell<V>: Send + Sync {
     /// integer types use native read-modify-write instructions; otherwise a compare-and-swap loop
     /// applies `combine`.
     fn combine(&self, op: CombineOp, v: V, combine: impl Fn(V, V) -> V) -> V;
+    /// Writes `new` if the cell holds `current` (bit for bit); returns the value it held, `Ok` when it
+    /// was `current`.
+    fn compare_exchange(&self, current: V, new: V) -> Result<V, V>;
 }
 
 macro_rules! integer_value {
@@ -121,6 +124,10 @@ macro_rules! integer_value {
                         }
                     }
                 }
+            }
+            #[inline]
+            fn compare_exchange(&self, current: $t, new: $t) -> Result<$t, $t> {
+                <$atomic>::compare_exchange(self, current, new, Ordering::Relaxed, Ordering::Relaxed)
             }
         }
     };
@@ -179,6 +186,13 @@ macro_rules! float_value {
                         Err(actual) => old = actual,
                     }
                 }
+            }
+            #[inline]
+            fn compare_exchange(&self, current: $t, new: $t) -> Result<$t, $t> {
+                self.0
+                    .compare_exchange(current.to_bits(), new.to_bits(), Ordering::Relaxed, Ordering::Relaxed)
+                    .map(<$t>::from_bits)
+                    .map_err(<$t>::from_bits)
             }
         }
     };

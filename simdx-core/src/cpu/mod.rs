@@ -107,7 +107,7 @@ pub(crate) fn run<P: Program>(
     if shortcuts
         && options.labels == LabelPolicy::Link
         && options.max_iterations == u32::MAX
-        && link::starts_as_singletons(&state)
+        && state.starts_as_singletons
     {
         stats.iterations = link::link_all(program, &state, graph, &out_weights, &in_weights);
         stats.time = start.elapsed();

@@ -1,9 +1,12 @@
 //! [`VertexState`]: the per-vertex arrays of a CPU run — current value, seen value, combine
 //! accumulator and the "touched this iteration" bitmap — and the [`Vertex`] view of a vertex.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rayon::prelude::*;
 
 use super::touched::Touched;
+use crate::acc::program::{labelled_vertex, shortcuts_labels};
 use crate::acc::{convert, Apply, AtomicCell, CombineOp, Program, Value, Vertex};
 use crate::{Graph, VertexId};
 
@@ -29,14 +32,31 @@ pub(crate) struct VertexState<'g, P: Program> {
     pub(crate) acc: Vec<<P::Value as Value>::Cell>,
     /// Vertices changed (in place) or reached by an update in the current iteration.
     pub(crate) touched: Touched,
+    /// Whether every vertex starts as its own label, so that a run can link instead of propagating
+    /// (see `cpu::link`); found while the values are made, and only for programs whose labels the
+    /// engine shortcuts ([`shortcuts_labels`]), false for the others.
+    pub(crate) starts_as_singletons: bool,
 }
 
 impl<'g, P: Program> VertexState<'g, P> {
     /// Initial state: `init` values, every vertex unseen, empty accumulators.
     pub(crate) fn new(program: &P, graph: &'g Graph) -> Self {
         let n = graph.num_vertices();
-        let now =
-            (0..n as VertexId).into_par_iter().map(|v| AtomicCell::new(program.init(vertex_of(graph, v)))).collect();
+        let singletons = AtomicBool::new(shortcuts_labels::<P>());
+        let now = (0..n as VertexId)
+            .into_par_iter()
+            .map(|v| {
+                let value = program.init(vertex_of(graph, v));
+                // Read first: once one thread has cleared it, the others only share the line.
+                if shortcuts_labels::<P>()
+                    && singletons.load(Ordering::Relaxed)
+                    && labelled_vertex(value, n) != Some(v as usize)
+                {
+                    singletons.store(false, Ordering::Relaxed);
+                }
+                AtomicCell::new(value)
+            })
+            .collect();
         let seen = (0..n).into_par_iter().map(|_| AtomicCell::new(P::UNSEEN)).collect();
         let send_len = if Self::SENDS_FROM_SEEN { 0 } else { n };
         let send = (0..send_len).into_par_iter().map(|_| AtomicCell::new(convert(P::UNSEEN))).collect();
@@ -56,6 +76,7 @@ impl<'g, P: Program> VertexState<'g, P> {
             before,
             acc,
             touched: Touched::new(n),
+            starts_as_singletons: singletons.into_inner(),
         }
     }
 
