@@ -35,6 +35,38 @@ impl<W: EdgeWeight> WeightView<'_, W> {
     }
 }
 
+impl<W: EdgeWeight> WeightView<'_, W> {
+    /// The weights as a value that is copied into a loop's locals: read there through the view, the
+    /// enum's tag and the slice's address are loaded again after every atomic store.
+    #[inline]
+    pub(crate) fn by_ref(&self) -> WeightRef<'_, W> {
+        match self {
+            WeightView::Uniform(w) => WeightRef::Uniform(*w),
+            WeightView::PerArc(w) => WeightRef::PerArc(w),
+        }
+    }
+}
+
+/// A [`WeightView`] borrowed, to copy.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum WeightRef<'a, W> {
+    /// Every edge weighs the same.
+    Uniform(W),
+    /// One weight per arc.
+    PerArc(&'a [W]),
+}
+
+impl<W: EdgeWeight> WeightRef<'_, W> {
+    /// As [`WeightView::get`].
+    #[inline]
+    pub(crate) fn get(self, i: usize) -> W {
+        match self {
+            WeightRef::Uniform(w) => w,
+            WeightRef::PerArc(w) => w.get(i).copied().unwrap_or(W::ONE),
+        }
+    }
+}
+
 impl EdgeWeight for () {
     const ONE: Self = ();
     fn view(_: Option<&Weights>) -> Result<WeightView<'_, Self>, String> {

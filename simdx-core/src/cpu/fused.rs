@@ -358,33 +358,36 @@ impl<'a, 'g, P: Program> Worker<'a, 'g, P> {
     #[inline]
     fn push(&mut self, u: VertexId, src: P::Message, range: Range<usize>) {
         let (program, state) = (self.program, self.state);
-        let targets = state.graph.out_csr().targets();
+        // Locals, not fields: reached through `self` or `state`, the arrays' addresses and lengths
+        // and the weights' kind are loaded again after every store.
+        let (now, targets, weights) = (&state.now[..], state.graph.out_csr().targets(), self.weights.by_ref());
+        let (current, base, concurrent) = (self.current, self.base, self.concurrent);
         let src_out_degree = state.out_degree(u);
         self.edges += range.len() as u64;
         let end = range.end;
         for i in range {
             if i + ARCS_AHEAD < end {
-                prefetch::element(&state.now, targets[i + ARCS_AHEAD] as usize);
+                prefetch::element(now, targets[i + ARCS_AHEAD] as usize);
             }
             let v = targets[i];
-            let cell = &state.now[v as usize];
+            let cell = &now[v as usize];
             let dst = cell.load();
             // `can_update` is not read: it prunes level-synchronous steps, and a worker here runs ahead
             // of the others (a BFS vertex may be reached at a deeper level first, then improved).
-            let update = program.compute(Edge { src, dst, weight: self.weights.get(i), src_out_degree });
+            let update = program.compute(Edge { src, dst, weight: weights.get(i), src_out_degree });
             if program.combine(dst, update) == dst {
                 continue;
             }
             // A plain store: a locked instruction per improvement cost more than the repair.
             cell.store(update);
-            if self.concurrent {
+            if concurrent {
                 self.stored.push((v, update));
             }
             let bucket = program.bucket(update);
-            if bucket <= self.current {
+            if bucket <= current {
                 self.filed.near.push(v);
             } else {
-                self.filed.file(self.base, v, bucket);
+                self.filed.file(base, v, bucket);
             }
         }
     }
