@@ -244,17 +244,22 @@ fn push_edges<P: Program>(
     bins: &BinPolicy,
     task: &mut Task<P>,
 ) {
-    let targets = state.graph.out_csr().targets();
+    // Locals, not fields: reached through `state`, the arrays' addresses (and the weights' kind) are
+    // loaded again after every store.
+    let (now, acc, touched) = (&state.now[..], &state.acc[..], state.touched.flags());
+    let (targets, weights) = (state.graph.out_csr().targets(), weights.by_ref());
     let src_out_degree = state.out_degree(u);
     let Task { bin, stored, concurrent, log, values } = task;
     bin.edges += range.len() as u64;
     let end = range.end;
     for i in range {
         if i + ARCS_AHEAD < end {
-            state.prefetch_destination(targets[i + ARCS_AHEAD]);
+            let ahead = targets[i + ARCS_AHEAD];
+            prefetch::element(now, ahead as usize);
+            touched.prefetch(ahead);
         }
         let v = targets[i];
-        let dst = state.now[v as usize].load();
+        let dst = now[v as usize].load();
         if !program.can_update(dst) {
             continue;
         }
@@ -264,7 +269,7 @@ fn push_edges<P: Program>(
                 if program.combine(dst, update) == dst {
                     continue;
                 }
-                state.now[v as usize].store(update);
+                now[v as usize].store(update);
                 if *concurrent {
                     if *log {
                         stored.push((v, update));
@@ -279,20 +284,20 @@ fn push_edges<P: Program>(
                 if program.combine(dst, update) == dst {
                     continue;
                 }
-                let old = state.now[v as usize].combine(P::OP, update, |a, b| program.combine(a, b));
+                let old = now[v as usize].combine(P::OP, update, |a, b| program.combine(a, b));
                 program.combine(old, update) != old
             }
             Apply::Received | Apply::Every => {
-                state.acc[v as usize].combine(P::OP, update, |a, b| program.combine(a, b));
+                acc[v as usize].combine(P::OP, update, |a, b| program.combine(a, b));
                 true
             }
         };
         // An in-place program that pushes its live value stores without a locked instruction and
         // records alike: a vertex two tasks reach at once may be recorded twice (see
-        // `Touched::insert_plain`).
+        // `Flags::insert_plain`).
         let first = match VertexState::<P>::PUSHES_LIVE {
-            true => reached && state.touched.insert_plain(v),
-            false => reached && state.touched.insert(v),
+            true => reached && touched.insert_plain(v),
+            false => reached && touched.insert(v),
         };
         if first {
             bins.record(bin, v);

@@ -30,42 +30,33 @@ impl Touched {
         Touched { words: (0..n.div_ceil(8)).into_par_iter().map(|_| AtomicU64::new(0)).collect(), n }
     }
 
-    /// The flags one byte each.
+    /// The flags one byte each, as a value to copy into a loop's locals: reached through `self`, the
+    /// array's address is loaded again after every store.
     #[inline]
-    fn flags(&self) -> &[AtomicU8] {
+    pub(crate) fn flags(&self) -> Flags<'_> {
         // SAFETY: `words` holds at least `n` bytes, AtomicU8 has the size and alignment of u8, and the
         // bytes are only ever accessed atomically. The byte accesses during a step and the word
         // accesses of `clear_all` and `take_sorted_list` never race: those run between steps, after
         // every task of the step has joined (rayon's join orders the tasks' stores before them).
-        unsafe { std::slice::from_raw_parts(self.words.as_ptr().cast::<AtomicU8>(), self.n) }
+        Flags(unsafe { std::slice::from_raw_parts(self.words.as_ptr().cast::<AtomicU8>(), self.n) })
     }
 
-    /// Sets `v`'s flag; returns whether it was clear before, for exactly one caller. A flag already
-    /// set costs a plain load, not an atomic read-modify-write.
+    /// As [`Flags::insert`].
     #[inline]
     pub(crate) fn insert(&self, v: VertexId) -> bool {
-        let flag = &self.flags()[v as usize];
-        flag.load(Ordering::Relaxed) == 0 && flag.swap(1, Ordering::Relaxed) == 0
+        self.flags().insert(v)
     }
 
-    /// Sets `v`'s flag with a plain load and store; returns whether it was clear. Callers that set the
-    /// same flag at the same moment may both see it clear: only for a caller that is the one writer of
-    /// `v` meanwhile, or one for which `v` recorded twice is harmless (in-place min and max programs,
-    /// whose frontier may hold a vertex twice: its second push changes nothing).
+    /// As [`Flags::insert_plain`].
     #[inline]
     pub(crate) fn insert_plain(&self, v: VertexId) -> bool {
-        let flag = &self.flags()[v as usize];
-        if flag.load(Ordering::Relaxed) != 0 {
-            return false;
-        }
-        flag.store(1, Ordering::Relaxed);
-        true
+        self.flags().insert_plain(v)
     }
 
-    /// Asks the CPU to bring `v`'s flag into cache.
+    /// As [`Flags::prefetch`].
     #[inline(always)]
     pub(crate) fn prefetch(&self, v: VertexId) {
-        super::prefetch::element(&self.words, v as usize / 8);
+        self.flags().prefetch(v);
     }
 
     /// Clears the flags of `list` (and maybe others): one by one when the list is short, otherwise
@@ -77,11 +68,10 @@ impl Touched {
             self.clear_all();
         } else if list.len() >= CLEAR_IN_PARALLEL {
             let flags = self.flags();
-            list.par_chunks(CLEAR_IN_PARALLEL)
-                .for_each(|part| part.iter().for_each(|&v| flags[v as usize].store(0, Ordering::Relaxed)));
+            list.par_chunks(CLEAR_IN_PARALLEL).for_each(|part| part.iter().for_each(|&v| flags.clear(v)));
         } else {
             let flags = self.flags();
-            list.iter().for_each(|&v| flags[v as usize].store(0, Ordering::Relaxed));
+            list.iter().for_each(|&v| flags.clear(v));
         }
     }
 
@@ -169,6 +159,46 @@ impl Touched {
 fn byte_flags_to_bits(flags: u64) -> u64 {
     let flags = u64::from_le_bytes(flags.to_ne_bytes());
     flags.wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// The "touched" flags, one byte a vertex ([`Touched::flags`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Flags<'a>(&'a [AtomicU8]);
+
+impl Flags<'_> {
+    /// Sets `v`'s flag; returns whether it was clear before, for exactly one caller. A flag already
+    /// set costs a plain load, not an atomic read-modify-write.
+    #[inline]
+    pub(crate) fn insert(self, v: VertexId) -> bool {
+        let flag = &self.0[v as usize];
+        flag.load(Ordering::Relaxed) == 0 && flag.swap(1, Ordering::Relaxed) == 0
+    }
+
+    /// Sets `v`'s flag with a plain load and store; returns whether it was clear. Callers that set the
+    /// same flag at the same moment may both see it clear: only for a caller that is the one writer of
+    /// `v` meanwhile, or one for which `v` recorded twice is harmless (in-place min and max programs,
+    /// whose frontier may hold a vertex twice: its second push changes nothing).
+    #[inline]
+    pub(crate) fn insert_plain(self, v: VertexId) -> bool {
+        let flag = &self.0[v as usize];
+        if flag.load(Ordering::Relaxed) != 0 {
+            return false;
+        }
+        flag.store(1, Ordering::Relaxed);
+        true
+    }
+
+    /// Clears `v`'s flag.
+    #[inline]
+    fn clear(self, v: VertexId) {
+        self.0[v as usize].store(0, Ordering::Relaxed);
+    }
+
+    /// Asks the CPU to bring `v`'s flag into cache.
+    #[inline(always)]
+    pub(crate) fn prefetch(self, v: VertexId) {
+        super::prefetch::element(self.0, v as usize);
+    }
 }
 
 #[cfg(test)]
