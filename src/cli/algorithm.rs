@@ -81,7 +81,7 @@ pub struct AlgorithmArgs {
     /// bp: the prior of each vertex (non-negative), laid out as --input.
     #[arg(long, value_name = "FILE")]
     priors: Option<PathBuf>,
-    /// Bucket width for sssp (default: largest weight / mean degree, at least 1; four times that on a GPU).
+    /// Bucket width for sssp (default: largest weight / mean degree, at least 1, wider where the mean degree is under 16; four times that on a GPU).
     #[arg(long)]
     delta: Option<u32>,
     /// PageRank damping factor.
