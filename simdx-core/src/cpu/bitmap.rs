@@ -79,10 +79,11 @@ impl AtomicBitmap {
         self.words.iter().all(|w| w.load(Ordering::Relaxed) == 0)
     }
 
-    /// Whether bit `i` is set.
+    /// The bits, as a value to copy into a loop's locals: reached through `&self`, the words' address
+    /// and length are loaded again for every bit tested (the bottom-up scan of a BFS).
     #[inline]
-    pub(crate) fn contains(&self, i: VertexId) -> bool {
-        self.words[i as usize / 64].load(Ordering::Relaxed) & (1u64 << (i % 64)) != 0
+    pub(crate) fn bits(&self) -> Bits<'_> {
+        Bits(&self.words)
     }
 
     /// Clears bit `i`.
@@ -146,6 +147,18 @@ impl AtomicBitmap {
     }
 }
 
+/// An [`AtomicBitmap`]'s bits, to read ([`AtomicBitmap::bits`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Bits<'a>(&'a [AtomicU64]);
+
+impl Bits<'_> {
+    /// Whether bit `i` is set.
+    #[inline]
+    pub(crate) fn contains(self, i: VertexId) -> bool {
+        self.0[i as usize / 64].load(Ordering::Relaxed) & (1u64 << (i % 64)) != 0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,7 +171,7 @@ mod tests {
         list.extend([5, 5, 9_999]);
         bitmap.insert_all(&list);
         for v in 0..10_000 {
-            assert_eq!(bitmap.contains(v), v % 3 == 0 || v % 64 == 63 || v == 5 || v == 9_999, "bit {v}");
+            assert_eq!(bitmap.bits().contains(v), v % 3 == 0 || v % 64 == 63 || v == 5 || v == 9_999, "bit {v}");
         }
     }
 

@@ -227,10 +227,12 @@ impl<P: Program> InArcs<'_, '_, P> {
     #[inline(always)]
     fn pull_range(&self, dst: P::Value, range: std::ops::Range<usize>) -> (Option<P::Value>, u64) {
         let (program, state, weights) = (self.program, self.state, self.weights);
-        match (self.in_frontier, self.uniform) {
-            (Some(frontier), Some(m)) => scan(program, state, weights, dst, range, |u| frontier.contains(u), |_| m),
+        match (self.in_frontier.map(AtomicBitmap::bits), self.uniform) {
+            (Some(frontier), Some(m)) => {
+                scan(program, state, weights, dst, range, move |u| frontier.contains(u), |_| m)
+            }
             (Some(frontier), None) => {
-                scan(program, state, weights, dst, range, |u| frontier.contains(u), |u| state.sent_by(program, u))
+                scan(program, state, weights, dst, range, move |u| frontier.contains(u), |u| state.sent_by(program, u))
             }
             (None, Some(m)) => scan(program, state, weights, dst, range, |_| true, |_| m),
             (None, None) => scan(program, state, weights, dst, range, |_| true, |u| state.sent_by(program, u)),
@@ -250,7 +252,7 @@ fn scan<P: Program>(
     is_source: impl Fn(VertexId) -> bool,
     sent_by: impl Fn(VertexId) -> P::Message,
 ) -> (Option<P::Value>, u64) {
-    let sources = state.graph.in_csr().targets();
+    let (sources, weights) = (state.graph.in_csr().targets(), weights.by_ref());
     let start = range.start;
     let mut combined: Option<P::Value> = None;
     for i in range.clone() {
