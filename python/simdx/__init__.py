@@ -337,7 +337,8 @@ def sssp(
 ) -> Result:
     """Single-source shortest paths by delta-stepping (integer weights; 1 per edge if unweighted):
     each vertex's distance from ``source``, or from the nearest of ``sources``, as float64; ``inf``
-    where unreached. ``delta`` is the bucket width (default: largest weight / mean degree, four times that on a GPU)."""
+    where unreached. ``delta`` is the bucket width (default: largest weight / mean degree, wider where
+    the mean degree is under 16; four times that on a GPU)."""
     ids = _sources(graph, source, sources)
     return _finish(graph, _native.sssp(graph._native, ids, delta, backend, options), backend, return_stats)
 
