@@ -63,8 +63,8 @@ impl std::ops::Deref for HostGraph<'_> {
     }
 }
 
-/// How many times [`algos::default_delta`](crate::algos::default_delta()) the SSSP bucket width is on
-/// a GPU ([`Runner::sssp_delta`]). SSSP from vertex 1 on the H100 (kron:22:w / urand:22:w, weights
+/// How many times [`algos::meyer_sanders_delta`](crate::algos::meyer_sanders_delta()) the SSSP bucket
+/// width is on a GPU ([`Runner::sssp_delta`]). SSSP from vertex 1 on the H100 (kron:22:w / urand:22:w, weights
 /// 1..255, medians of 5): the CPU's width (8 / 7) took 9.31 / 14.57 ms, 16 took 9.37 / 11.80, 32 took
 /// 9.46 / 10.54, 64 took 12.51 / 10.16; the 2048x2048 grid took 53-54 ms at every width.
 pub const GPU_DELTA_FACTOR: u32 = 4;
@@ -162,14 +162,13 @@ impl<'g> Runner<'g> {
 
     /// The bucket width [`algos::Sssp`](crate::algos::Sssp) takes on this runner's backend when the
     /// user gives none: [`algos::default_delta`](crate::algos::default_delta()) on the CPU, and
-    /// [`GPU_DELTA_FACTOR`] times it on a GPU, where every delta-stepping step has a fixed cost (grid
-    /// barriers, a bucket change's passes over the waiting vertices, frontier scans) that fewer and
-    /// fuller buckets repay.
+    /// [`GPU_DELTA_FACTOR`] times [`algos::meyer_sanders_delta`](crate::algos::meyer_sanders_delta())
+    /// on a GPU, where every delta-stepping step has a fixed cost (grid barriers, a bucket change's
+    /// passes over the waiting vertices, frontier scans) that fewer and fuller buckets repay.
     pub fn sssp_delta(&self, graph: &Graph) -> u32 {
-        let delta = crate::algos::default_delta(graph);
         match self.backend() {
-            Backend::Cuda => delta.saturating_mul(GPU_DELTA_FACTOR),
-            Backend::Cpu | Backend::Auto => delta,
+            Backend::Cuda => crate::algos::meyer_sanders_delta(graph).saturating_mul(GPU_DELTA_FACTOR),
+            Backend::Cpu | Backend::Auto => crate::algos::default_delta(graph),
         }
     }
 

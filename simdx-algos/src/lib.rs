@@ -52,25 +52,37 @@ pub use wcc::Wcc;
 use simdx_core::{Graph, Weights};
 
 /// A bucket width for [`Sssp`] from the graph's weights (Meyer and Sanders): the largest weight over
-/// the mean degree, at least 1; on a graph of mean degree under [`WIDE_BELOW_DEGREE`] (a grid, a
-/// mesh, a road network: few vertices a bucket, many buckets), `WIDE_BELOW_DEGREE / mean degree` times
-/// that. Unweighted graphs of mean degree 4 or more get 1, which makes delta-stepping a BFS.
+/// the mean degree, at least 1. Unweighted graphs get 1, which makes delta-stepping a BFS.
+pub fn meyer_sanders_delta(graph: &Graph) -> u32 {
+    let (max_weight, mean_degree) = largest_weight_and_mean_degree(graph);
+    (max_weight / mean_degree).clamp(1.0, u32::MAX as f64) as u32
+}
+
+/// The CPU's bucket width for [`Sssp`]: [`meyer_sanders_delta`], and on a graph of mean degree under
+/// [`WIDE_BELOW_DEGREE`] (a grid, a mesh, a road network: few vertices a bucket, many buckets)
+/// `WIDE_BELOW_DEGREE / mean degree` times that. Unweighted graphs of mean degree 4 or more get 1.
 pub fn default_delta(graph: &Graph) -> u32 {
+    let (max_weight, mean_degree) = largest_weight_and_mean_degree(graph);
+    let widen = (WIDE_BELOW_DEGREE / mean_degree).max(1.0);
+    (max_weight / mean_degree * widen).clamp(1.0, u32::MAX as f64) as u32
+}
+
+/// The largest edge weight (1 for an unweighted graph) and the mean out-degree (at least 1).
+fn largest_weight_and_mean_degree(graph: &Graph) -> (f64, f64) {
     use rayon::prelude::*;
     let max_weight = match graph.out_csr().weights() {
         Some(Weights::U32(w)) => w.par_iter().copied().max().unwrap_or(1) as f64,
         Some(Weights::F32(w)) => w.par_iter().copied().reduce(|| 1.0, f32::max) as f64,
         None => 1.0,
     };
-    let mean_degree = (graph.num_arcs() as f64 / graph.num_vertices().max(1) as f64).max(1.0);
-    let widen = (WIDE_BELOW_DEGREE / mean_degree).max(1.0);
-    (max_weight / mean_degree * widen).clamp(1.0, u32::MAX as f64) as u32
+    (max_weight, (graph.num_arcs() as f64 / graph.num_vertices().max(1) as f64).max(1.0))
 }
 
 /// See [`default_delta`]. SSSP on grid:2048x2048:w (mean degree 4, weights 1..255) on 16 cores (a
 /// Xeon): width 63 (the largest weight over the mean degree) 75-78 ms, 252 (four times) 67-71 ms, 1008
 /// 67-68 ms (GAP at 1024: 62-67 ms); on 2 cores level from 63 to 504. Degree 16 (kron, urand) keeps the
-/// Meyer-Sanders width: four times as wide was 15-25% slower there.
+/// Meyer-Sanders width: four times as wide was 15-25% slower there. A GPU keeps
+/// [`meyer_sanders_delta`] times its own factor: there the grid ran as fast at every width.
 pub const WIDE_BELOW_DEGREE: f64 = 16.0;
 
 /// `graph` as an undirected graph: itself if it is undirected, otherwise its underlying simple
@@ -108,11 +120,15 @@ mod tests {
         let (delta, max_weight, mean_degree) = delta_of("urand:12:w");
         assert!(mean_degree >= WIDE_BELOW_DEGREE);
         assert_eq!(delta, (max_weight / mean_degree) as u32);
+        let g = GeneratorSpec::parse("urand:12:w").unwrap().generate(DEFAULT_SEED).unwrap();
+        assert_eq!(meyer_sanders_delta(&g), delta);
         // A grid (degree just under 4): over four times as wide.
         let (delta, max_weight, mean_degree) = delta_of("grid:64x64:w");
         assert!(mean_degree < 4.0);
         assert_eq!(delta, (max_weight / mean_degree * (WIDE_BELOW_DEGREE / mean_degree)) as u32);
         assert!(f64::from(delta) > 4.0 * max_weight / mean_degree);
+        let g = GeneratorSpec::parse("grid:64x64:w").unwrap().generate(DEFAULT_SEED).unwrap();
+        assert_eq!(meyer_sanders_delta(&g), (max_weight / mean_degree) as u32);
         // Unweighted: 1.
         assert_eq!(delta_of("urand:10").0, 1);
     }
