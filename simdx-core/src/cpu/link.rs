@@ -169,7 +169,10 @@ impl<P: Program> Forest<'_, P> {
                 match self.now[worse].compare_exchange(label::<P>(worse), label::<P>(better)) {
                     Ok(_) => return,
                     // Hooked under another vertex meanwhile: that vertex must join too.
-                    Err(other) => (a, b) = (self.parent_named(worse, other), better),
+                    Err(other) => match labelled_vertex(other, self.n) {
+                        Some(other) => (a, b) = (other, better),
+                        None => return,
+                    },
                 }
             } else {
                 (a, b) = (self.parent(above), self.parent(better));
