@@ -28,14 +28,9 @@ impl<W: EdgeWeight> WeightView<'_, W> {
     /// arcs never reach). It cannot panic, so a program that ignores weights pays nothing for them.
     #[inline]
     pub fn get(&self, i: usize) -> W {
-        match self {
-            WeightView::Uniform(w) => *w,
-            WeightView::PerArc(w) => w.get(i).copied().unwrap_or(W::ONE),
-        }
+        self.by_ref().get(i)
     }
-}
 
-impl<W: EdgeWeight> WeightView<'_, W> {
     /// The weights as a value that is copied into a loop's locals: read there through the view, the
     /// enum's tag and the slice's address are loaded again after every atomic store.
     #[inline]
