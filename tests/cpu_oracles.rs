@@ -271,6 +271,33 @@ fn an_engine_and_its_clones_share_their_threads_run_after_run_and_at_once() {
     });
 }
 
+/// Through a run, an engine's own pool keeps its other threads spinning for work (`cpu::awake`); runs
+/// at once on clones share that pool, only one keeps it awake, and each finishes with its own levels.
+#[test]
+fn runs_at_once_on_clones_share_a_pool_one_of_them_keeps_awake() {
+    let g = generated("kron:15");
+    let engine = Engine::new(RunOptions { threads: Some(3), ..RunOptions::default() });
+    let sources = [1u32, 17, 256, 999];
+    let alone: Vec<Vec<u32>> = sources.iter().map(|&source| engine.run(&Bfs { source }, &g).unwrap().values).collect();
+    for (&source, levels) in sources.iter().zip(&alone) {
+        verify::bfs(&g, source, levels).unwrap();
+    }
+    for _ in 0..5 {
+        std::thread::scope(|s| {
+            let runs: Vec<_> = sources
+                .iter()
+                .map(|&source| {
+                    let (engine, g) = (engine.clone(), &g);
+                    s.spawn(move || engine.run(&Bfs { source }, g).unwrap().values)
+                })
+                .collect();
+            for (run, levels) in runs.into_iter().zip(&alone) {
+                assert_eq!(&run.join().unwrap(), levels, "at once");
+            }
+        });
+    }
+}
+
 /// Push stores improvements of in-place min programs with plain stores and repairs the ones a
 /// concurrent store overwrote (module `cpu::push`). Here 2000 sources, pushed in parallel by eight
 /// threads, improve the same 40 vertices again and again; a lost improvement would leave one of

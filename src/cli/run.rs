@@ -85,7 +85,8 @@ pub struct EngineArgs {
     /// Iteration cap.
     #[arg(long, default_value_t = u32::MAX)]
     max_iterations: u32,
-    /// Worker threads (default: one per core).
+    /// Worker threads (default: one per core), in a pool of the run's own whose threads keep looking
+    /// for work between parallel loops instead of sleeping.
     #[arg(long)]
     threads: Option<usize>,
     /// Fusion: on a GPU, auto (selective: a persistent kernel for small steps, a launch per phase for
@@ -153,7 +154,8 @@ impl EngineArgs {
             },
             classes: self.classes,
             max_iterations: self.max_iterations,
-            threads: self.threads,
+            // The engine's own pool, also by default (rayon's global pool does not spin between loops).
+            threads: Some(self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))),
             fusion: match self.fusion {
                 FusionArg::None => FusionPolicy::None,
                 FusionArg::PushPull => FusionPolicy::PushPull,

@@ -26,6 +26,7 @@
 //! "touched" flags it set are moved into the bitmap, eight flag words to a bitmap word, and tested
 //! there (module `handed`), instead of being listed, selected and marked again for the pull after.
 
+mod awake;
 mod bitmap;
 mod dense;
 mod frontier;
@@ -103,6 +104,8 @@ pub(crate) fn run<P: Program>(
     let state = VertexState::new(program, graph);
     let mut stats = RunStats { graph_edges: graph.num_edges(), ..RunStats::default() };
     let start = Instant::now();
+    // The engine's own pool spins between loops (module `awake`); rayon's global pool may be shared.
+    let awake = if options.threads.is_some() { threads.keep_awake() } else { None };
     let shortcuts = shortcuts_labels::<P>();
     if shortcuts
         && options.labels == LabelPolicy::Link
@@ -129,6 +132,7 @@ pub(crate) fn run<P: Program>(
         store_log: push::StoreLog::default(),
         dense: None,
         threads,
+        awake,
         team: None,
         bucket_work: (0, 0, 0),
         explored: 0,
@@ -169,6 +173,7 @@ pub(crate) fn run<P: Program>(
         threads.keep_team(team);
     }
     threads.keep_slots(std::mem::take(&mut engine.pull_slots));
+    drop(engine);
     Ok(Run { values: state.into_values(), stats })
 }
 
@@ -217,6 +222,8 @@ struct Iterations<'a, 'g, P: Program> {
     dense: Option<Dense<P>>,
     /// Where the fused rounds' team comes from (the engine's threads).
     threads: &'a Threads,
+    /// The pool's other threads spinning for work (module `awake`) until the fused rounds' team is taken.
+    awake: Option<awake::Awake<'a>>,
     /// The threads of the fused rounds (taken on the first parallel one).
     team: Option<Team>,
     /// The bucket of the last fused round, the edges its rounds relaxed, and those of the bucket before.
@@ -310,6 +317,8 @@ impl<P: Program> Iterations<'_, '_, P> {
         // A parallel round runs on the run's team, taken at the first one.
         let size = rayon::current_num_threads();
         if parallel && size > 1 && self.team.is_none() {
+            // The team's threads, not the pool's, run the rounds from now on: the pool sleeps.
+            self.awake = None;
             self.team = Some(self.threads.take_team(size));
         }
         let round = fused::round(

@@ -7,10 +7,12 @@
 //!
 //! [`RunOptions::threads`]: crate::run::options::RunOptions::threads
 
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use rayon::ThreadPool;
 
+use super::awake::Awake;
 use super::team::{lock, Team};
 use crate::VertexId;
 
@@ -27,6 +29,8 @@ pub(crate) struct Threads {
     /// The pull steps' slots (a vertex id per vertex) no run holds now, taken and put back alike: 16
     /// MB of new pages for 4M vertices cost a first pull a millisecond on 16 threads.
     slots: Mutex<Vec<VertexId>>,
+    /// Whether a run keeps the pool's threads awake now ([`Awake`]).
+    awake: AtomicBool,
 }
 
 impl Threads {
@@ -41,6 +45,12 @@ impl Threads {
                 Ok(made)
             }
         }
+    }
+
+    /// Keeps the other threads of the pool of [`Threads::pool`], on which the caller runs, looking for
+    /// work until the guard is dropped ([`Awake`]); `None` while another run does.
+    pub(crate) fn keep_awake(&self) -> Option<Awake<'_>> {
+        Awake::start(&self.awake)
     }
 
     /// A team of `size` threads for one run: the kept one if it has that size and no other run holds

@@ -80,7 +80,9 @@ pub struct RunOptions {
     /// The most iterations to run, whatever the program says.
     pub max_iterations: u32,
     /// Worker threads (`None`: rayon's global pool, one per core). An [`Engine`] makes its pool of
-    /// this many at its first run and keeps it for the next ones.
+    /// this many at its first run and keeps it for the next ones; through a run, that pool's threads
+    /// keep looking for work between parallel loops instead of sleeping, as an OpenMP team spins
+    /// (rayon's global pool, which other code may share, is left as it is).
     ///
     /// [`Engine`]: crate::engine::Engine
     pub threads: Option<usize>,
