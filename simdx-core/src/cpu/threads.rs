@@ -3,7 +3,8 @@
 //! the fused rounds (module `team`), and the pull steps' slot buffer beside them. Each is made at
 //! the first run that needs it. A run that made its own pool and team spent, on the Xeon's 16
 //! threads, the start of 31 threads, and its first steps ran on threads whose caches and allocator
-//! heaps were new.
+//! heaps were new. Through a run the pool's threads also keep looking for work between loops, as
+//! an OpenMP team spins (module `awake`).
 //!
 //! [`RunOptions::threads`]: crate::run::options::RunOptions::threads
 
