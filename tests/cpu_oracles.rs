@@ -519,3 +519,61 @@ fn a_program_may_send_a_narrower_type_than_it_keeps() {
         assert_eq!(as_levels, expected, "{options:?}");
     }
 }
+
+/// BFS levels kept in buckets of two levels: a pull that reaches level `2k + 2` from `2k + 1` reaches
+/// vertices outside the current bucket, which it cannot hand on as a bitmap (module `cpu::handed`).
+struct LevelPairs {
+    source: u32,
+}
+
+impl Program for LevelPairs {
+    type Value = u32;
+    type Message = u32;
+    type Weight = ();
+    const OP: CombineOp = CombineOp::Min;
+    const KIND: CombineKind = CombineKind::Voting;
+    const APPLY: Apply = Apply::InPlace;
+    const IDENTITY: u32 = u32::MAX;
+    const UNSEEN: u32 = u32::MAX;
+    const SOURCE_IGNORES_SENT: bool = true;
+
+    fn init(&self, v: Vertex) -> u32 {
+        if v.id == self.source {
+            0
+        } else {
+            u32::MAX
+        }
+    }
+    fn active(&self, now: u32, seen: u32) -> bool {
+        now != seen
+    }
+    fn compute(&self, e: Edge<u32, ()>) -> u32 {
+        e.src + 1
+    }
+    fn can_update(&self, level: u32) -> bool {
+        level == u32::MAX
+    }
+    fn bucket(&self, level: u32) -> u32 {
+        level / 2
+    }
+}
+
+#[test]
+fn a_pull_that_reaches_a_later_bucket_lists_what_it_marked() {
+    // Every step pulls; those whose reached vertices stay in the bucket hand them on as a bitmap, the
+    // others list them from it for the frontier to file. Either way the levels are BFS's.
+    for spec in ["kron:12", "urand:13", "grid:40x40"] {
+        let g = generated(spec);
+        for threads in [1, 3] {
+            let options =
+                RunOptions { threads: Some(threads), direction: DirectionPolicy::Pull, ..RunOptions::default() };
+            let engine = Engine::new(options);
+            for source in [0, 5, 300] {
+                let expected = engine.run(&Bfs { source }, &g).unwrap().values;
+                let run = engine.run(&LevelPairs { source }, &g).unwrap();
+                assert_eq!(run.values, expected, "{spec}, {threads} threads, source {source}");
+                assert!(run.stats.iterations.iter().all(|it| it.direction == Direction::Pull));
+            }
+        }
+    }
+}

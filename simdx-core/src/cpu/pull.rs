@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 
-use super::bitmap::AtomicBitmap;
+use super::bitmap::{self, AtomicBitmap};
 use super::handed::{Handed, Tally};
 use super::prefetch;
 use super::record::{concat, Bin, BinPolicy};
@@ -31,11 +31,12 @@ type BlockResult<M> = (usize, u64, Option<Tally<M>>, Vec<VertexId>);
 /// first pull on the Xeon about a millisecond).
 ///
 /// `hand_on`: an empty bitmap and the current bucket, for a voting program whose pull may hand its
-/// next frontier on as a bitmap (module doc of `cpu`): each block then also marks the vertices it
-/// reached there, counts their out-edges and tests them (active, within the bucket, one message),
-/// where they are in cache; if every one passes, the step returns them as [`Handed`] and lists
-/// nothing (no copy of millions of vertex ids, no selection pass, and the next pull needs no
-/// membership pass). Otherwise the bitmap is cleared and the step lists them as usual.
+/// next frontier on as a bitmap (module doc of `cpu`): each block then marks the vertices it reaches
+/// in words of its own instead of recording them in its slots, stores those words in the bitmap,
+/// and counts and tests their vertices (active, within the bucket, one message) while they are in
+/// cache; if every one passes, the step returns them as [`Handed`] and lists nothing (no copy of
+/// millions of vertex ids, no selection pass, and the next pull needs no membership pass).
+/// Otherwise the step lists them from the bitmap, in increasing order, and leaves it clear.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn pull_step<P: Program>(
     program: &P,
@@ -62,8 +63,9 @@ pub(crate) fn pull_step<P: Program>(
     // the hubs' bins at most every hub (at most arcs / split of them).
     let most_hubs = if csr.max_degree() < split { 0 } else { csr.num_arcs() / split.max(1) };
     let flags = bins.limit() < PULL_BLOCK as usize || (bins.limit() as u64) < most_hubs;
-    // The reached vertices' tests of a handing-on pull, which needs every vertex recorded.
+    // The reached vertices' tests of a handing-on pull, which needs every vertex marked.
     let hand_on = hand_on.filter(|_| !flags && P::KIND == CombineKind::Voting && P::APPLY == Apply::InPlace);
+    let marks = hand_on.is_some();
     let examine = |reached: &[VertexId], bucket: u32| {
         let mut tally = Tally::new();
         tally.add(program, state, reached.iter().copied(), bucket);
@@ -75,42 +77,49 @@ pub(crate) fn pull_step<P: Program>(
         .map(|(block, slots)| {
             let (mut recorded, mut edges) = (0usize, 0u64);
             // Locals, not captures: reached through `state` or the closure's captures, the values'
-            // address and length were loaded again for every vertex (kron:22 on the Xeon: the
-            // candidates' loop 42% of the pull's samples).
+            // address and length were loaded again for every vertex (kron:22 on the Xeon: 42% of the
+            // pull's samples in the loop over the block's vertices).
             let (offsets, sources, now, split) = (csr.offsets(), csr.targets(), &state.now[..], split);
             let first = block as VertexId * PULL_BLOCK;
             let end = first + slots.len() as VertexId;
-            // First the block's candidates, in its own slots: vertices that can still change and
-            // have in-arcs. Most of a late step's vertices cannot change: their values are read
-            // first, and their in-offsets only where they can (the last pull of a BFS on urand:20
-            // then reads 4 of its 12 MB).
-            let (mut candidates, mut hubs) = (0, Vec::new());
-            for v in first..end {
-                if !program.can_update(now[v as usize].load()) {
-                    continue;
+            // One pass over the block's vertices. Most vertices of a late step cannot change: their
+            // values are read first, and their in-offsets only where they can (the last pull of a
+            // BFS on urand:20 then reads 4 of its 12 MB). The start of a candidate's in-list is a
+            // cache miss (the candidates are scattered): a scout runs PULL_AHEAD candidates ahead
+            // of the scan, fetching the start of each in-list it finds, so that several are in
+            // flight. A vertex reached is recorded at or before its own slot, already passed.
+            let mut window = [(0 as VertexId, 0usize, 0usize); PULL_AHEAD];
+            // A handing-on pull marks the vertices it reaches here instead of recording them.
+            let mut marked = [0u64; PULL_BLOCK as usize / 64];
+            let (mut scout, mut found, mut taken, mut hubs) = (first, 0usize, 0usize, Vec::new());
+            loop {
+                while found - taken < PULL_AHEAD && scout < end {
+                    let v = scout;
+                    scout += 1;
+                    if !program.can_update(now[v as usize].load()) {
+                        continue;
+                    }
+                    let (i, j) = (offsets[v as usize], offsets[v as usize + 1]);
+                    if j - i >= split {
+                        hubs.push(v);
+                    } else if j > i {
+                        prefetch::element(sources, i as usize);
+                        window[found % PULL_AHEAD] = (v, i as usize, j as usize);
+                        found += 1;
+                    }
                 }
-                let (i, j) = (offsets[v as usize], offsets[v as usize + 1]);
-                if j > i && j - i < split {
-                    slots[candidates] = v;
-                    candidates += 1;
-                } else if j - i >= split {
-                    hubs.push(v);
+                if taken == found {
+                    break;
                 }
-            }
-            // Then their in-arcs. The start of an in-list is a cache miss (the candidates are
-            // scattered): the one PULL_AHEAD candidates on is fetched early, so that several are in
-            // flight. A vertex reached is recorded at or before its own candidate slot, already read.
-            for k in 0..candidates {
-                if k + PULL_AHEAD < candidates {
-                    prefetch::element(sources, offsets[slots[k + PULL_AHEAD] as usize] as usize);
-                }
-                let v = slots[k];
-                let dst = now[v as usize].load();
-                let range = offsets[v as usize] as usize..offsets[v as usize + 1] as usize;
-                let (combined, inspected) = in_arcs.pull_range(dst, range);
+                let (v, i, j) = window[taken % PULL_AHEAD];
+                taken += 1;
+                let (combined, inspected) = in_arcs.pull_range(now[v as usize].load(), i..j);
                 edges += inspected;
                 if finish(program, state, v, combined, flags.then_some(Owner::Block)) {
-                    if recorded < limit {
+                    if marks {
+                        let k = (v - first) as usize;
+                        marked[k / 64] |= 1 << (k % 64);
+                    } else if recorded < limit {
                         slots[recorded] = v;
                         recorded += 1;
                     } else {
@@ -118,10 +127,15 @@ pub(crate) fn pull_step<P: Program>(
                     }
                 }
             }
-            // What a handing-on pull marks, read while the block's vertices are in cache.
+            // A handing-on pull marks the block's words and tests their vertices while in cache.
             let part = hand_on.map(|(next, bucket)| {
-                next.insert_chunk(&slots[..recorded]);
-                examine(&slots[..recorded], bucket)
+                let mut tally = Tally::new();
+                let first_word = first as usize / 64;
+                for (w, &bits) in marked.iter().enumerate().filter(|(_, &bits)| bits != 0) {
+                    next.insert_word(first_word + w, bits);
+                    tally.add(program, state, bitmap::set_bits(first + 64 * w as VertexId, bits), bucket);
+                }
+                tally
             });
             (recorded, edges, part, hubs)
         })
@@ -135,13 +149,11 @@ pub(crate) fn pull_step<P: Program>(
             examine(&big.vertices, bucket)
         });
         let tally = small.iter_mut().filter_map(|s| s.2.take()).chain(big_part).reduce(Tally::merge);
-        match tally.and_then(Tally::handed) {
-            Some(handed) => {
-                let edges = edges + big.map_or(0, |big| big.edges);
-                return (Bin { vertices: Vec::new(), edges, hubs: Vec::new(), unflagged: true }, Some(handed));
-            }
-            None => next.clear_all(),
-        }
+        let handed = tally.and_then(Tally::handed);
+        // Not handed on: the vertices marked, listed in increasing order (the bitmap left clear).
+        let vertices = if handed.is_some() { Vec::new() } else { next.take_sorted_list() };
+        let edges = edges + big.map_or(0, |big| big.edges);
+        return (Bin { vertices, edges, hubs: Vec::new(), unflagged: true }, handed);
     }
     let lists = slots.chunks(PULL_BLOCK as usize).zip(&small).map(|(slots, &(recorded, ..))| &slots[..recorded]);
     let small = Bin { vertices: concat(lists.collect()), edges, hubs: Vec::new(), unflagged: !flags };
