@@ -16,7 +16,11 @@ connected components (GAP cc, Afforest; simdx wcc). SSSP uses GAP's -d as given 
 simdx's own default bucket width. Times are each side's own kernel timer, medians of --trials runs;
 with --rounds R, each kernel and graph runs R times on both sides back to back (simdx, GAP, simdx, GAP,
 ...) and the medians are over all R x --trials runs, so that a machine whose speed drifts (other tenants,
-clocks) moves both sides alike.
+clocks) moves both sides alike. With --baseline OTHER, a second simdx build runs in the same rounds
+(simdx, OTHER, GAP, ...), each cell also gives OTHER's ratio, so that a change is measured against the
+build before it and against GAP in one call:
+
+    scripts/versus-gap.py --simdx new/simdx --baseline old/simdx --kernels bfs --rounds 4
 """
 
 import argparse
@@ -97,24 +101,34 @@ def simdx_time(simdx, args, trials, threads):
     return result
 
 
-def run_both(kernel, kind, simdx, gap, files, source, deltas, a, env):
-    """One process of `kernel` on each side, simdx first: their per-trial times in ms."""
+def simdx_args(kernel, sxg, source):
+    """simdx's `run` arguments for `kernel`."""
+    return {
+        "bfs": ["bfs", sxg, "--source", str(source)],
+        "sssp": ["sssp", sxg, "--source", str(source)],
+        "pr": ["pr", sxg, "--iterations", "20", "--tolerance", "0"],
+        "cc": ["wcc", sxg],
+    }[kernel]
+
+
+def gap_args(kernel, kind, gap, sg, wsg, source, deltas, trials):
+    """GAP's command line for `kernel`."""
+    return {
+        "bfs": [gap / "bfs", "-f", sg, "-r", str(source)],
+        "sssp": [gap / "sssp", "-f", wsg, "-r", str(source), "-d", deltas[kind]],
+        "pr": [gap / "pr", "-f", sg, "-i", "20", "-t", "0"],
+        "cc": [gap / "cc", "-f", sg],
+    }[kernel] + ["-n", str(trials)]
+
+
+def run_both(kernel, kind, simdx, gap, files, source, deltas, a, env, baseline=None):
+    """One process of `kernel` on each side, simdx first (then `baseline`, if given): their per-trial
+    times in ms (the baseline's empty without one)."""
     sxg, sg, wsg = files
-    if kernel == "bfs":
-        mine = simdx_time(simdx, ["bfs", sxg, "--source", str(source)], a.trials, a.threads)
-        theirs = run([gap / "bfs", "-f", sg, "-r", str(source), "-n", str(a.trials)], env)
-    elif kernel == "sssp":
-        mine = simdx_time(simdx, ["sssp", sxg, "--source", str(source)], a.trials, a.threads)
-        theirs = run([gap / "sssp", "-f", wsg, "-r", str(source), "-d", deltas[kind], "-n", str(a.trials)], env)
-    elif kernel == "pr":
-        mine = simdx_time(simdx, ["pr", sxg, "--iterations", "20", "--tolerance", "0"], a.trials, a.threads)
-        theirs = run([gap / "pr", "-f", sg, "-i", "20", "-t", "0", "-n", str(a.trials)], env)
-    elif kernel == "cc":
-        mine = simdx_time(simdx, ["wcc", sxg], a.trials, a.threads)
-        theirs = run([gap / "cc", "-f", sg, "-n", str(a.trials)], env)
-    else:
-        sys.exit(f"unknown kernel {kernel}")
-    return mine["trial_ms"], gap_times(theirs)
+    mine = simdx_time(simdx, simdx_args(kernel, sxg, source), a.trials, a.threads)["trial_ms"]
+    base = simdx_time(baseline, simdx_args(kernel, sxg, source), a.trials, a.threads)["trial_ms"] if baseline else []
+    theirs = gap_times(run(gap_args(kernel, kind, gap, sg, wsg, source, deltas, a.trials), env))
+    return mine, base, theirs
 
 
 def main():
@@ -132,6 +146,7 @@ def main():
     ap.add_argument("--kernels", default=",".join(KERNELS), help="a subset of " + ",".join(KERNELS))
     ap.add_argument("--work", default=str(ROOT / ".peers/graphs"), help="where graph files are kept between runs")
     ap.add_argument("--json", help="also write the table to this file")
+    ap.add_argument("--baseline", help="another simdx binary, run in the same rounds (its ratio beside)")
     a = ap.parse_args()
 
     simdx, gap, work = a.simdx, Path(a.gap), Path(a.work)
@@ -152,26 +167,37 @@ def main():
         if source is None:
             source = simdx_time(simdx, ["bfs", sxg], 1, a.threads)["source"]
         for kernel in kernels:
-            mine, theirs = [], []
+            mine, base, theirs = [], [], []
             for _ in range(a.rounds):
-                ours, gaps = run_both(kernel, kind, simdx, gap, (sxg, sg, wsg), source, deltas, a, env)
+                ours, baseline, gaps = run_both(kernel, kind, simdx, gap, (sxg, sg, wsg), source, deltas, a, env,
+                                                a.baseline)
                 mine += ours
+                base += baseline
                 theirs += gaps
             ms, gap_ms = statistics.median(mine), statistics.median(theirs)
-            rows.append({"graph": spec, "kernel": kernel, "source": source if kernel in ("bfs", "sssp") else None,
-                         "simdx_ms": ms, "gap_ms": gap_ms, "ratio": ms / gap_ms})
-            print(f"{spec:>22} {kernel:>5}: simdx {ms:10.3f} ms  GAP {gap_ms:10.3f} ms  ratio {ms / gap_ms:6.2f}",
-                  flush=True)
+            row = {"graph": spec, "kernel": kernel, "source": source if kernel in ("bfs", "sssp") else None,
+                   "simdx_ms": ms, "gap_ms": gap_ms, "ratio": ms / gap_ms}
+            line = f"{spec:>22} {kernel:>5}: simdx {ms:10.3f} ms  GAP {gap_ms:10.3f} ms  ratio {ms / gap_ms:6.2f}"
+            if a.baseline:
+                base_ms = statistics.median(base)
+                row.update(baseline_ms=base_ms, baseline_ratio=base_ms / gap_ms)
+                line += f"  (baseline {base_ms:10.3f} ms, ratio {base_ms / gap_ms:6.2f})"
+            rows.append(row)
+            print(line, flush=True)
     print(f"\n| kernel | " + " | ".join(specs.values()) + " |")
     print("|---|" + "---|" * len(specs))
     for kernel in kernels:
         cells = []
         for spec in specs.values():
             r = next(r for r in rows if r["graph"] == spec and r["kernel"] == kernel)
-            cells.append(f"{r['simdx_ms']:.2f} / {r['gap_ms']:.2f} ms ({r['ratio']:.2f}x)")
+            cell = f"{r['simdx_ms']:.2f} / {r['gap_ms']:.2f} ms ({r['ratio']:.2f}x)"
+            if a.baseline:
+                cell += f"; baseline {r['baseline_ms']:.2f} ms ({r['baseline_ratio']:.2f}x)"
+            cells.append(cell)
         print(f"| {kernel} | " + " | ".join(cells) + " |")
     runs = f"{a.trials}" if a.rounds == 1 else f"{a.rounds} x {a.trials} (alternated)"
-    print(f"\nsimdx / GAP, {a.threads} threads, medians of {runs}; simdx {simdx}, GAP {gap}")
+    against = f", baseline {a.baseline}" if a.baseline else ""
+    print(f"\nsimdx / GAP, {a.threads} threads, medians of {runs}; simdx {simdx}{against}, GAP {gap}")
     if a.json:
         Path(a.json).write_text(json.dumps({"threads": a.threads, "trials": a.trials, "rounds": a.rounds, "rows": rows}, indent=1))
 
