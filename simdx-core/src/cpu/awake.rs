@@ -75,10 +75,15 @@ impl Drop for Awake<'_> {
 }
 
 impl Shared {
+    /// Counts a spinner that starts; whether it may spin (the run still waits for spinners).
+    fn admit(&self) -> bool {
+        self.started.fetch_add(1, Ordering::AcqRel) & CLOSED == 0
+    }
+
     /// One spinner: runs the pool's jobs until the run stops it or none comes for [`IDLE_LIMIT`];
     /// returns at once if the run stopped waiting before it started.
     fn spin(&self) {
-        if self.started.fetch_add(1, Ordering::AcqRel) & CLOSED != 0 {
+        if !self.admit() {
             return;
         }
         let (mut rounds, mut idle_since) = (0u32, Instant::now());
@@ -137,9 +142,11 @@ mod tests {
     }
 
     #[test]
-    fn a_spinner_that_starts_after_the_wait_returns_at_once() {
-        let shared = Shared { stop: AtomicBool::new(false), started: AtomicUsize::new(CLOSED) };
-        shared.spin();
-        assert_eq!(shared.started.load(Ordering::Acquire), CLOSED + 1);
+    fn spinners_are_admitted_until_the_run_stops_waiting() {
+        let shared = Shared { stop: AtomicBool::new(false), started: AtomicUsize::new(0) };
+        assert!(shared.admit() && shared.admit());
+        shared.started.fetch_or(CLOSED, Ordering::AcqRel);
+        assert!(!shared.admit(), "a spinner that starts after the wait returns at once");
+        assert_eq!(shared.started.load(Ordering::Acquire), CLOSED + 3);
     }
 }
