@@ -66,11 +66,6 @@ pub(crate) fn pull_step<P: Program>(
     // The reached vertices' tests of a handing-on pull, which needs every vertex marked.
     let hand_on = hand_on.filter(|_| !flags && P::KIND == CombineKind::Voting && P::APPLY == Apply::InPlace);
     let marks = hand_on.is_some();
-    let examine = |reached: &[VertexId], bucket: u32| {
-        let mut tally = Tally::new();
-        tally.add(program, state, reached.iter().copied(), bucket);
-        tally
-    };
     let mut small: Vec<BlockResult<P::Message>> = slots[..n as usize]
         .par_chunks_mut(PULL_BLOCK as usize)
         .enumerate()
@@ -146,7 +141,9 @@ pub(crate) fn pull_step<P: Program>(
     if let Some((next, bucket)) = hand_on {
         let big_part = big.as_ref().map(|big| {
             next.insert_all(&big.vertices);
-            examine(&big.vertices, bucket)
+            let mut tally = Tally::new();
+            tally.add(program, state, big.vertices.iter().copied(), bucket);
+            tally
         });
         let tally = small.iter_mut().filter_map(|s| s.2.take()).chain(big_part).reduce(Tally::merge);
         let handed = tally.and_then(Tally::handed);
