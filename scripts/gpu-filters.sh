@@ -10,6 +10,7 @@ trials=${1:-5}
 bin=.gpu/bin/simdx
 out=${OUT:-/tmp}
 export SIMDX_REQUIRE_GPU=1
+mkdir -p target/release && cp .gpu/bin/simdx target/release/simdx  # where the CLI tests look for it
 bash .gpu/run.sh 2>&1 | tail -3
 dir=$(mktemp -d)
 $bin gen kron:10:w -o "$dir/k10.sxg" >/dev/null

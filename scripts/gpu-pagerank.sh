@@ -11,6 +11,7 @@ trials=${1:-5}
 bin=.gpu/bin/simdx
 out=${OUT:-/tmp}
 export SIMDX_REQUIRE_GPU=1
+mkdir -p target/release && cp .gpu/bin/simdx target/release/simdx  # where the CLI tests look for it
 bash .gpu/run.sh 2>&1 | tail -3
 dir=$(mktemp -d)
 for spec in kron:10 kron:20:w grid:1024x1024 kron:22:w urand:22:w grid:2048x2048; do

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Keeps in .gpu/ (made by ../shared/tools/gpu-pack) only what needs a GPU: the test executables whose
 # source names the CUDA backend, the library tests of simdx-cuda and the facade, and the CLI binary, so
-# that the folder fits what the device tool carries (64 MiB). Usage: bash scripts/gpu-prune.sh
+# that the folder fits what the device tool carries (64 MiB); writes .gpu/run-all.sh, which puts the CLI
+# where the CLI tests look for it (target/release/simdx) and runs .gpu/run.sh.
+# Usage: bash scripts/gpu-prune.sh, then on the GPU machine: bash .gpu/run-all.sh
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
 keep=$(grep -l -i "cuda\|gpu" tests/*.rs simdx-cuda/tests/*.rs | xargs -n1 basename | sed 's/\.rs$/-test/')
@@ -16,4 +18,9 @@ while IFS=$'\t' read -r name pkg; do
 done < .gpu/tests.tsv
 mv .gpu/tests.keep .gpu/tests.tsv
 find .gpu/bin -type f ! -name simdx -delete
+cat > .gpu/run-all.sh <<'RUN'
+#!/usr/bin/env bash
+# Every packed test, the CLI tests included: they run the binary cargo built, target/release/simdx.
+cd "$(dirname "$0")/.." && mkdir -p target/release && cp .gpu/bin/simdx target/release/simdx && exec bash .gpu/run.sh "$@"
+RUN
 echo "gpu-prune: $(wc -l < .gpu/tests.tsv) test executables, $(du -sm .gpu | cut -f1) MiB"
