@@ -10,6 +10,11 @@
 
 #define SX_BARRIER_GEN 32
 #define SX_BARRIER_WORDS 64
+/* How long a block waits at a barrier before the kernel traps (ns). Tools that slow every access, such as
+ * compute-sanitizer's racecheck, raise it through SIMDX_NVRTC_DEFINES. */
+#ifndef SX_BARRIER_WATCHDOG_NS
+#define SX_BARRIER_WATCHDOG_NS 10000000000ull
+#endif
 
 __device__ __forceinline__ void sx_grid_sync(unsigned int* bar) {
     __syncthreads();
@@ -22,13 +27,13 @@ __device__ __forceinline__ void sx_grid_sync(unsigned int* bar) {
             __threadfence();
             atomicAdd((unsigned int*)gen, 1u);
         } else {
-            /* A barrier cannot deadlock in a co-resident grid; should one ever wait 10 s, abort the kernel
-             * (an error the host reports) rather than hang the GPU. */
+            /* A barrier cannot deadlock in a co-resident grid; should one ever wait SX_BARRIER_WATCHDOG_NS
+             * (10 s), abort the kernel (an error the host reports) rather than hang the GPU. */
             unsigned long long t0, t;
             asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
             while (*gen == g) {
                 asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-                if (t - t0 > 10000000000ull) __trap();
+                if (t - t0 > SX_BARRIER_WATCHDOG_NS) __trap();
             }
         }
         __threadfence();
