@@ -83,11 +83,12 @@ pub struct EngineArgs {
     #[arg(long, value_name = "WARP,CTA,GRID", default_value_t = DegreeClasses::default(), value_parser = parse_classes)]
     classes: DegreeClasses,
     /// Iteration cap.
-    #[arg(long, default_value_t = u32::MAX)]
+    #[arg(long, default_value_t = u32::MAX, value_parser = numbers::non_negative, allow_negative_numbers = true)]
     max_iterations: u32,
-    /// Worker threads (default: one per core), in a pool of the run's own whose threads keep looking
-    /// for work between parallel loops instead of sleeping.
-    #[arg(long)]
+    /// Worker threads, 1 to 1024 (default: one per core; more than four per core run as four per core,
+    /// with a warning), in a pool of the run's own whose threads keep looking for work between parallel
+    /// loops instead of sleeping (unless there are more threads than cores).
+    #[arg(long, value_name = "N", value_parser = parse_threads, allow_negative_numbers = true)]
     threads: Option<usize>,
     /// Fusion: on a GPU, auto (selective: a persistent kernel for small steps, a launch per phase for
     /// big ones; a long run of small steps ends asynchronously), none (a launch per step), push-pull (a
@@ -139,6 +140,40 @@ fn parse_classes(text: &str) -> Result<DegreeClasses, String> {
     Ok(DegreeClasses { warp: num(warp)?, cta: num(cta)?, grid: num(grid)? })
 }
 
+/// Threads per core `--threads` may ask for; more are cut to this many, with a warning: rayon's work
+/// stealing slows down with every thread past the cores (`MAX_THREADS` in simdx-core says how much).
+const THREADS_PER_CORE: usize = 4;
+
+/// The run's thread count: `asked`, cut to [`THREADS_PER_CORE`] per core with a warning on stderr, or
+/// one per core.
+fn thread_count(asked: Option<usize>) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let most = THREADS_PER_CORE * cores;
+    match asked {
+        None => cores,
+        Some(n) if n > most => {
+            eprintln!(
+                "simdx: warning: --threads {n} is more than {THREADS_PER_CORE} per core on the {cores} cores this \
+                 process may use; running on {most}"
+            );
+            most
+        }
+        Some(n) => n,
+    }
+}
+
+/// Parses `--threads`: a whole number from 1 to [`MAX_THREADS`].
+///
+/// [`MAX_THREADS`]: simdx_core::engine::MAX_THREADS
+fn parse_threads(text: &str) -> Result<usize, String> {
+    let max = simdx_core::engine::MAX_THREADS;
+    match text.trim().parse::<u64>() {
+        Ok(n) if (1..=max as u64).contains(&n) => Ok(n as usize),
+        Ok(_) => Err(format!("a run uses 1 to {max} threads")),
+        Err(_) => Err(format!("not a thread count: give a whole number from 1 to {max}")),
+    }
+}
+
 impl EngineArgs {
     fn options(&self) -> RunOptions {
         RunOptions {
@@ -155,7 +190,7 @@ impl EngineArgs {
             classes: self.classes,
             max_iterations: self.max_iterations,
             // The engine's own pool, also by default (rayon's global pool does not spin between loops).
-            threads: Some(self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))),
+            threads: Some(thread_count(self.threads)),
             fusion: match self.fusion {
                 FusionArg::None => FusionPolicy::None,
                 FusionArg::PushPull => FusionPolicy::PushPull,

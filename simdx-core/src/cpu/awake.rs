@@ -44,11 +44,12 @@ struct Shared {
 impl<'a> Awake<'a> {
     /// Starts spinners on the other threads of the current pool, which no other code may share, and
     /// waits (at most [`START_WAIT`]) for them to start. `busy` is the pool's flag: `None` while another
-    /// run keeps the pool awake, outside a pool, or in a pool of one thread.
+    /// run keeps the pool awake, outside a pool, in a pool of one thread, or in a pool of more threads
+    /// than the process has cores (a spinner would hold a core a working thread needs).
     pub(crate) fn start(busy: &'a AtomicBool) -> Option<Awake<'a>> {
         let threads = rayon::current_num_threads();
         let me = rayon::current_thread_index()?;
-        if threads < 2 || busy.swap(true, Ordering::AcqRel) {
+        if threads < 2 || super::threads::oversubscribed() || busy.swap(true, Ordering::AcqRel) {
             return None;
         }
         let shared = Arc::new(Shared { stop: AtomicBool::new(false), started: AtomicUsize::new(0) });
@@ -115,10 +116,15 @@ mod tests {
 
     #[test]
     fn the_other_threads_spin_until_dropped_and_the_pool_still_works() {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+        let size = super::super::threads::cores().clamp(2, 3);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(size).build().unwrap();
         let busy = AtomicBool::new(false);
+        if size > super::super::threads::cores() {
+            assert!(pool.install(|| Awake::start(&busy)).is_none(), "more threads than cores: nothing spins");
+            return;
+        }
         pool.install(|| {
-            let awake = Awake::start(&busy).expect("a pool of three threads");
+            let awake = Awake::start(&busy).expect("a pool of two or three threads, no more than the cores");
             assert!(busy.load(Ordering::Acquire));
             assert!(Awake::start(&busy).is_none(), "one run keeps a pool awake at a time");
             let sum: u64 = (0..100_000u64).into_par_iter().map(|x| x % 7).sum();
@@ -129,7 +135,15 @@ mod tests {
         // The spinners have returned: the pool runs a loop on every thread again.
         let threads: std::collections::HashSet<usize> =
             pool.install(|| pool.broadcast(|context| context.index()).into_iter().collect());
-        assert_eq!(threads.len(), 3);
+        assert_eq!(threads.len(), size);
+    }
+
+    #[test]
+    fn nothing_spins_in_a_pool_of_more_threads_than_cores() {
+        let busy = AtomicBool::new(false);
+        let many = rayon::ThreadPoolBuilder::new().num_threads(super::super::threads::cores() + 1).build().unwrap();
+        assert!(many.install(|| Awake::start(&busy)).is_none());
+        assert!(!busy.load(Ordering::Acquire));
     }
 
     #[test]

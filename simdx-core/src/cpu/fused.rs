@@ -87,10 +87,10 @@ pub(crate) fn round<P: Program>(
     let frontier = Lists::new(frontier);
     // No more workers than batches of the frontier: the others would find the counter spent, but
     // waking them and waiting for them would still cost the round (on 16 cores, the grid at width
-    // 1008 ran 4-10% faster so).
+    // 1008 ran 4-10% faster so). Nor more than cores: a round waits for every worker that joined.
     let count = match !parallel && is_small(state, &frontier) {
         true => 1,
-        false => rayon::current_num_threads().min(frontier.len().div_ceil(BATCH)),
+        false => super::threads::round_workers().min(frontier.len().div_ceil(BATCH)),
     };
     let mut workers: Vec<Worker<'_, '_, P>> = if count <= 1 {
         // One worker: no store can be lost, so what it stores need not be kept for a repair.

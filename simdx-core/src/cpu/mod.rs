@@ -315,7 +315,7 @@ impl<P: Program> Iterations<'_, '_, P> {
         // frontier is small (the grid at wide buckets: most of a bucket's work is fused).
         let parallel = self.bucket_work.1.max(self.bucket_work.2) > fused::PARALLEL_BUCKET_EDGES;
         // A parallel round runs on the run's team, taken at the first one.
-        let size = rayon::current_num_threads();
+        let size = threads::round_workers();
         if parallel && size > 1 && self.team.is_none() {
             // The team's threads, not the pool's, run the rounds from now on: the pool sleeps.
             self.awake = None;

@@ -11,6 +11,10 @@
 //! it out. So a round's job must let any subset of the members do the work (the fused rounds take
 //! batches from a shared counter). What runs between two rounds should not wake rayon's workers
 //! beside the team, so the rounds' repair runs on the team too.
+//!
+//! A run's team has no more threads than the process has cores (`threads::round_workers`): a round
+//! waits for every member that joined it, and a member without a core holds the round up. The calling
+//! thread waits for them spinning, but yields its core now and then.
 
 use std::any::Any;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
@@ -21,6 +25,10 @@ use std::time::{Duration, Instant};
 
 /// How long a member waits for the next round, yielding its core, before it sleeps.
 const SPIN: Duration = Duration::from_micros(200);
+
+/// Spins of the calling thread, waiting for the members that joined a round to finish it, between
+/// two yields of its core.
+const WAIT_SPINS_PER_YIELD: u32 = 256;
 
 /// The gate's bit that says the current round is closed: no member joins it any more.
 const CLOSED: u64 = 1 << 31;
@@ -145,8 +153,15 @@ impl Team {
         }
         let mine = catch_unwind(AssertUnwindSafe(|| job(0)));
         let joined = (shared.gate.fetch_or(CLOSED, Ordering::AcqRel) & JOINED) as usize;
+        let mut spins = 0u32;
         while shared.finished.load(Ordering::Acquire) < joined {
-            std::hint::spin_loop();
+            // A member that joined may have lost its core: after a while, offer this one.
+            spins = spins.wrapping_add(1);
+            if spins % WAIT_SPINS_PER_YIELD == 0 {
+                std::thread::yield_now();
+            } else {
+                std::hint::spin_loop();
+            }
         }
         *lock(&shared.job) = None;
         if let Err(payload) = mine {

@@ -4,6 +4,7 @@
 
 pub use crate::run::options::{
     DegreeClasses, DirectionPolicy, FilterPolicy, FusionPolicy, LabelPolicy, RunOptions, ASYNC_AFTER_ITERATIONS,
+    MAX_THREADS,
 };
 pub use crate::run::stats::{Direction, FilterUsed, IterationStats, RunStats};
 pub use crate::run::{linking, options, stats, EngineError, Run};
@@ -68,6 +69,9 @@ fn validate(options: &RunOptions) -> Result<(), EngineError> {
     }
     if options.threads == Some(0) {
         return Err(EngineError::Options("the thread count must be at least 1".into()));
+    }
+    if let Some(threads) = options.threads.filter(|&t| t > MAX_THREADS) {
+        return Err(EngineError::Options(format!("{threads} threads are more than the {MAX_THREADS} a run may use")));
     }
     Ok(())
 }
