@@ -6,7 +6,7 @@ use simdx::engine::{
     DegreeClasses, Direction, DirectionPolicy, Engine, FilterPolicy, FilterUsed, FusionPolicy, RunOptions,
 };
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
-use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp};
+use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp, WideSssp};
 
 mod common;
 use common::{edges, generated};
@@ -74,6 +74,25 @@ fn sssp_matches_dijkstra_under_every_policy() {
                     let run = Engine::new(options).run(&Sssp { source, delta }, &g).unwrap();
                     verify::sssp(&g, source, &run.values)
                         .unwrap_or_else(|e| panic!("{name}, source {source}, delta {delta}, {options:?}: {e}"));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn wide_sssp_matches_dijkstra_past_u32_under_every_policy() {
+    for spec in ["kron:9:w=1500000000-4294967295", "grid:12x9:w=2000000000-4294967295", "urand:8:w=1-4294967295"] {
+        let g = generated(spec);
+        assert!(!simdx_algos::sssp::fits_u32(&g), "{spec} should need u64 distances");
+        for source in sources(&g) {
+            let from = simdx::acc::VertexData::set(g.num_vertices(), &[source]);
+            for delta in [1, u64::from(default_delta(&g)), 1 << 40] {
+                for options in policies() {
+                    let program = WideSssp { sources: from.clone(), delta };
+                    let run = Engine::new(options).run(&program, &g).unwrap();
+                    verify::sssp(&g, source, &run.values)
+                        .unwrap_or_else(|e| panic!("{spec}, source {source}, delta {delta}, {options:?}: {e}"));
                 }
             }
         }

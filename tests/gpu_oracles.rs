@@ -9,7 +9,7 @@ use simdx::engine::{
     RunOptions, ASYNC_AFTER_ITERATIONS,
 };
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
-use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp};
+use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp, WideSssp};
 use simdx_cuda::{CudaEngine, DeviceGraph, ASYNC_EARLY_BUCKET, ASYNC_EARLY_FRONTIER_SHIFT, ASYNC_EARLY_ITERATIONS};
 
 mod common;
@@ -86,6 +86,27 @@ fn sssp_on_the_gpu_matches_dijkstra() {
                     let run = CudaEngine::new(options).run(&Sssp { source, delta }, &dg).unwrap();
                     verify::sssp(&g, source, &run.values)
                         .unwrap_or_else(|e| panic!("{name}, source {source}, delta {delta}, {options:?}: {e}"));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn wide_sssp_on_the_gpu_matches_dijkstra_past_u32() {
+    let Some(gpu) = gpu() else { return };
+    for spec in ["kron:9:w=1500000000-4294967295", "grid:12x9:w=2000000000-4294967295", "urand:8:w=1-4294967295"] {
+        let g = generated(spec);
+        assert!(!simdx_algos::sssp::fits_u32(&g), "{spec} should need u64 distances");
+        let dg = DeviceGraph::upload(&gpu, &g).unwrap();
+        for source in sources(&g) {
+            let from = simdx::acc::VertexData::set(g.num_vertices(), &[source]);
+            for delta in [1, u64::from(default_delta(&g)), 1 << 40] {
+                for options in policies() {
+                    let program = WideSssp { sources: from.clone(), delta };
+                    let run = CudaEngine::new(options).run(&program, &dg).unwrap();
+                    verify::sssp(&g, source, &run.values)
+                        .unwrap_or_else(|e| panic!("{spec}, source {source}, delta {delta}, {options:?}: {e}"));
                 }
             }
         }

@@ -6,7 +6,7 @@ use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use simdx::acc::{DeviceProgram, VertexData};
-use simdx::algos::{core_numbers, Bfs, KCore, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp, Wcc};
+use simdx::algos::{core_numbers, Bfs, KCore, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp, Wcc, WideSssp};
 use simdx::engine::{Direction, FilterUsed, Run, RunStats};
 use simdx::multi_source::{MultiSourceError, MultiStats, Searches, Traversal};
 use simdx::{Graph, RunError, Runner, VertexId};
@@ -93,19 +93,28 @@ pub fn sssp<'py>(
     let n = graph.graph().num_vertices();
     let (host, runners) = graph.prepared();
     let (backend, options) = (self::backend(backend)?, run_options(options)?);
-    // The width is the runner's (wider on a GPU) unless given.
-    let (run, ran) = py.detach(|| {
+    // The width is the runner's (wider on a GPU) unless given; distances are u64 where a sum could
+    // pass u32::MAX.
+    let wide = !simdx::algos::sssp::fits_u32(host);
+    let (distances, run_stats, ran) = py.detach(|| {
         runners.with(host, backend, options, |runner| {
             let delta = delta.unwrap_or_else(|| runner.sssp_delta(host));
-            match ids.as_slice() {
+            let unreached = |d: u64, max: u64| if d == max { f64::INFINITY } else { d as f64 };
+            if wide {
+                let program = WideSssp { sources: VertexData::set(n, &ids), delta: u64::from(delta) };
+                return runner.run(&program).map(|run| {
+                    (run.values.iter().map(|&d| unreached(d, u64::MAX)).collect::<Vec<f64>>(), run.stats)
+                });
+            }
+            let run = match ids.as_slice() {
                 &[source] => runner.run(&Sssp { source, delta }),
                 _ => runner.run(&MultiSourceSssp { sources: VertexData::set(n, &ids), delta }),
-            }
+            }?;
+            Ok((run.values.iter().map(|&d| unreached(u64::from(d), u64::from(UNREACHED))).collect(), run.stats))
         })
+        .map(|((distances, stats), ran)| (distances, stats, ran))
     })?;
-    let distances: Vec<f64> =
-        run.values.iter().map(|&d| if d == UNREACHED { f64::INFINITY } else { f64::from(d) }).collect();
-    Ok((PyArray1::from_vec(py, distances).into_any(), stats(py, &run.stats, &ran)?))
+    Ok((PyArray1::from_vec(py, distances).into_any(), stats(py, &run_stats, &ran)?))
 }
 
 fn check_pagerank(damping: f64, tolerance: f64) -> PyResult<()> {

@@ -29,6 +29,7 @@ pub mod ppr;
 pub mod spmv;
 pub mod sssp;
 pub mod sssp_multi;
+pub mod sssp_wide;
 pub mod verify;
 pub mod wcc;
 
@@ -47,6 +48,7 @@ pub use ppr::Ppr;
 pub use spmv::Spmv;
 pub use sssp::Sssp;
 pub use sssp_multi::MultiSourceSssp;
+pub use sssp_wide::WideSssp;
 pub use wcc::Wcc;
 
 use simdx_core::{Graph, Weights};

@@ -54,6 +54,9 @@ pub enum GraphError {
     /// An edge list handed to the builder that cannot form a graph.
     #[error("invalid edge list: {0}")]
     Build(String),
+    /// A set of vertices given by the user (`--sources`) that names none, or one the graph lacks.
+    #[error("{0}")]
+    Vertices(String),
 }
 
 impl GraphError {

@@ -7,8 +7,8 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 
 use simdx::Runner;
+use simdx_algos::{bp, mlp, sssp, Bp, Mlp, MultiSourceBfs, MultiSourceSssp, WideSssp};
 use simdx_algos::{core_numbers, undirected, verify, Bfs, KCore, PageRank, Ppr, Spmv, Sssp, Wcc};
-use simdx_algos::{Bp, Mlp, MultiSourceBfs, MultiSourceSssp};
 use simdx_core::acc::VertexData;
 use simdx_core::engine::RunStats;
 use simdx_core::io::vertex_values::{parse_vertex_set, read_vertex_values};
@@ -16,6 +16,7 @@ use simdx_core::multi_source::{Searches, Traversal};
 use simdx_core::{Graph, VertexId};
 
 use super::error::CliError;
+use super::numbers;
 use super::outcome::{trials, Outcome, Values};
 
 /// An algorithm name on the command line.
@@ -65,11 +66,51 @@ pub enum Algorithm {
     Bc,
 }
 
+/// SSSP from `--source` or the nearest of `--sources`: over `u32` distances where every shortest
+/// distance fits below `u32::MAX` (half the bytes a step moves), over `u64` distances otherwise.
+fn sssp(
+    params: &AlgorithmArgs,
+    graph: &Graph,
+    seed: u64,
+    runner: &Runner<'_>,
+    count: u32,
+    validate: bool,
+) -> Result<Outcome, CliError> {
+    let delta = params.delta.unwrap_or_else(|| u64::from(runner.sssp_delta(graph)));
+    if delta == 0 {
+        return Err(CliError::Usage("--delta must be at least 1".into()));
+    }
+    let detail = || format!(" (delta {delta})");
+    let (sources, source) = match sources(params, graph)? {
+        Some(sources) => (sources, None),
+        None => {
+            let source = pick_source(params.source, graph, seed)?;
+            (vec![source], Some(source))
+        }
+    };
+    if !sssp::fits_u32(graph) {
+        let program = WideSssp { sources: VertexData::set(graph.num_vertices(), &sources), delta };
+        let (run, times) = trials(runner, &program, count)?;
+        let validation = check(validate, || verify::sssp_from(graph, &sources, &run.values).map(|()| detail()));
+        return Ok(outcome(Values::U64(run.values), times, run.stats, source, validation));
+    }
+    // A width past every distance puts them all in one bucket, as u32::MAX does.
+    let delta = delta.min(u64::from(u32::MAX)) as u32;
+    let (run, times) = match source {
+        Some(source) => trials(runner, &Sssp { source, delta }, count)?,
+        None => {
+            trials(runner, &MultiSourceSssp { sources: VertexData::set(graph.num_vertices(), &sources), delta }, count)?
+        }
+    };
+    let validation = check(validate, || verify::sssp_from(graph, &sources, &run.values).map(|()| detail()));
+    Ok(outcome(Values::U32(run.values), times, run.stats, source, validation))
+}
+
 /// Algorithm parameters.
 #[derive(Debug, Args)]
 pub struct AlgorithmArgs {
     /// Source vertex for bfs, sssp and ppr (0-based; default: a vertex with out-edges picked from --seed).
-    #[arg(long, conflicts_with = "sources")]
+    #[arg(long, conflicts_with = "sources", value_parser = numbers::vertex_id, allow_negative_numbers = true)]
     source: Option<VertexId>,
     /// Several sources for bfs, sssp and ppr: ids separated by commas (`3,7`), or a file of ids.
     #[arg(long, value_name = "IDS|FILE")]
@@ -82,30 +123,31 @@ pub struct AlgorithmArgs {
     #[arg(long, value_name = "FILE")]
     priors: Option<PathBuf>,
     /// Bucket width for sssp (default: largest weight / mean degree, at least 1, wider where the mean degree is under 16; four times that on a GPU).
-    #[arg(long)]
-    delta: Option<u32>,
+    #[arg(long, value_parser = numbers::width, allow_negative_numbers = true)]
+    delta: Option<u64>,
     /// PageRank damping factor.
-    #[arg(long, default_value_t = 0.85)]
+    #[arg(long, default_value_t = 0.85, value_parser = numbers::damping, allow_negative_numbers = true)]
     damping: f64,
     /// PageRank tolerance: stop when the ranks change by less than this (L1) in one iteration.
-    #[arg(long, default_value_t = 1e-6)]
+    #[arg(long, default_value_t = 1e-6, value_parser = numbers::tolerance, allow_negative_numbers = true)]
     tolerance: f64,
     /// PageRank iteration cap (default 100); bp iterations (default 10).
-    #[arg(long)]
+    #[arg(long, value_parser = numbers::at_least_one, allow_negative_numbers = true)]
     iterations: Option<u32>,
     /// mlp: the bias added to each neuron's weighted sum: one number for all, or a file laid out as
     /// --input.
     #[arg(long, value_name = "NUMBER|FILE", default_value = "0", allow_negative_numbers = true)]
     bias: String,
     /// kcore: the smallest degree a vertex keeps within the core (SIMD-X uses 16).
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, value_parser = numbers::non_negative, allow_negative_numbers = true)]
     k: u32,
     /// kcore: the full core decomposition (every vertex's core number) instead of one k-core.
     #[arg(long)]
     all: bool,
     /// msbfs, closeness, harmonic, eccentricity, bc: K sources picked at random (from --seed) among the
     /// vertices with edges, instead of --sources (msbfs) or every vertex.
-    #[arg(long, value_name = "K", conflicts_with_all = ["source", "sources"])]
+    #[arg(long, value_name = "K", conflicts_with_all = ["source", "sources"], value_parser = numbers::at_least_one,
+          allow_negative_numbers = true)]
     samples: Option<u32>,
     /// msbfs, closeness, harmonic, eccentricity: batch the sources that share a highest-degree neighbour
     /// together (iBFS's GroupBy) instead of in the order given.
@@ -158,41 +200,22 @@ impl Algorithm {
                 let validation = check(validate, || verify::bfs(graph, source, &run.values).map(|()| String::new()));
                 Ok(outcome(Values::U32(run.values), times, run.stats, Some(source), validation))
             }
-            Algorithm::Sssp => {
-                let delta = params.delta.unwrap_or_else(|| runner.sssp_delta(graph));
-                if delta == 0 {
-                    return Err(CliError::Usage("--delta must be at least 1".into()));
-                }
-                let detail = || format!(" (delta {delta})");
-                if let Some(sources) = sources(params, graph)? {
-                    let program = MultiSourceSssp { sources: VertexData::set(graph.num_vertices(), &sources), delta };
-                    let (run, times) = trials(runner, &program, count)?;
-                    let validation =
-                        check(validate, || verify::sssp_from(graph, &sources, &run.values).map(|()| detail()));
-                    return Ok(outcome(Values::U32(run.values), times, run.stats, None, validation));
-                }
-                let source = pick_source(params.source, graph, seed)?;
-                let (run, times) = trials(runner, &Sssp { source, delta }, count)?;
-                let validation = check(validate, || verify::sssp(graph, source, &run.values).map(|()| detail()));
-                Ok(outcome(Values::U32(run.values), times, run.stats, Some(source), validation))
-            }
+            Algorithm::Sssp => sssp(params, graph, seed, runner, count, validate),
             Algorithm::Pr => {
-                check_damping(params.damping)?;
+                let allowed = rank_allowance(params, validate)?;
                 let program = PageRank {
                     damping: params.damping,
                     tolerance: params.tolerance,
                     max_iterations: params.iterations.unwrap_or(100),
                 };
                 let (run, times) = trials(runner, &program, count)?;
-                // The oracle converges much further; allow for where the run stopped.
-                let allowed = (params.tolerance * 10.0).max(1e-5);
                 let validation = check(validate, || {
                     verify::pagerank(graph, &program, &run.values, allowed).map(|l1| format!(" (L1 distance {l1:.2e})"))
                 });
                 Ok(Outcome { values: Values::F64(run.values), times, stats: run.stats, source: None, validation })
             }
             Algorithm::Ppr => {
-                check_damping(params.damping)?;
+                let allowed = rank_allowance(params, validate)?;
                 let seeds = match sources(params, graph)? {
                     Some(seeds) => seeds,
                     None => vec![pick_source(params.source, graph, seed)?],
@@ -204,7 +227,6 @@ impl Algorithm {
                     ..Ppr::from_seeds(graph.num_vertices(), &seeds)
                 };
                 let (run, times) = trials(runner, &program, count)?;
-                let allowed = (params.tolerance * 10.0).max(1e-5);
                 let validation = check(validate, || {
                     verify::ppr(graph, &program, &run.values, allowed).map(|l1| format!(" (L1 distance {l1:.2e})"))
                 });
@@ -264,15 +286,17 @@ impl Algorithm {
                 let program = match &params.priors {
                     Some(path) => {
                         let priors = read_vertex_values(path, n, 0.0)?;
-                        if let Some(v) = priors.iter().position(|&p| p < 0.0) {
-                            let message = format!("the prior of vertex {v} is negative ({})", priors[v]);
-                            return Err(simdx_core::GraphError::file(path, message).into());
-                        }
+                        bp::check_inputs(graph, &priors).map_err(|e| simdx_core::GraphError::file(path, e))?;
                         Bp { iterations, priors: priors.into() }
                     }
-                    None => Bp::uniform(n, iterations),
+                    None => {
+                        let program = Bp::uniform(n, iterations);
+                        bp::check_inputs(graph, program.priors.as_slice()).map_err(unfit)?;
+                        program
+                    }
                 };
                 let (run, times) = trials(runner, &program, count)?;
+                bp::check_beliefs(&run.values).map_err(unfit)?;
                 let validation = check(validate, || {
                     let total: f64 = run.values.iter().sum();
                     verify::bp(graph, &program, &run.values, 1e-5).map(|()| format!(" (beliefs sum to {total:.6})"))
@@ -293,6 +317,7 @@ impl Algorithm {
                     None => Mlp::default_input(n, 0.0).input,
                 };
                 let program = Mlp { input, bias };
+                mlp::check_network(graph).map_err(unfit)?;
                 let (run, times) = trials(runner, &program, count)?;
                 let validation = check(validate, || {
                     let layers = verify::mlp_layers(graph)?;
@@ -432,12 +457,27 @@ fn sources(params: &AlgorithmArgs, graph: &Graph) -> Result<Option<Vec<VertexId>
     }
 }
 
-fn check_damping(damping: f64) -> Result<(), CliError> {
-    if (0.0..1.0).contains(&damping) {
-        Ok(())
-    } else {
-        Err(CliError::Usage(format!("--damping {damping} is not within [0, 1)")))
+/// The most L1 distance `--validate` allows between PageRank's ranks and the oracle's, which runs
+/// far closer to the fixed point: a run that stops when an iteration changes the ranks by less than
+/// the tolerance `t` is within `t·d/(1-d)` of it (the iteration shrinks distances by `d`), doubled for
+/// rounding, at least 1e-5. A tolerance whose allowance passes 1e-2 would let meaningless ranks pass:
+/// `--validate` refuses it.
+fn rank_allowance(params: &AlgorithmArgs, validate: bool) -> Result<f64, CliError> {
+    let (t, d) = (params.tolerance, params.damping);
+    let allowed = (2.0 * t * d / (1.0 - d)).max(1e-5);
+    if validate && allowed > 1e-2 {
+        return Err(CliError::Usage(format!(
+            "--validate cannot judge ranks converged only to --tolerance {t} with --damping {d} (they may be \
+             {allowed:.1e} from the answer in L1); give a tolerance of at most {:.1e}",
+            1e-2 * (1.0 - d) / (2.0 * d)
+        )));
     }
+    Ok(allowed)
+}
+
+/// An algorithm's refusal of a graph or of inputs that do not fit it.
+fn unfit(why: String) -> CliError {
+    CliError::Usage(why)
 }
 
 /// A vector file of `n` values as `f32`, each of which must stay finite (vertices not named get 0).
@@ -506,4 +546,13 @@ fn pick_source(given: Option<VertexId>, graph: &Graph, seed: u64) -> Result<Vert
     let start = (seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 17) as usize % n;
     let found = (0..n).map(|i| ((start + i) % n) as VertexId).find(|&v| graph.out_degree(v) > 0);
     Ok(found.unwrap_or(start as VertexId))
+}
+
+impl AlgorithmArgs {
+    /// The files the parameters may name (--sources, --input, --priors, --bias), which no output may
+    /// replace; a value that is no file (ids, a number) names none.
+    pub fn files(&self) -> Vec<&std::path::Path> {
+        let named = [self.sources.as_deref().map(std::path::Path::new), self.input.as_deref(), self.priors.as_deref()];
+        named.into_iter().flatten().chain([std::path::Path::new(&self.bias)]).collect()
+    }
 }

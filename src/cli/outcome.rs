@@ -7,8 +7,9 @@ use std::time::Duration;
 
 use simdx::Runner;
 use simdx_core::acc::DeviceProgram;
+use simdx_core::acc::Value;
 use simdx_core::engine::{Run, RunStats};
-use simdx_core::VertexId;
+use simdx_core::{Graph, VertexId};
 
 use super::error::CliError;
 
@@ -30,6 +31,8 @@ pub struct Outcome {
 pub enum Values {
     /// Integer values (`u32::MAX` prints as `inf`).
     U32(Vec<u32>),
+    /// Wide integer values (`u64::MAX` prints as `inf`): distances that may pass `u32::MAX`.
+    U64(Vec<u64>),
     /// Real values (infinity prints as `inf`).
     F32(Vec<f32>),
     /// Real values in double precision (infinity prints as `inf`).
@@ -55,12 +58,34 @@ impl Values {
     pub fn len(&self) -> usize {
         match self {
             Values::U32(v) => v.len(),
+            Values::U64(v) => v.len(),
             Values::F32(v) => v.len(),
             Values::F64(v) => v.len(),
             Values::Rows { columns, values } => values.len() / (*columns).max(1),
             Values::Selected { vertices, .. } => vertices.len(),
         }
     }
+}
+
+impl Outcome {
+    /// The edges GTEPS counts: for a `traversal` (bfs, sssp), the edges of the part it reached, as
+    /// Graph500 counts them (the out-arcs of reached vertices; each undirected edge once), with the
+    /// number of vertices reached; for the other algorithms, every edge and `None`.
+    pub fn counted_edges(traversal: bool, graph: &Graph, values: &Values) -> (u64, Option<usize>) {
+        let reached: Vec<VertexId> = match values {
+            Values::U32(values) if traversal => reached(values),
+            Values::U64(values) if traversal => reached(values),
+            _ => return (graph.num_edges(), None),
+        };
+        let arcs: u64 = reached.iter().map(|&v| graph.out_degree(v)).sum();
+        let edges = if graph.is_directed() { arcs } else { arcs.div_ceil(2) };
+        (edges, Some(reached.len()))
+    }
+}
+
+/// The vertices whose value is not the type's largest (unreached).
+fn reached<V: Value>(values: &[V]) -> Vec<VertexId> {
+    (0..values.len() as VertexId).filter(|&v| !values[v as usize].is_max()).collect()
 }
 
 /// Runs `program` `count` times; returns the last run and every trial's time.

@@ -10,6 +10,72 @@ const DEFAULT_SEED: u64 = 27491095;
 
 pub fn cases(s: &mut Suite) {
     sssp_sums(s);
+    generated_answers(s);
+    hand_made_answers(s);
+}
+
+/// BFS, SSSP, WCC and PageRank on generated graphs, under each direction, against the oracles.
+fn generated_answers(s: &mut Suite) {
+    let specs = ["kron:9:w", "urand:9:w", "rmat:8:w", "grid:20x15", "kron:7:4:w=1-1000000"];
+    for spec in specs {
+        let g = Arcs::generated(spec, DEFAULT_SEED);
+        for direction in ["push", "pull", "auto"] {
+            for (algorithm, want) in
+                [("bfs", oracle::bfs(&g, 1)), ("sssp", oracle::dijkstra(&g, &[1])), ("wcc", oracle::components(&g))]
+            {
+                let dir = s.dir();
+                let out = dir.join("v.txt");
+                let args = ["run", algorithm, spec, "--source", "1", "--direction", direction, "--output", &arg(&out)];
+                let args = if algorithm == "wcc" { [&args[..3], &args[5..]].concat() } else { args.to_vec() };
+                let check =
+                    move |_: &_| oracle::same_integers(&std::fs::read_to_string(&out).unwrap_or_default(), &want);
+                s.add_in(dir, Case::new(format!("answers: {algorithm} on {spec}, {direction}"), &args, 0).check(check));
+            }
+        }
+        let want = oracle::pagerank(&g, 0.85);
+        let dir = s.dir();
+        let out = dir.join("r.txt");
+        let args = ["run", "pr", spec, "--tolerance", "1e-9", "--output", &arg(&out)];
+        let check = move |_: &_| oracle::close_floats(&std::fs::read_to_string(&out).unwrap_or_default(), &want, 1e-5);
+        s.add_in(dir, Case::new(format!("answers: pagerank on {spec}"), &args, 0).check(check));
+    }
+}
+
+/// Hand-made files: isolated vertices, one vertex, no edges, unreachable parts, heavy weights.
+fn hand_made_answers(s: &mut Suite) {
+    let graphs: [(&str, usize, &[(u32, u32, u64)]); 5] = [
+        ("a path and isolated vertices", 9, &[(0, 1, 3), (1, 2, 4), (2, 3, 5)]),
+        ("a star", 6, &[(0, 1, 7), (0, 2, 1), (0, 3, 2), (0, 4, 9), (0, 5, 4)]),
+        ("two components", 8, &[(0, 1, 1), (1, 2, 1), (4, 5, 2), (5, 6, 2), (6, 7, 2)]),
+        ("a cycle with a shortcut", 5, &[(0, 1, 10), (1, 2, 10), (2, 3, 10), (3, 4, 10), (4, 0, 10), (0, 3, 1)]),
+        ("a heavy bridge", 4, &[(0, 1, 4000000000), (1, 2, 4000000000), (2, 3, 1)]),
+    ];
+    for (name, n, edges) in graphs {
+        for directed in [true, false] {
+            let g = Arcs::new(n, edges, !directed);
+            for (algorithm, want) in [("bfs", oracle::bfs(&g, 0)), ("sssp", oracle::dijkstra(&g, &[0]))] {
+                let dir = s.dir();
+                let file = dir.join("g.mtx");
+                let kind = if directed { "general" } else { "symmetric" };
+                let mut text = format!("%%MatrixMarket matrix coordinate integer {kind}\n{n} {n} {}\n", edges.len());
+                for &(u, v, w) in edges {
+                    // A symmetric file keeps the lower triangle.
+                    let (a, b) = if directed { (u, v) } else { (u.max(v), u.min(v)) };
+                    text += &format!("{} {} {w}\n", a + 1, b + 1);
+                }
+                std::fs::write(&file, text).unwrap();
+                let out = dir.join("v.txt");
+                let args = ["run", algorithm, &arg(&file), "--source", "0", "--validate", "--output", &arg(&out)];
+                let check =
+                    move |_: &_| oracle::same_integers(&std::fs::read_to_string(&out).unwrap_or_default(), &want);
+                let shown = if directed { "directed" } else { "undirected" };
+                s.add_in(
+                    dir,
+                    Case::new(format!("answers: {algorithm} on {name}, {shown} .mtx"), &args, 0).check(check),
+                );
+            }
+        }
+    }
 }
 
 /// SSSP whose distances pass `u32::MAX`: from the generator, and from `.wel` files at the largest weight.

@@ -64,7 +64,7 @@ pub fn dijkstra(g: &Arcs, sources: &[u32]) -> Vec<Option<u64>> {
         }
         for &(v, w) in &adj[u as usize] {
             let nd = d + w;
-            if dist[v as usize].is_none_or(|best| nd < best) {
+            if dist[v as usize].map_or(true, |best| nd < best) {
                 dist[v as usize] = Some(nd);
                 heap.push(Reverse((nd, v)));
             }
@@ -159,4 +159,21 @@ pub fn close_floats(text: &str, want: &[f64], tolerance: f64) -> Result<(), Stri
         return Err(format!("L1 distance to the oracle {l1:e}, more than {tolerance:e}"));
     }
     Ok(())
+}
+
+/// Weakly connected components: each vertex labelled with the smallest vertex id of its component.
+pub fn components(g: &Arcs) -> Vec<Option<u64>> {
+    let mut parent: Vec<usize> = (0..g.n).collect();
+    fn root(parent: &mut [usize], mut v: usize) -> usize {
+        while parent[v] != v {
+            parent[v] = parent[parent[v]];
+            v = parent[v];
+        }
+        v
+    }
+    for &(u, v, _) in &g.arcs {
+        let (a, b) = (root(&mut parent, u as usize), root(&mut parent, v as usize));
+        parent[a.max(b)] = a.min(b);
+    }
+    (0..g.n).map(|v| Some(root(&mut parent, v) as u64)).collect()
 }

@@ -27,5 +27,5 @@ pub use multi_search::{betweenness, closeness, eccentricity, harmonic, levels_fr
 pub use pagerank::{pagerank, serial_pagerank};
 pub use ppr::{ppr, serial_ppr};
 pub use spmv::{serial_spmv, spmv};
-pub use sssp::{dijkstra, dijkstra_from, sssp, sssp_from};
+pub use sssp::{dijkstra, dijkstra_from, sssp, sssp_from, Distance};
 pub use wcc::{union_find_components, wcc};

@@ -60,7 +60,7 @@ pub fn read_vertex_values(path: &Path, n: usize, default: f64) -> Result<Vec<f64
 /// file of ids (whitespace or commas between them, comments as above). An empty set is an error.
 pub fn parse_vertex_set(spec: &str, n: usize, what: &str) -> Result<Vec<VertexId>> {
     if spec.trim().is_empty() {
-        return Err(GraphError::Build(format!("{what} names no vertex")));
+        return Err(GraphError::Vertices(format!("{what} names no vertex: give ids such as 3,7 or a file of ids")));
     }
     let inline = !spec.is_empty()
         && spec.split(',').all(|s| !s.trim().is_empty() && s.trim().bytes().all(|b| b.is_ascii_digit()));
@@ -68,7 +68,7 @@ pub fn parse_vertex_set(spec: &str, n: usize, what: &str) -> Result<Vec<VertexId
         let mut ids = Vec::new();
         for s in spec.split(',') {
             let id = s.trim().parse::<u64>().ok().filter(|&id| id < n as u64).ok_or_else(|| {
-                GraphError::Build(format!(
+                GraphError::Vertices(format!(
                     "{what}: vertex {} does not exist: the graph has {n} vertices (ids 0..{n})",
                     s.trim()
                 ))
@@ -95,7 +95,7 @@ pub fn parse_vertex_set(spec: &str, n: usize, what: &str) -> Result<Vec<VertexId
         ids
     };
     if ids.is_empty() {
-        return Err(GraphError::Build(format!("{what} names no vertex")));
+        return Err(GraphError::Vertices(format!("{what} names no vertex: give ids such as 3,7 or a file of ids")));
     }
     Ok(ids)
 }
