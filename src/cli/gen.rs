@@ -36,7 +36,7 @@ pub struct GenArgs {
     #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
     to: Option<Format>,
     /// Random seed; the same seed gives the same graph on any number of threads.
-    #[arg(long, default_value_t = DEFAULT_SEED)]
+    #[arg(long, default_value_t = DEFAULT_SEED, value_parser = super::numbers::seed, allow_negative_numbers = true)]
     seed: u64,
 }
 
@@ -44,6 +44,7 @@ pub struct GenArgs {
 pub fn run(args: GenArgs) -> Result<(), CliError> {
     let text = std::iter::once(args.kind.as_str()).chain(args.params.iter().map(String::as_str)).collect::<Vec<_>>();
     let spec = GeneratorSpec::parse(&text.join(":"))?;
+    super::outputs::check(&[("--output", Some(&args.output))], &[])?;
     let (graph, generate) = with_spinner(format!("generating {spec}"), || spec.generate(args.seed));
     let graph = graph?;
     let (written, write) =

@@ -26,7 +26,7 @@ pub struct GraphArg {
     #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
     pub format: Option<Format>,
     /// Seed for generator specs.
-    #[arg(long, default_value_t = DEFAULT_SEED)]
+    #[arg(long, default_value_t = DEFAULT_SEED, value_parser = super::numbers::seed, allow_negative_numbers = true)]
     pub seed: u64,
     /// Keep self-loops instead of removing them (files only).
     #[arg(long)]
@@ -53,6 +53,11 @@ impl GraphArg {
         } else {
             self.graph.clone()
         }
+    }
+
+    /// The graph file, or `None` for a generator spec.
+    pub fn file(&self) -> Option<&std::path::Path> {
+        (!simdx_core::gen::is_spec(&self.graph)).then(|| std::path::Path::new(&self.graph))
     }
 
     /// Loads or generates the graph, showing a spinner on a terminal; returns it with the time taken.

@@ -19,6 +19,7 @@ use super::algorithm::{Algorithm, AlgorithmArgs};
 use super::backend::{runner, BackendArg};
 use super::error::CliError;
 use super::graph_arg::GraphArg;
+use super::numbers;
 use super::outcome::{Outcome, Values};
 
 /// Arguments of `simdx run`.
@@ -40,7 +41,7 @@ pub struct RunArgs {
     #[arg(long)]
     validate: bool,
     /// Number of runs; the reported time is their median.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 1, value_parser = numbers::at_least_one, allow_negative_numbers = true)]
     trials: u32,
     /// Write the run's statistics to this file as JSON.
     #[arg(long, value_name = "FILE")]
@@ -69,7 +70,7 @@ pub struct EngineArgs {
     direction: DirectionArg,
     /// Share of all arcs above which auto direction pulls (the CPU backend uses at least 0.85 for
     /// aggregation programs such as sssp and pagerank, whose pull is dearer than their push).
-    #[arg(long, default_value_t = 0.30)]
+    #[arg(long, default_value_t = 0.30, value_parser = numbers::share, allow_negative_numbers = true)]
     threshold: f64,
     /// Frontier filter: online bins, ballot scan, or jit (online, ballot on overflow).
     #[arg(long, value_enum, default_value_t = FilterArg::Jit)]
@@ -240,11 +241,22 @@ struct TraceRow {
 
 /// Runs `simdx run`.
 pub fn run(args: RunArgs) -> Result<(), CliError> {
+    let inputs: Vec<&std::path::Path> = args.graph.file().into_iter().chain(args.params.files()).collect();
+    let outputs =
+        [("--output", args.output.as_deref()), ("--json", args.json.as_deref()), ("--plot", args.plot.as_deref())];
+    super::outputs::check(&outputs, &inputs)?;
     let (graph, labels, _) = args.graph.load_labelled()?;
     let runner = runner(args.backend, args.engine.options(), &graph)?;
     let meter = if args.energy { energy_meter(&runner) } else { None };
     let before = meter.as_ref().and_then(|m| m.millijoules().ok());
     let outcome = args.algorithm.run(&args.params, &graph, args.graph.seed, &runner, args.trials, args.validate)?;
+    let cap = args.engine.max_iterations;
+    if cap < u32::MAX && outcome.stats.iterations.len() >= cap as usize {
+        eprintln!(
+            "simdx: warning: the run stopped at --max-iterations {cap}, possibly before it converged: values \
+             may be unfinished (`inf` where nothing arrived yet)"
+        );
+    }
     let energy_j = match (&meter, before) {
         (Some(m), Some(before)) => {
             m.millijoules().ok().map(|after| after.saturating_sub(before) as f64 / 1e3 / outcome.times.len() as f64)
@@ -377,20 +389,14 @@ fn report(
     }
 }
 
-/// The edges GTEPS counts: for a traversal (bfs, sssp), the edges of the part it reached, as Graph500
-/// counts them (the out-arcs of reached vertices; each undirected edge once), with a warning on stderr
-/// when that part is under 1% of the graph; for the other algorithms, every edge.
+/// The edges GTEPS counts ([`Outcome::counted_edges`]), with a warning on stderr when a search
+/// reached under 1% of the graph.
 fn counted_edges(algorithm: Algorithm, graph: &Graph, values: &Values) -> u64 {
-    let (Algorithm::Bfs | Algorithm::Sssp, Values::U32(values)) = (algorithm, values) else {
-        return graph.num_edges();
-    };
-    let reached: Vec<VertexId> = (0..values.len() as VertexId).filter(|&v| values[v as usize] != u32::MAX).collect();
-    let arcs: u64 = reached.iter().map(|&v| graph.out_degree(v)).sum();
-    let edges = if graph.is_directed() { arcs } else { arcs.div_ceil(2) };
-    if (reached.len() as f64) < 0.01 * values.len() as f64 {
+    let traversal = matches!(algorithm, Algorithm::Bfs | Algorithm::Sssp);
+    let (edges, reached) = Outcome::counted_edges(traversal, graph, values);
+    if let Some(reached) = reached.filter(|&r| (r as f64) < 0.01 * values.len() as f64) {
         eprintln!(
-            "simdx: warning: the search reached {} of {} vertices ({edges} edges); GTEPS counts only those edges",
-            reached.len(),
+            "simdx: warning: the search reached {reached} of {} vertices ({edges} edges); GTEPS counts only those edges",
             values.len()
         );
     }
@@ -412,6 +418,7 @@ fn write_values(path: &std::path::Path, values: &Values, labels: Option<&VertexL
         };
         match values {
             Values::U32(v) => write_lines(&mut out, vertices, v, 1, labels, |out, x| write!(out, "{x}"))?,
+            Values::U64(v) => write_lines(&mut out, vertices, v, 1, labels, |out, x| write!(out, "{x}"))?,
             Values::F32(v) => write_lines(&mut out, vertices, v, 1, labels, |out, x| write!(out, "{x:e}"))?,
             Values::F64(v) => write_lines(&mut out, vertices, v, 1, labels, |out, x| write!(out, "{x:e}"))?,
             Values::Rows { columns, values } => {
