@@ -14,6 +14,8 @@ use clap::Parser;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    // A write cut short by Ctrl-C (or SIGTERM, SIGHUP) leaves no temporary file beside its destination.
+    simdx_core::io::atomic_file::remove_temporaries_on_signals();
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(()) => ExitCode::SUCCESS,

@@ -24,6 +24,8 @@ pub struct ConvertArgs {
 
 /// Runs `simdx convert`.
 pub fn run(args: ConvertArgs) -> Result<(), CliError> {
+    let inputs: Vec<&std::path::Path> = args.input.file().into_iter().collect();
+    super::outputs::check(&[("OUT", Some(&args.output))], &inputs)?;
     let (graph, load) = args.input.load()?;
     let (written, write) =
         with_spinner(format!("writing {}", args.output.display()), || write_graph(&graph, &args.output, args.to));

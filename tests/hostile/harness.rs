@@ -21,6 +21,8 @@ pub struct Ran {
     pub stdout: String,
     /// Its standard error.
     pub stderr: String,
+    /// Its peak resident memory, in KiB.
+    pub max_rss_kb: i64,
 }
 
 /// A check of the last run's outcome: `Err` says what is wrong.
@@ -140,5 +142,5 @@ fn run_limited(binary: &Path, args: &[String], dir: &Path, out: &Path) -> Result
     }
     let read = |p: &PathBuf| String::from_utf8_lossy(&std::fs::read(p).unwrap_or_default()).into_owned();
     let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
-    Ok(Ran { code, stdout: read(&stdout_path), stderr: read(&stderr_path) })
+    Ok(Ran { code, stdout: read(&stdout_path), stderr: read(&stderr_path), max_rss_kb })
 }
