@@ -379,10 +379,13 @@ fn a_memory_limit_refuses_what_would_exceed_it() {
     assert!(!std::path::Path::new(&out).exists());
     let o = simdx(&["gen", "kron:14", "-o", &out, "--memory-limit", "1G"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    // A run's per-vertex state counts too (the graph file is mapped, so only the state is held).
+    // A mapped file counts (10 MiB: every page of it is read), and a run's per-vertex state on top.
     let sxg = dir.path().join("g.sxg").display().to_string();
     assert!(simdx(&["gen", "grid:512x512", "-o", &sxg]).status.success());
     let o = simdx(&["--memory-limit", "4M", "run", "bfs", &sxg, "--backend", "cpu"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("mapping the whole file needs about 10.0 MiB"), "{}", stderr(&o));
+    let o = simdx(&["--memory-limit", "12M", "run", "bfs", &sxg, "--backend", "cpu"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("the run's per-vertex state needs about"), "{}", stderr(&o));
     assert!(simdx(&["--memory-limit", "64M", "run", "bfs", &sxg, "--backend", "cpu"]).status.success());

@@ -2,8 +2,17 @@
 //! and what the machine has available, so that a reader or generator can refuse with one sentence
 //! instead of aborting on a failed allocation. A process-wide limit ([`set_limit`], the CLI's
 //! `--memory-limit`) caps what counts as available.
+//!
+//! Files count as well as what is built from them: a reader maps a file and reads every page of it,
+//! which the process then holds, so [`check_text_file`] counts a text file's bytes with the graph its
+//! lines will make (estimated from its size before parsing), and [`check_mapped_file`] a `.sxg` file's
+//! bytes before it is mapped. Against what the system has available only the graph counts (mapped
+//! pages of a file can be dropped and read again).
 
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::error::GraphError;
 
 /// The limit set by [`set_limit`]; 0: none.
 static LIMIT: AtomicU64 = AtomicU64::new(0);
@@ -47,6 +56,42 @@ pub fn graph_bytes(n: u64, m: u64, directed: bool) -> u64 {
     let csr = csrs * (n.saturating_add(1)).saturating_mul(8) + arcs.saturating_mul(8);
     let edge_list = m.saturating_mul(12);
     csr.saturating_add(edge_list)
+}
+
+/// The bytes of a text file sampled to estimate how many lines the whole file has.
+const SAMPLE_BYTES: usize = 1 << 20;
+
+/// About how many lines (edges, give or take a header and comments) a text file of `bytes` has,
+/// from the lines of its first [`SAMPLE_BYTES`].
+pub fn estimated_lines(bytes: &[u8]) -> u64 {
+    let sample = &bytes[..bytes.len().min(SAMPLE_BYTES)];
+    let mut lines = memchr::memchr_iter(b'\n', sample).count() as u64;
+    if sample.len() == bytes.len() {
+        return lines + u64::from(!bytes.ends_with(b"\n") && !bytes.is_empty());
+    }
+    lines = lines.max(1);
+    ((bytes.len() as u128 * lines as u128) / sample.len() as u128) as u64
+}
+
+/// Refuses, before it is parsed, a text graph file (`bytes`, mapped or read) whose bytes and the graph
+/// of about as many edges as it has lines ([`estimated_lines`]; `directed`: one CSR each way) exceed
+/// the limit ([`set_limit`]), or whose graph exceeds the memory available. Names `path`.
+pub fn check_text_file(path: &Path, bytes: &[u8], directed: bool) -> Result<(), GraphError> {
+    let edges = estimated_lines(bytes);
+    let graph = graph_bytes(0, edges, directed);
+    let file = bytes.len() as u64;
+    let what = format!("reading about {edges} edges from {} of text", show_bytes(file));
+    verdict(file.saturating_add(graph), &what, limit(), None)
+        .and_then(|()| verdict(graph, &what, None, available_bytes()))
+        .map_err(|message| GraphError::file(path, message))
+}
+
+/// Refuses, before it is mapped, a binary graph file larger than the limit ([`set_limit`]): every
+/// byte of it is read (its checksum) and then held. A file that cannot be looked at is left to the
+/// reader to report.
+pub fn check_mapped_file(path: &Path) -> Result<(), GraphError> {
+    let Ok(meta) = std::fs::metadata(path) else { return Ok(()) };
+    verdict(meta.len(), "mapping the whole file", limit(), None).map_err(|message| GraphError::file(path, message))
 }
 
 /// The memory the system says is available (Linux `MemAvailable`), if it says.
@@ -158,6 +203,17 @@ mod tests {
         assert!(verdict(2 * mib, "the test graph", Some(mib), None).is_err());
         assert!(verdict(mib, "the test graph", Some(mib), Some(gib)).is_ok());
         assert!(verdict(mib, "the test graph", None, None).is_ok());
+    }
+
+    #[test]
+    fn lines_are_estimated_from_the_first_mebibyte() {
+        assert_eq!(estimated_lines(b""), 0);
+        assert_eq!(estimated_lines(b"0 1\n1 2"), 2);
+        assert_eq!(estimated_lines(b"0 1\n1 2\n"), 2);
+        let text: Vec<u8> = b"12 34\n".iter().copied().cycle().take(6 * 1_000_000).collect();
+        assert!(estimated_lines(&text).abs_diff(1_000_000) < 10, "{}", estimated_lines(&text));
+        let one_line = vec![b'7'; 3 << 20];
+        assert_eq!(estimated_lines(&one_line), 3, "no newline in the sample: as if it ended one");
     }
 
     #[test]

@@ -99,7 +99,8 @@ pub(crate) fn run<P: Program>(
         out_weights.clone()
     };
     let needed = VertexState::<P>::bytes(graph.num_vertices());
-    crate::memory::check_more(graph.heap_bytes() as u64, needed, "the run's per-vertex state")
+    // The graph's arrays count whether on the heap or mapped from a file (whose pages a run reads).
+    crate::memory::check_more(graph.data_bytes() as u64, needed, "the run's per-vertex state")
         .map_err(EngineError::Memory)?;
     let state = VertexState::new(program, graph);
     let mut stats = RunStats { graph_edges: graph.num_edges(), ..RunStats::default() };

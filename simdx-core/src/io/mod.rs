@@ -130,11 +130,13 @@ pub fn read_labelled_graph(path: &Path, options: &ReadOptions) -> Result<(Graph,
         ));
     }
     if format == Format::Binary {
+        crate::memory::check_mapped_file(path)?;
         let graph = binary::read(path)?;
         let graph = if options.undirected && graph.is_directed() { symmetrise(&graph, options)? } else { graph };
         return Ok((graph, None));
     }
     let bytes = text::TextFile::open(path)?;
+    crate::memory::check_text_file(path, &bytes, !options.undirected)?;
     let (parsed, labels) = match format {
         Format::EdgeList | Format::WeightedEdgeList if options.relabel => {
             let (parsed, labels) = relabel::parse(path, &bytes, format == Format::WeightedEdgeList)?;
