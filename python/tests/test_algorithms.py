@@ -221,3 +221,12 @@ def test_eccentricity_matches_networkx_on_a_connected_graph():
     expected = nx.eccentricity(graph)
     assert simdx.eccentricity(g, backend=BACKEND).tolist() == [expected[v] for v in range(150)]
     assert simdx.eccentricity(g, backend=BACKEND, direction="push").max() == nx.diameter(graph)
+
+
+def test_sssp_distances_past_two_to_the_32_are_exact():
+    # Four heavy edges in a path: every distance but the source's passes 2**32 - 1.
+    weight = 4294967295
+    g = simdx.Graph.from_edges(np.arange(4), np.arange(1, 5), np.full(4, weight, dtype=np.uint64), directed=True)
+    distances = simdx.sssp(g, 0, backend=BACKEND)
+    assert list(distances) == [float(v * weight) for v in range(5)]
+    assert list(simdx.sssp(g, sources=[0, 2], backend=BACKEND)) == [0.0, weight, 0.0, weight, 2.0 * weight]

@@ -29,7 +29,10 @@ pub fn largest_weight(graph: &Graph) -> u64 {
     }
 }
 
-/// SSSP from `source` with bucket width `delta` (see [`crate::default_delta`]).
+/// SSSP from `source` with bucket width `delta` (see [`crate::default_delta`]), over `u32` distances:
+/// exact while every shortest distance stays below [`UNREACHED`] ([`fits_u32`] says whether a graph
+/// keeps them there); a longer one saturates to [`UNREACHED`]. [`crate::WideSssp`] keeps `u64`
+/// distances for the graphs that need them.
 #[derive(Debug, Clone, Copy)]
 pub struct Sssp {
     /// The vertex at distance 0.
