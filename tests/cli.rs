@@ -256,7 +256,7 @@ fn bad_user_data_exits_with_code_2_naming_file_and_line() {
             format!("{big}: the value of vertex 1, 1e300, is out of range for f32"),
         ),
         (vec!["mlp", &graph, "--bias", &word], format!("{word}:3: 'abc' is not a number")),
-        (vec!["bp", &graph, "--priors", &negative], format!("{negative}: the prior of vertex 1 is negative (-1)")),
+        (vec!["bp", &graph, "--priors", &negative], format!("{negative}: the prior of vertex 1 is -1: priors are finite and not negative")),
         (vec!["bfs", &graph, "--sources", &far], format!("{far}:2: vertex 17 does not exist")),
         (vec!["ppr", &graph, "--sources", &empty], format!("{empty}: no vertex ids in the file given for --sources")),
         (vec!["sssp", &graph, "--sources", "1,4"], "--sources: vertex 4 does not exist".to_string()),
@@ -586,7 +586,7 @@ fn multi_search_bad_input_is_one_sentence() {
     assert!(stderr(&o).contains("vertex 99 does not exist"), "{}", stderr(&o));
     let o = simdx(&["run", "closeness", "grid:4x4", "--samples", "0"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("--samples needs at least 1"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--samples <K>': '0' is out of range"), "{}", stderr(&o));
     // Repeated sources are searches of their own, but more sources than vertices is a mistake.
     let o = simdx(&["run", "msbfs", "grid:2x2", "--sources", "0,1,2,0", "--validate"]);
     assert!(o.status.success(), "{}", stderr(&o));

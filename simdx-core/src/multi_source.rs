@@ -133,21 +133,9 @@ impl Searches for Graph {
     }
 }
 
-/// Whether a level runs bottom-up: under [`DirectionPolicy::Auto`], when the joint frontier's
-/// `frontier_arcs` exceed the policy's share of all `arcs` and a quarter of the arcs of the vertices
-/// some search has not reached (`arcs - finished_arcs`). A bottom-up level reads the in-arcs of every
-/// such vertex, stopping early only once it has every search's bit. (Measured on 2 cores, 64 searches:
-/// the quarter keeps kron and urand pulling as early as the share alone does, and saves grids, where
-/// vertices rarely get all bits at once, a quarter of their time.)
-pub fn pulls(direction: DirectionPolicy, frontier_arcs: u64, arcs: u64, finished_arcs: u64) -> bool {
-    match direction {
-        DirectionPolicy::Push => false,
-        DirectionPolicy::Pull => true,
-        DirectionPolicy::Auto { threshold } => {
-            frontier_arcs as f64 > threshold * arcs as f64 && frontier_arcs > arcs.saturating_sub(finished_arcs) / 4
-        }
-    }
-}
+/// Whether a level runs bottom-up: the execution policy's rule for searches
+/// ([`crate::run::policy::search_pulls`]).
+pub use crate::run::policy::search_pulls as pulls;
 
 /// How a traversal runs.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

@@ -11,8 +11,8 @@ use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelA
 use simdx_core::acc::device::{device_unit, label_program, silent_pulls, DeviceProgram};
 use simdx_core::acc::{Apply, CombineKind, CombineOp, Program};
 use simdx_core::engine::{
-    Direction, DirectionPolicy, FilterPolicy, FilterUsed, FusionPolicy, IterationStats, LabelPolicy, Run, RunOptions,
-    RunStats, ASYNC_AFTER_ITERATIONS,
+    policy, Direction, DirectionPolicy, FilterPolicy, FilterUsed, FusionPolicy, IterationStats, LabelPolicy, Run,
+    RunOptions, RunStats, ASYNC_AFTER_ITERATIONS,
 };
 
 use crate::asynchronous::{runs_asynchronously, AsyncRounds, QueueBuffers, CELLS_PER_VERTEX};
@@ -167,7 +167,9 @@ impl CudaEngine {
 
     /// Runs `program` on `graph`.
     pub fn run<P: DeviceProgram>(&self, program: &P, graph: &DeviceGraph) -> Result<Run<P::Value>, CudaError> {
-        let mut opts = RunOptions { direction: direction_for::<P>(self.options.direction), ..self.options };
+        policy::validate(&self.options)?;
+        let direction = policy::direction_for::<P>(self.options.direction, &policy::GPU);
+        let mut opts = RunOptions { direction, ..self.options };
         // Asynchronous rounds: from the start (`Async`), or after many small steps (`Auto`); a program
         // that cannot run them runs as under `Auto`.
         let asynchronous = runs_asynchronously::<P>(&opts);
@@ -637,15 +639,7 @@ impl CudaEngine {
             let direction = match opts.direction {
                 _ if settle && settle_pulls => Direction::Pull,
                 _ if settle => Direction::Push,
-                DirectionPolicy::Push => Direction::Push,
-                DirectionPolicy::Pull => Direction::Pull,
-                DirectionPolicy::Auto { threshold } => {
-                    if c[OUT_EDGES] as f64 > threshold * graph.num_arcs as f64 {
-                        Direction::Pull
-                    } else {
-                        Direction::Push
-                    }
-                }
+                policy => policy::by_share(policy, c[OUT_EDGES], graph.num_arcs),
             };
             let work = crate::fused::step_work(c[OUT_EDGES], n, every);
             let sources = if settle { owed } else { len };
@@ -937,29 +931,6 @@ fn f32_bits(s: &Arc<CudaStream>, x: &CudaSlice<u32>) -> Result<CudaSlice<u32>, C
     let host = s.clone_dtoh(x).map_err(driver("converting weights"))?;
     let bits: Vec<u32> = host.iter().map(|&v| (v as f32).to_bits()).collect();
     s.clone_htod(&bits).map_err(driver("converting weights"))
-}
-
-/// The least share of all arcs the frontier's out-edges must exceed before an in-place or
-/// received-apply aggregation program (SSSP, WCC, k-core) pulls: its pull reads every in-arc, with no
-/// early exit, so it beats pushing only when nearly every arc carries an update. Measured on an H200,
-/// SSSP on kron:22 took 16.6 ms with pulls at the 30% rule and 11.3 ms pushing only. Programs that
-/// apply every vertex (PageRank) keep the policy's threshold.
-const AGGREGATE_PULL_SHARE: f64 = 0.85;
-
-/// The direction policy `P` runs under: `policy`, with the threshold of an automatic one raised to
-/// [`AGGREGATE_PULL_SHARE`] for aggregation programs that do not apply every vertex, and to every arc
-/// (never pull) for in-place programs whose update grows with the weight: their pushes within a
-/// delta-stepping bucket read only the arcs that stay in it, which a pull cannot pick.
-fn direction_for<P: Program>(policy: DirectionPolicy) -> DirectionPolicy {
-    match policy {
-        DirectionPolicy::Auto { .. } if P::UPDATE_GROWS_WITH_WEIGHT && P::APPLY == Apply::InPlace => {
-            DirectionPolicy::Auto { threshold: 1.0 }
-        }
-        DirectionPolicy::Auto { threshold } if P::KIND == CombineKind::Aggregate && P::APPLY != Apply::Every => {
-            DirectionPolicy::Auto { threshold: threshold.max(AGGREGATE_PULL_SHARE) }
-        }
-        other => other,
-    }
 }
 
 /// The device's result bytes as values.

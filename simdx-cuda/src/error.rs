@@ -74,6 +74,9 @@ pub enum CudaError {
     /// A per-vertex array of the program does not match the graph.
     #[error(transparent)]
     VertexData(#[from] simdx_core::acc::LengthMismatch),
+    /// Options that cannot work (checked by the execution policy both engines share).
+    #[error(transparent)]
+    Options(#[from] simdx_core::engine::EngineError),
     /// A graph too large for this backend's 32-bit worklists.
     #[error("{0}")]
     TooLarge(String),

@@ -68,8 +68,9 @@ pub struct EngineArgs {
     /// Push, pull, or auto (pull while the frontier's out-edges exceed --threshold of all arcs).
     #[arg(long, value_enum, default_value_t = DirectionArg::Auto)]
     direction: DirectionArg,
-    /// Share of all arcs above which auto direction pulls (the CPU backend uses at least 0.85 for
-    /// aggregation programs such as sssp and pagerank, whose pull is dearer than their push).
+    /// Share of all arcs above which auto direction pulls; aggregation programs (sssp, wcc, kcore; on
+    /// the CPU also pagerank) use at least 0.85, sssp on a GPU only pushes, and bfs on the CPU also
+    /// follows Beamer's rule (simdx_core::engine::policy says it all).
     #[arg(long, default_value_t = 0.30, value_parser = numbers::share, allow_negative_numbers = true)]
     threshold: f64,
     /// Frontier filter: online bins, ballot scan, or jit (online, ballot on overflow).

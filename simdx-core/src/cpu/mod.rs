@@ -62,27 +62,16 @@ use crate::acc::{weights_of, Apply, AtomicCell, CombineKind, Program, Value, Wei
 use crate::run::options::{
     DirectionPolicy, FilterPolicy, FusionPolicy, LabelPolicy, RunOptions, ASYNC_AFTER_ITERATIONS,
 };
+use crate::run::policy::{self, VotingRule};
 use crate::run::stats::{Direction, FilterUsed, IterationStats, RunStats};
 use crate::run::{EngineError, Run};
 use crate::{Graph, VertexId};
-
-/// The least share of all arcs that the frontier's out-edges must exceed before an aggregation
-/// program pulls: its pull step inspects every in-arc, with no early exit, so it beats pushing only
-/// when nearly every arc carries an update (measured on kron:18 SSSP: a pull of all 7.6M arcs cost
-/// as much as pushing 6.6M).
-const AGGREGATE_PULL_SHARE: f64 = 0.85;
 
 /// A push hands the vertices it reached on as a bitmap (see [`Iterations::hand_on_touched`]) if its
 /// arcs number at least this fraction of the vertices: a small frontier is cheaper listed than marked
 /// in a bitmap that the next step scans whole (BFS kron:20, a push of 5.7K arcs: 0.13 ms listed, 0.18
 /// handed on, and its pull after 0.3 ms slower; urand:20, a push of 1.1M arcs: 4% less in all).
 const HAND_ON_SHARE: u64 = 8;
-
-/// GAP's alpha: a voting program pulls once the frontier's out-edges exceed 1 / alpha of the arcs
-/// not yet explored.
-const VOTING_ALPHA: u64 = 15;
-/// GAP's beta: a frontier under 1 / beta of the vertices keeps pushing (see `voting_direction`).
-const VOTING_BETA: usize = 18;
 
 /// Runs `program` on `graph` in the current rayon pool; the fused rounds' team comes from `threads`
 /// and goes back there.
@@ -136,9 +125,8 @@ pub(crate) fn run<P: Program>(
         awake,
         team: None,
         bucket_work: (0, 0, 0),
-        explored: 0,
-        last_frontier: 0,
-        last_pulled: false,
+        direction: policy::direction_for::<P>(options.direction, &policy::CPU),
+        voting: VotingRule::default(),
         steps: 0,
     };
     let n = state.len();
@@ -229,12 +217,10 @@ struct Iterations<'a, 'g, P: Program> {
     team: Option<Team>,
     /// The bucket of the last fused round, the edges its rounds relaxed, and those of the bucket before.
     bucket_work: (u32, u64, u64),
-    /// The out-edges of every frontier so far (the arcs explored, for GAP's direction rule).
-    explored: u64,
-    /// The size of the last frontier (whether the frontier grows, for GAP's direction rule).
-    last_frontier: usize,
-    /// Whether the last step of the general path pulled.
-    last_pulled: bool,
+    /// The direction policy this program runs under on the CPU ([`policy::direction_for`]).
+    direction: DirectionPolicy,
+    /// What Beamer's rule for voting programs remembers between steps.
+    voting: VotingRule,
     /// Iterations run so far.
     steps: u32,
 }
@@ -562,71 +548,32 @@ impl<P: Program> Iterations<'_, '_, P> {
         && !P::USES_GLOBAL
         && P::SOURCE_IGNORES_SENT;
 
-    /// [`Iterations::direction`], and for a voting program under the auto policy also the rule of
-    /// Beamer's direction-optimizing BFS with GAP's constants: pull once the frontier's out-edges
-    /// exceed [`VOTING_ALPHA`]-th of the arcs not yet explored (out of the vertices not yet in a
-    /// frontier), while the frontier grows or holds at least [`VOTING_BETA`]-th of the vertices. A
-    /// small frontier that shrinks keeps pushing: at the end of a high-diameter graph few arcs are
-    /// left and a pull would still visit every vertex (GAP likewise goes back to top-down once the
-    /// frontier shrinks under that size). Records what the frontier explores.
+    /// The direction of a step from a frontier of `frontier` vertices and `out_edges` out-edges: the
+    /// share rule, and for a voting program under the auto policy Beamer's (see [`policy`]).
     fn voting_direction(&mut self, out_edges: u64, frontier: usize) -> Direction {
         let by_share = self.direction(out_edges);
-        let unexplored = self.state.graph.num_arcs().saturating_sub(self.explored);
-        self.explored += out_edges;
-        let grows = frontier > self.last_frontier;
-        self.last_frontier = frontier;
-        let voting_auto =
-            P::KIND == CombineKind::Voting && matches!(self.options.direction, DirectionPolicy::Auto { .. });
-        if voting_auto
-            && (grows || frontier * VOTING_BETA >= self.state.len())
-            && out_edges.saturating_mul(VOTING_ALPHA) > unexplored
-        {
-            self.last_pulled = true;
-            return Direction::Pull;
-        }
-        self.last_pulled = by_share == Direction::Pull;
-        by_share
+        let auto = P::KIND == CombineKind::Voting && matches!(self.direction, DirectionPolicy::Auto { .. });
+        let (n, arcs) = (self.state.len(), self.state.graph.num_arcs());
+        self.voting.direction(by_share, auto, out_edges, frontier, n, arcs)
     }
 
-    /// Whether the next step from a frontier of `frontier` vertices will likely pull, guessed before its
-    /// out-edges are counted: under [`DirectionPolicy::Pull`], and for a voting program under the auto
-    /// policy when [`Iterations::voting_direction`] would pull a frontier of mean out-degree, or the last
-    /// step pulled and the frontier still holds [`VOTING_BETA`]-th of the vertices. A wrong guess costs
-    /// a pass (a push clears the membership marked for nothing; a missed pull prepares again).
+    /// Whether the next step from a frontier of `frontier` vertices will likely pull, guessed before
+    /// its out-edges are counted (see [`VotingRule::pull_likely`]). A wrong guess costs a pass (a push
+    /// clears the membership marked for nothing; a missed pull prepares again).
     fn pull_likely(&self, frontier: usize) -> bool {
-        match self.options.direction {
+        match self.direction {
             DirectionPolicy::Push => false,
             DirectionPolicy::Pull => true,
             DirectionPolicy::Auto { .. } if P::KIND == CombineKind::Voting => {
-                let (n, arcs) = (self.state.len(), self.state.graph.num_arcs());
-                let mean_edges = frontier as u64 * arcs / n.max(1) as u64;
-                let unexplored = arcs.saturating_sub(self.explored);
-                let large = frontier * VOTING_BETA >= n;
-                ((frontier > self.last_frontier || large) && mean_edges.saturating_mul(VOTING_ALPHA) > unexplored)
-                    || (self.last_pulled && large)
+                self.voting.pull_likely(frontier, self.state.len(), self.state.graph.num_arcs())
             }
             DirectionPolicy::Auto { .. } => false,
         }
     }
 
-    /// Pull when the frontier's `out_edges` exceed the policy's share of all arcs (for aggregation
-    /// programs at least [`AGGREGATE_PULL_SHARE`]).
+    /// The share rule for a frontier of `out_edges` out-edges ([`policy::by_share`]).
     fn direction(&self, out_edges: u64) -> Direction {
-        match self.options.direction {
-            DirectionPolicy::Push => Direction::Push,
-            DirectionPolicy::Pull => Direction::Pull,
-            DirectionPolicy::Auto { threshold } => {
-                let share = match P::KIND {
-                    CombineKind::Voting => threshold,
-                    CombineKind::Aggregate => threshold.max(AGGREGATE_PULL_SHARE),
-                };
-                if out_edges as f64 > share * self.state.graph.num_arcs() as f64 {
-                    Direction::Pull
-                } else {
-                    Direction::Push
-                }
-            }
-        }
+        policy::by_share(self.direction, out_edges, self.state.graph.num_arcs())
     }
 
     /// An iteration's statistics, time unset.

@@ -7,7 +7,7 @@ pub use crate::run::options::{
     MAX_THREADS,
 };
 pub use crate::run::stats::{Direction, FilterUsed, IterationStats, RunStats};
-pub use crate::run::{linking, options, stats, EngineError, Run};
+pub use crate::run::{linking, options, policy, stats, EngineError, Run};
 
 use std::sync::Arc;
 
@@ -37,7 +37,7 @@ impl Engine {
 
     /// Runs `program` on `graph` to completion.
     pub fn run<P: Program>(&self, program: &P, graph: &Graph) -> Result<Run<P::Value>, EngineError> {
-        validate(&self.options)?;
+        crate::run::policy::validate(&self.options)?;
         crate::acc::check_lengths(program, graph.num_vertices())?;
         match self.options.threads {
             // Run on a pool thread, so that small parallel loops run inline instead of waking workers.
@@ -49,29 +49,4 @@ impl Engine {
             }
         }
     }
-}
-
-fn validate(options: &RunOptions) -> Result<(), EngineError> {
-    if let DirectionPolicy::Auto { threshold } = options.direction {
-        if !(0.0..=1.0).contains(&threshold) {
-            return Err(EngineError::Options(format!("the direction threshold {threshold} is not within 0..=1")));
-        }
-    }
-    let c = options.classes;
-    if !(1 <= c.warp && c.warp <= c.cta && c.cta <= c.grid) {
-        return Err(EngineError::Options(format!(
-            "degree classes must satisfy 1 <= warp <= cta <= grid, got {} / {} / {}",
-            c.warp, c.cta, c.grid
-        )));
-    }
-    if options.bin_capacity == 0 {
-        return Err(EngineError::Options("the online bin capacity must be at least 1".into()));
-    }
-    if options.threads == Some(0) {
-        return Err(EngineError::Options("the thread count must be at least 1".into()));
-    }
-    if let Some(threads) = options.threads.filter(|&t| t > MAX_THREADS) {
-        return Err(EngineError::Options(format!("{threads} threads are more than the {MAX_THREADS} a run may use")));
-    }
-    Ok(())
 }

@@ -5,6 +5,7 @@
 
 pub mod linking;
 pub mod options;
+pub mod policy;
 pub mod stats;
 
 use self::stats::RunStats;

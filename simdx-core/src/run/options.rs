@@ -8,10 +8,9 @@ pub enum DirectionPolicy {
     Push,
     /// Always pull along in-edges of every vertex that can still change.
     Pull,
-    /// Pull when the active vertices' out-edges exceed `threshold` × the graph's arcs, push otherwise.
-    /// The CPU backend raises the share to at least 0.85 for aggregation programs
-    /// ([`crate::acc::CombineKind::Aggregate`]): with no early exit, their pull step inspects every
-    /// in-arc, which pays only when nearly every arc carries an update.
+    /// Pull when the active vertices' out-edges exceed `threshold` × the graph's arcs, push otherwise,
+    /// with the share raised for aggregation programs and Beamer's rule for voting ones on the CPU:
+    /// the rule is written once, in [`crate::run::policy`].
     Auto {
         /// Share of all arcs (0..=1) above which an iteration pulls.
         threshold: f64,
