@@ -155,6 +155,13 @@ pub struct AlgorithmArgs {
     group_by: bool,
 }
 
+impl AlgorithmArgs {
+    /// The iteration cap of PageRank and personalized PageRank (`--iterations`, default 100).
+    pub fn rank_iterations(&self) -> u32 {
+        self.iterations.unwrap_or(100)
+    }
+}
+
 impl Algorithm {
     /// The canonical name.
     pub fn name(self) -> &'static str {
@@ -206,7 +213,7 @@ impl Algorithm {
                 let program = PageRank {
                     damping: params.damping,
                     tolerance: params.tolerance,
-                    max_iterations: params.iterations.unwrap_or(100),
+                    max_iterations: params.rank_iterations(),
                 };
                 let (run, times) = trials(runner, &program, count)?;
                 let validation = check(validate, || {
@@ -223,7 +230,7 @@ impl Algorithm {
                 let program = Ppr {
                     damping: params.damping,
                     tolerance: params.tolerance,
-                    max_iterations: params.iterations.unwrap_or(100),
+                    max_iterations: params.rank_iterations(),
                     ..Ppr::from_seeds(graph.num_vertices(), &seeds)
                 };
                 let (run, times) = trials(runner, &program, count)?;

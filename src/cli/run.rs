@@ -251,6 +251,13 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     let meter = if args.energy { energy_meter(&runner) } else { None };
     let before = meter.as_ref().and_then(|m| m.millijoules().ok());
     let outcome = args.algorithm.run(&args.params, &graph, args.graph.seed, &runner, args.trials, args.validate)?;
+    let ranks = matches!(args.algorithm, Algorithm::Pr | Algorithm::Ppr);
+    if ranks && outcome.stats.iterations.len() >= args.params.rank_iterations() as usize {
+        eprintln!(
+            "simdx: warning: the ranks ran all --iterations {}: they may not have converged to --tolerance",
+            args.params.rank_iterations()
+        );
+    }
     let cap = args.engine.max_iterations;
     if cap < u32::MAX && outcome.stats.iterations.len() >= cap as usize {
         eprintln!(

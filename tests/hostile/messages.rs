@@ -85,9 +85,19 @@ fn cut_short(s: &mut Suite) {
         };
         s.add(Case::new(format!("messages: {algorithm} cut by --max-iterations warns"), &args, 0).check(check));
     }
+    for algorithm in ["pr", "ppr"] {
+        let args = ["run", algorithm, "kron:10", "--iterations", "3"];
+        let check = |ran: &crate::harness::Ran| {
+            ran.stderr.contains("--iterations 3").then_some(()).ok_or(format!("no warning: {}", ran.stderr))
+        };
+        s.add(Case::new(format!("messages: {algorithm} cut by --iterations warns"), &args, 0).check(check));
+        let args = ["run", algorithm, "kron:10", "--iterations", "3", "--validate"];
+        s.add(Case::new(format!("messages: {algorithm} cut by --iterations fails validation"), &args, 1));
+    }
     let check = |ran: &crate::harness::Ran| {
         (!ran.stderr.contains("warning")).then_some(()).ok_or(format!("a needless warning: {}", ran.stderr))
     };
+    s.add(Case::new("messages: a converged pagerank does not warn", &["run", "pr", "kron:8"], 0).check(check));
     s.add(
         Case::new(
             "messages: a run within --max-iterations does not warn",
