@@ -13,7 +13,7 @@ fn pool(threads: usize) -> rayon::ThreadPool {
 }
 
 /// Specs small enough to build quickly but with several generation chunks each.
-const SPECS: [&str; 9] = [
+const SPECS: [&str; 13] = [
     "kron:12",
     "kron:13:12:w",
     "urand:12",
@@ -23,6 +23,10 @@ const SPECS: [&str; 9] = [
     "grid:300x301",
     "grid:257x3:w=1-10",
     "kron:5:3",
+    "kron:12:d",
+    "urand:13:10:d:w=5-9",
+    "rmat:13:12:0.45:0.15:0.15:d:w",
+    "kron:13:12:w:d",
 ];
 
 #[test]
@@ -71,22 +75,55 @@ fn weights_do_not_change_the_edges() {
 
 #[test]
 fn parse_accepts_every_form() {
-    let cases: [(&str, GeneratorSpec); 13] = [
-        ("kron:20", GeneratorSpec::Kronecker { scale: 20, edge_factor: 16, weights: None }),
-        ("kron:10:4", GeneratorSpec::Kronecker { scale: 10, edge_factor: 4, weights: None }),
-        ("kron:10:w", GeneratorSpec::Kronecker { scale: 10, edge_factor: 16, weights: Some(WeightRange::default()) }),
+    let range = |lo, hi| Some(WeightRange { lo, hi });
+    let cases = [
+        ("kron:20", GeneratorSpec::Kronecker { scale: 20, edge_factor: 16, weights: None, directed: false }),
+        ("kron:10:4", GeneratorSpec::Kronecker { scale: 10, edge_factor: 4, weights: None, directed: false }),
+        (
+            "kron:10:w",
+            GeneratorSpec::Kronecker {
+                scale: 10,
+                edge_factor: 16,
+                weights: Some(WeightRange::default()),
+                directed: false,
+            },
+        ),
         (
             "kron:10:8:w=2-9",
-            GeneratorSpec::Kronecker { scale: 10, edge_factor: 8, weights: Some(WeightRange { lo: 2, hi: 9 }) },
+            GeneratorSpec::Kronecker {
+                scale: 10,
+                edge_factor: 8,
+                weights: Some(WeightRange { lo: 2, hi: 9 }),
+                directed: false,
+            },
         ),
-        ("urand:31", GeneratorSpec::Uniform { scale: 31, edge_factor: 16, weights: None }),
-        ("urand:5:1", GeneratorSpec::Uniform { scale: 5, edge_factor: 1, weights: None }),
+        ("urand:31", GeneratorSpec::Uniform { scale: 31, edge_factor: 16, weights: None, directed: false }),
+        ("urand:5:1", GeneratorSpec::Uniform { scale: 5, edge_factor: 1, weights: None, directed: false }),
         (
             "urand:5:w",
-            GeneratorSpec::Uniform { scale: 5, edge_factor: 16, weights: Some(WeightRange { lo: 1, hi: 255 }) },
+            GeneratorSpec::Uniform {
+                scale: 5,
+                edge_factor: 16,
+                weights: Some(WeightRange { lo: 1, hi: 255 }),
+                directed: false,
+            },
         ),
-        ("rmat:8", GeneratorSpec::Rmat { scale: 8, edge_factor: 16, a: 0.57, b: 0.19, c: 0.19, weights: None }),
-        ("rmat:8:4", GeneratorSpec::Rmat { scale: 8, edge_factor: 4, a: 0.57, b: 0.19, c: 0.19, weights: None }),
+        (
+            "rmat:8",
+            GeneratorSpec::Rmat {
+                scale: 8,
+                edge_factor: 16,
+                a: 0.57,
+                b: 0.19,
+                c: 0.19,
+                weights: None,
+                directed: false,
+            },
+        ),
+        (
+            "rmat:8:4:d",
+            GeneratorSpec::Rmat { scale: 8, edge_factor: 4, a: 0.57, b: 0.19, c: 0.19, weights: None, directed: true },
+        ),
         (
             "rmat:8:4:0.25:0.25:0.5:w",
             GeneratorSpec::Rmat {
@@ -96,11 +133,35 @@ fn parse_accepts_every_form() {
                 b: 0.25,
                 c: 0.5,
                 weights: Some(WeightRange::default()),
+                directed: false,
             },
         ),
         ("grid:3x4", GeneratorSpec::Grid { width: 3, height: 4, weights: WeightRange::default() }),
         ("GRID:1X1", GeneratorSpec::Grid { width: 1, height: 1, weights: WeightRange::default() }),
         ("grid:10x20:w=1-10", GeneratorSpec::Grid { width: 10, height: 20, weights: WeightRange { lo: 1, hi: 10 } }),
+        // Directed (`:d`), alone and with the weights in either order.
+        ("kron:16:d", GeneratorSpec::Kronecker { scale: 16, edge_factor: 16, weights: None, directed: true }),
+        ("kron:16:8:d", GeneratorSpec::Kronecker { scale: 16, edge_factor: 8, weights: None, directed: true }),
+        (
+            "urand:16:d:w=1-100",
+            GeneratorSpec::Uniform { scale: 16, edge_factor: 16, weights: range(1, 100), directed: true },
+        ),
+        (
+            "urand:16:4:w=2-3:d",
+            GeneratorSpec::Uniform { scale: 16, edge_factor: 4, weights: range(2, 3), directed: true },
+        ),
+        (
+            "rmat:16:d:w",
+            GeneratorSpec::Rmat {
+                scale: 16,
+                edge_factor: 16,
+                a: 0.57,
+                b: 0.19,
+                c: 0.19,
+                weights: Some(WeightRange::default()),
+                directed: true,
+            },
+        ),
     ];
     for (text, expected) in cases {
         let parsed = spec(text);
@@ -117,6 +178,9 @@ fn parse_accepts_every_form() {
     assert_eq!(spec("grid:5x6:w=1-255").to_string(), "grid:5x6");
     assert_eq!(spec("grid:5x6:w=2-3").to_string(), "grid:5x6:w=2-3");
     assert_eq!(spec(" kron:7 ").to_string(), "kron:7");
+    assert_eq!(spec("kron:7:16:w:d").to_string(), "kron:7:d:w");
+    assert_eq!(spec("rmat:9:16:0.5:0.2:0.2:w=1-255:d").to_string(), "rmat:9:16:0.5:0.2:0.2:d:w");
+    assert_eq!(spec("urand:9: d ").to_string(), "urand:9:d");
     let parsed: GeneratorSpec = "urand:4".parse().unwrap();
     assert_eq!(parsed.num_generated_edges(), 256);
 }
@@ -132,13 +196,13 @@ fn parse_rejects_bad_specs_with_clear_messages() {
         ("kron:-1", "not a whole number"),
         ("kron:10:0", "edge factor must be at least 1"),
         ("kron:10:x", "edge factor 'x' is not a whole number"),
-        ("kron:10:16:3", "expected kron:SCALE[:EDGE_FACTOR][:w|:w=LO-HI]"),
+        ("kron:10:16:3", "expected kron:SCALE[:EDGE_FACTOR][:d][:w|:w=LO-HI]"),
         ("kron:10:w=0-5", "weights must be at least 1"),
         ("kron:10:w=9-5", "the weight range 9-5 is empty"),
         ("kron:10:w=5", "not of the form LO-HI"),
         ("kron:10:w=a-b", "weight bound 'a' is not a whole number"),
         ("urand:10:1:2:3", "expected urand:SCALE"),
-        ("rmat:10:16:0.5:0.5", "expected rmat:SCALE[:EDGE_FACTOR[:A:B:C]]"),
+        ("rmat:10:16:0.5:0.5", "expected rmat:SCALE[:EDGE_FACTOR[:A:B:C]][:d][:w|:w=LO-HI]"),
         ("rmat:10:16:0.5:0.5:0.5", "A + B + C = 1.5 exceeds 1"),
         ("rmat:10:16:1.5:0:0", "probability A = 1.5 is not in [0, 1]"),
         ("rmat:10:16:0.5:-0.1:0", "probability B = -0.1 is not in [0, 1]"),
@@ -154,12 +218,25 @@ fn parse_rejects_bad_specs_with_clear_messages() {
         ("grid:w", "expected grid:WIDTHxHEIGHT"),
         ("ring:5", "unknown generator 'ring': use one of kron, urand, rmat, grid"),
         ("kron:31:99999999999999", "too many edges"),
+        // The directed flag.
+        ("kron:10:d:d", "':d' is given twice"),
+        ("urand:10:d:w:d", "':d' is given twice"),
+        ("kron:10:w:d:w=1-2", "the weights (':w' or ':w=LO-HI') are given twice"),
+        ("kron:10:d:8", "':d' must come after the numeric parameters"),
+        ("rmat:10:16:0.5:d:0.1:0.1", "':d' must come after the numeric parameters"),
+        ("kron:10:w:8", "':w' must come after the numeric parameters"),
+        ("kron:d", "expected kron:SCALE[:EDGE_FACTOR][:d][:w|:w=LO-HI]"),
+        ("kron:10:d:w=9-5", "the weight range 9-5 is empty"),
+        ("grid:4x4:d", "grid graphs are always undirected; ':d' applies to kron, urand and rmat"),
+        ("grid:4x4:w=1-9:d", "grid graphs are always undirected"),
+        ("mlp:3,2:d", "mlp networks are always directed; leave out ':d'"),
     ];
     for (text, expected) in cases {
         match GeneratorSpec::parse(text) {
             Err(e @ GraphError::Spec { .. }) => {
                 let message = e.to_string();
                 assert!(message.contains(expected), "{text}: message '{message}' lacks '{expected}'");
+                assert!(!message.contains('\n'), "{text}: message '{message}' is more than one line");
                 assert!(message.contains(&format!("'{text}'")), "{text}: message '{message}' does not quote the spec");
             }
             other => panic!("{text}: expected a spec error, got {other:?}"),
@@ -179,7 +256,7 @@ fn is_spec_is_a_cheap_prefix_test() {
 
 #[test]
 fn directly_built_specs_are_validated() {
-    let bad = GeneratorSpec::Kronecker { scale: 40, edge_factor: 16, weights: None };
+    let bad = GeneratorSpec::Kronecker { scale: 40, edge_factor: 16, weights: None, directed: false };
     assert!(matches!(bad.generate(1), Err(GraphError::Spec { .. })));
     let bad = GeneratorSpec::Grid { width: 4, height: 4, weights: WeightRange { lo: 5, hi: 4 } };
     assert!(bad.edge_list(1).is_err());
@@ -344,4 +421,142 @@ fn mlp_networks_are_layered_directed_and_deterministic() {
             (previous, first) = (first, first + widths[l]);
         }
     }
+}
+
+// --- directed generators (`:d`) ---
+
+/// The arcs `u -> v` of a raw edge list, self-loops dropped, each with its smallest weight (0 when
+/// unweighted) — what a directed graph built from it must hold, in source-then-target order.
+fn expected_arcs(raw: &simdx_core::EdgeList) -> std::collections::BTreeMap<(u32, u32), u32> {
+    let weight = |i: usize| match &raw.weights {
+        Some(simdx_core::EdgeWeights::U32(w)) => w[i],
+        None => 0,
+        other => panic!("expected u32 weights, got {other:?}"),
+    };
+    let mut arcs = std::collections::BTreeMap::new();
+    for (i, (&u, &v)) in raw.src.iter().zip(&raw.dst).enumerate() {
+        if u != v {
+            let w = arcs.entry((u, v)).or_insert(u32::MAX);
+            *w = (*w).min(weight(i));
+        }
+    }
+    arcs
+}
+
+#[test]
+fn directed_specs_say_so() {
+    for s in ["kron:10:d", "urand:10:d:w", "rmat:10:4:d", "mlp:3,2"] {
+        assert!(spec(s).is_directed(), "{s}");
+        assert!(spec(s).generate(1).unwrap().is_directed(), "{s}");
+    }
+    for s in ["kron:10", "urand:10:w", "rmat:10:4", "grid:3x3"] {
+        assert!(!spec(s).is_directed(), "{s}");
+        assert!(!spec(s).generate(1).unwrap().is_directed(), "{s}");
+    }
+    // Directedness changes neither the sizes nor the raw edge stream.
+    for (undirected, directed) in
+        [("kron:11", "kron:11:d"), ("urand:11:4:w", "urand:11:4:d:w"), ("rmat:11:w=2-7", "rmat:11:d:w=2-7")]
+    {
+        let (a, b) = (spec(undirected), spec(directed));
+        assert_eq!(
+            (a.num_vertices(), a.num_generated_edges(), a.weights()),
+            (b.num_vertices(), b.num_generated_edges(), b.weights())
+        );
+        assert_eq!(
+            a.edge_list(5).unwrap(),
+            b.edge_list(5).unwrap(),
+            "{directed}: another edge stream than {undirected}"
+        );
+    }
+}
+
+#[test]
+fn directed_graphs_hold_each_generated_arc_once() {
+    for s in
+        ["kron:12:d", "kron:11:4:d:w", "urand:12:4:d", "urand:10:d:w=1-3", "rmat:12:d", "rmat:12:8:0.25:0.25:0.25:d:w"]
+    {
+        let spec = spec(s);
+        let raw = spec.edge_list(DEFAULT_SEED).unwrap();
+        let arcs = expected_arcs(&raw);
+        let g = spec.generate(DEFAULT_SEED).unwrap();
+        assert!(g.is_directed(), "{s}");
+        assert_eq!(g.num_vertices(), spec.num_vertices(), "{s}");
+        // Fewer arcs than generated edges (self-loops and duplicates go), but not by much.
+        assert_eq!(g.num_edges(), arcs.len() as u64, "{s}: arcs vs the stream without loops and duplicates");
+        assert_eq!(g.num_arcs(), arcs.len() as u64, "{s}");
+        assert!(
+            g.num_edges() < raw.len() as u64 && g.num_edges() > raw.len() as u64 / 2,
+            "{s}: {} arcs",
+            g.num_edges()
+        );
+        let got: Vec<((u32, u32), u32)> = g.edges().map(|(u, v, w)| ((u, v), w.map_or(0, |w| w as u32))).collect();
+        let want: Vec<((u32, u32), u32)> = arcs.into_iter().collect();
+        assert!(got == want, "{s}: the graph's arcs are not the generated ones");
+        // A directed graph is not symmetric: some arc has no reverse.
+        assert!(got.iter().any(|((u, v), _)| !g.out_neighbors(*v).contains(u)), "{s}: every arc has its reverse");
+    }
+}
+
+#[test]
+fn directed_graphs_symmetrise_to_the_undirected_ones() {
+    for (directed, undirected) in
+        [("kron:12:d", "kron:12"), ("urand:11:8:d:w", "urand:11:8:w"), ("rmat:12:d:w=3-9", "rmat:12:w=3-9")]
+    {
+        for seed in [DEFAULT_SEED, 11] {
+            let d = spec(directed).generate(seed).unwrap();
+            let (mut src, mut dst, mut weights) = (Vec::new(), Vec::new(), Vec::new());
+            for (u, v, w) in d.edges() {
+                src.push(u);
+                dst.push(v);
+                weights.extend(w.map(|w| w as u32));
+            }
+            let weights = (!weights.is_empty()).then_some(simdx_core::EdgeWeights::U32(weights));
+            let edges = simdx_core::EdgeList { num_vertices: d.num_vertices(), src, dst, weights };
+            let symmetrised = simdx_core::GraphBuilder::new().build(edges).unwrap();
+            assert!(
+                symmetrised == spec(undirected).generate(seed).unwrap(),
+                "{directed} symmetrised is not {undirected} (seed {seed})"
+            );
+        }
+    }
+}
+
+#[test]
+fn directed_in_csr_is_the_transpose_of_the_out_csr() {
+    for s in ["kron:12:d:w", "urand:11:d", "rmat:12:4:d:w=1-1000"] {
+        let g = spec(s).generate(DEFAULT_SEED).unwrap();
+        let (out, incoming) = (g.out_csr(), g.in_csr());
+        assert_eq!(out.weights().is_some(), s.contains(":w"), "{s}: out-CSR weights");
+        assert_eq!(incoming.weights().is_some(), s.contains(":w"), "{s}: in-CSR weights");
+        if let Some(w) = out.weights() {
+            assert!(matches!(w, Weights::U32(_)) && matches!(incoming.weights(), Some(Weights::U32(_))), "{s}");
+        }
+        let weight = |csr: &simdx_core::Csr, i: usize| csr.weights().map(|w| w.get_f64(i));
+        // (v, u, weight) for every arc u -> v, from each side, in (v, u) order.
+        let mut from_out: Vec<(u32, u32, Option<f64>)> = (0..g.num_vertices() as u32)
+            .flat_map(|u| out.range(u).map(move |i| (out.targets()[i], u, weight(out, i))))
+            .collect();
+        from_out.sort_by_key(|&(v, u, _)| (v, u));
+        let from_in: Vec<(u32, u32, Option<f64>)> = (0..g.num_vertices() as u32)
+            .flat_map(|v| incoming.range(v).map(move |i| (v, incoming.targets()[i], weight(incoming, i))))
+            .collect();
+        assert_eq!(out.num_arcs(), incoming.num_arcs(), "{s}");
+        assert!(from_out == from_in, "{s}: the in-CSR is not the transpose of the out-CSR");
+        for v in 0..g.num_vertices() as u32 {
+            assert!(g.in_neighbors(v).windows(2).all(|p| p[0] < p[1]), "{s}: in-neighbours of {v} not sorted");
+        }
+        assert!((0..g.num_vertices() as u32).any(|v| g.in_degree(v) != g.out_degree(v)), "{s}: in = out degrees");
+    }
+}
+
+#[test]
+fn directed_kronecker_keeps_its_skew() {
+    let g = spec("kron:16:d").generate(DEFAULT_SEED).unwrap();
+    let undirected = spec("kron:16").generate(DEFAULT_SEED).unwrap();
+    // Each undirected edge is one or two arcs.
+    assert!(g.num_edges() >= undirected.num_edges() && g.num_edges() <= 2 * undirected.num_edges());
+    let (_, max, mean) = g.degree_summary();
+    assert!(max as f64 > 25.0 * mean, "max out-degree {max} vs mean {mean}");
+    let max_in = (0..1u32 << 16).map(|v| g.in_degree(v)).max().unwrap();
+    assert!(max_in as f64 > 25.0 * mean, "max in-degree {max_in} vs mean {mean}");
 }

@@ -23,8 +23,8 @@ pub use error::CliError;
 ///
 /// Wherever a GRAPH is expected, give a file (.mtx, .el, .wel, .gr, .sxg) or a generator spec:
 /// kron:SCALE[:DEGREE], urand:SCALE[:DEGREE], rmat:SCALE[:DEGREE[:A:B:C]], grid:WxH; append :w for
-/// integer weights in [1, 255] (or :w=LO-HI). mlp:W0,W1,...[:FAN_IN] is a random layered perceptron
-/// (directed, f32 weights).
+/// integer weights in [1, 255] (or :w=LO-HI), and :d to make kron, urand or rmat directed (kron:22:d,
+/// rmat:16:d:w). mlp:W0,W1,...[:FAN_IN] is a random layered perceptron (directed, f32 weights).
 #[derive(Debug, Parser)]
 #[command(name = "simdx", version, about, long_about = None, propagate_version = true)]
 pub struct Cli {

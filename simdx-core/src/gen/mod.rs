@@ -1,25 +1,30 @@
 //! Graph generators, deterministic for a given seed whatever the number of threads: Graph500
 //! Kronecker, R-MAT, uniform random, a weighted 2-D grid and a random multi-layer perceptron.
 //! [`GeneratorSpec`] parses the short specs the CLI accepts wherever a graph file is expected
-//! (`kron:20`, `urand:20`, `grid:1024x1024`, `mlp:784,256,10`, ...).
+//! (`kron:20`, `kron:20:d`, `urand:20`, `grid:1024x1024`, `mlp:784,256,10`, ...).
 //!
 //! | spec | graph |
 //! |---|---|
-//! | `kron:S[:F]` | Graph500 Kronecker: `F * 2^S` edges (F = 16 by default) on `2^S` vertices, A,B,C = .57,.19,.19, vertex labels permuted |
-//! | `rmat:S[:F[:A:B:C]]` | R-MAT: the same recursive quadrant choice with settable A,B,C (default .57,.19,.19), labels not permuted |
-//! | `urand:S[:F]` | uniform random: `F * 2^S` edges with both endpoints uniform in `0..2^S` |
+//! | `kron:S[:F][:d]` | Graph500 Kronecker: `F * 2^S` edges (F = 16 by default) on `2^S` vertices, A,B,C = .57,.19,.19, vertex labels permuted |
+//! | `rmat:S[:F[:A:B:C]][:d]` | R-MAT: the same recursive quadrant choice with settable A,B,C (default .57,.19,.19), labels not permuted |
+//! | `urand:S[:F][:d]` | uniform random: `F * 2^S` edges with both endpoints uniform in `0..2^S` |
 //! | `grid:WxH` | a `W x H` 4-neighbour grid, vertex `y * W + x`, every edge weighted uniformly in `[1, 255]` |
 //! | `mlp:W0,W1,...[:K]` | a random multi-layer perceptron: layers of `W0, W1, ...` neurons (inputs first, ids layer by layer), an arc from each neuron to each neuron of the next layer (or to `K` random inputs per neuron), `f32` weights uniform in `[0, 2 / inputs)`; directed |
 //!
 //! `kron`, `rmat` and `urand` take a trailing `:w` for integer weights uniform in `[1, 255]` or
-//! `:w=LO-HI` for another range; `grid:WxH:w=LO-HI` sets the grid's range. Every generated graph but
-//! `mlp` is undirected, with self-loops and duplicate edges removed (a duplicate keeps its smallest
-//! weight).
+//! `:w=LO-HI` for another range, and `:d` for a directed graph (`kron:22:d`, `rmat:16:d:w`; the flags
+//! in either order): each generated edge `(u, v)` becomes the one arc `u -> v` of an out- and in-CSR
+//! instead of being symmetrised, from the same edge stream, so `kron:16:d` is `kron:16` before
+//! symmetrisation. `grid:WxH:w=LO-HI` sets the grid's range. Generated graphs are undirected unless
+//! `:d` is given or they are `mlp` networks (always directed); self-loops and duplicate edges (arcs,
+//! when directed) are removed, a duplicate keeping its smallest weight. The full grammar is on
+//! [`GeneratorSpec::parse`].
 //!
 //! Determinism: edges are produced in chunks of [`rng::CHUNK`], chunk `k` drawing from its own
 //! generator seeded by a hash of `(seed, stream, k)` (see [`rng`]); the same spec and seed give the
 //! same graph, bit for bit, on any number of threads. Weights come from a stream of their own, so
-//! `kron:20:w` has exactly the edges of `kron:20`.
+//! `kron:20:w` has exactly the edges of `kron:20`; directedness only changes how the edges are built
+//! into a graph, so `kron:20:d` draws them too.
 //!
 //! ```
 //! use simdx_core::gen::{GeneratorSpec, DEFAULT_SEED};

@@ -1,6 +1,6 @@
 //! [`GeneratorSpec`]: the short text form of a generated graph (`kron:20`, `rmat:18:8:0.45:0.15:0.15`,
-//! `grid:1024x1024:w=1-100`, `mlp:784,256,128,10`, ...) — parsing with clear errors, validation, the canonical printed form,
-//! and generation.
+//! `kron:22:d`, `grid:1024x1024:w=1-100`, `mlp:784,256,128,10`, ...) — parsing with clear errors,
+//! validation, the canonical printed form, and generation. The grammar is on [`GeneratorSpec::parse`].
 
 use std::fmt;
 
@@ -53,6 +53,9 @@ impl Default for WeightRange {
 /// assert_eq!(spec.num_generated_edges(), 8 * 4096);
 /// assert_eq!(spec.to_string(), "rmat:12:8:0.25:0.25:0.25:w=1-9");
 /// assert_eq!(GeneratorSpec::parse("kron:20:16").unwrap().to_string(), "kron:20");
+/// let directed = GeneratorSpec::parse("kron:20:w:d").unwrap();
+/// assert!(directed.is_directed());
+/// assert_eq!(directed.to_string(), "kron:20:d:w");
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum GeneratorSpec {
@@ -64,6 +67,8 @@ pub enum GeneratorSpec {
         edge_factor: u64,
         /// Integer weight range, or `None` for an unweighted graph.
         weights: Option<WeightRange>,
+        /// Keep each edge as one arc `u -> v` (a directed graph, `:d`) instead of symmetrising it.
+        directed: bool,
     },
     /// Uniform random: `edge_factor * 2^scale` edges with endpoints uniform in `0..2^scale`.
     Uniform {
@@ -73,6 +78,8 @@ pub enum GeneratorSpec {
         edge_factor: u64,
         /// Integer weight range, or `None` for an unweighted graph.
         weights: Option<WeightRange>,
+        /// Keep each edge as one arc `u -> v` (a directed graph, `:d`) instead of symmetrising it.
+        directed: bool,
     },
     /// R-MAT: the Kronecker recursion with quadrant probabilities `a, b, c, 1 - a - b - c` and no
     /// relabelling.
@@ -89,6 +96,8 @@ pub enum GeneratorSpec {
         c: f64,
         /// Integer weight range, or `None` for an unweighted graph.
         weights: Option<WeightRange>,
+        /// Keep each edge as one arc `u -> v` (a directed graph, `:d`) instead of symmetrising it.
+        directed: bool,
     },
     /// A `width x height` 4-neighbour grid, always weighted.
     Grid {
@@ -116,8 +125,30 @@ pub fn is_spec(s: &str) -> bool {
 }
 
 impl GeneratorSpec {
-    /// Parses a spec such as `kron:20`, `urand:18:8:w`, `rmat:16:16:0.45:0.15:0.15`,
-    /// `grid:1000x1000:w=1-10` or `mlp:784,256,10[:FAN_IN]`, checking every parameter's range.
+    /// Parses a spec such as `kron:20`, `urand:18:8:w`, `kron:22:d`, `rmat:16:16:0.45:0.15:0.15:d:w`,
+    /// `grid:1000x1000:w=1-10` or `mlp:784,256,10:16`, checking every parameter's range; an error
+    /// ([`GraphError::Spec`]) quotes the spec and says in one sentence what is wrong.
+    ///
+    /// The grammar (`KIND` in any case, `[...]` optional):
+    ///
+    /// ```text
+    /// kron:SCALE[:EDGE_FACTOR][FLAGS]              Graph500 Kronecker (EDGE_FACTOR 16 by default)
+    /// urand:SCALE[:EDGE_FACTOR][FLAGS]             uniform random
+    /// rmat:SCALE[:EDGE_FACTOR[:A:B:C]][FLAGS]      R-MAT (A:B:C .57:.19:.19 by default)
+    /// grid:WIDTHxHEIGHT[:w=LO-HI]                  undirected, always weighted ([1, 255] by default)
+    /// mlp:W0,W1[,...][:FAN_IN]                     directed, f32 weights
+    /// FLAGS = after the numbers, in either order, each at most once:
+    ///         :d                                   directed
+    ///         :w | :w=LO-HI                        integer weights in [1, 255] | [LO, HI]
+    /// ```
+    ///
+    /// `:d` makes a directed graph (out- and in-CSR): each generated edge `(u, v)` is the one arc
+    /// `u -> v` instead of being symmetrised. The edge stream is the one of the spec without `:d`, so
+    /// for the same seed `kron:16:d` holds exactly the arcs whose symmetrisation is `kron:16` (and
+    /// `kron:16:d:w` those of `kron:16:w`, each arc with the weight drawn for its edge, the smallest
+    /// for an arc drawn more than once, on both CSRs). `grid` graphs are
+    /// always undirected and `mlp` networks always directed, so neither takes `:d`. The canonical
+    /// (printed) form writes `:d` before `:w`: `rmat:16:8:d:w=1-100`.
     pub fn parse(s: &str) -> Result<GeneratorSpec> {
         let err = |message: String| GraphError::Spec { spec: s.to_string(), message };
         let text = s.trim();
@@ -126,17 +157,37 @@ impl GeneratorSpec {
         };
         let kind = kind.to_ascii_lowercase();
         let mut parts: Vec<&str> = rest.split(':').map(str::trim).collect();
-        // An optional trailing weight suffix.
-        let mut weights = None;
-        if let Some(last) = parts.last() {
-            if *last == "w" || last.starts_with("w=") {
+        // The trailing flags, in any order, each at most once: `:d` and `:w` or `:w=LO-HI`.
+        let is_weights = |p: &str| p == "w" || p.starts_with("w=");
+        let (mut weights, mut directed) = (None, false);
+        while let Some(&last) = parts.last() {
+            if last == "d" {
+                if directed {
+                    return Err(err("':d' is given twice".into()));
+                }
+                directed = true;
+            } else if is_weights(last) {
+                if weights.is_some() {
+                    return Err(err("the weights (':w' or ':w=LO-HI') are given twice".into()));
+                }
                 weights = Some(parse_weights(last).map_err(err)?);
-                parts.pop();
+            } else {
+                break;
             }
+            parts.pop();
+        }
+        if let Some(flag) = parts.iter().find(|p| **p == "d" || is_weights(p)) {
+            return Err(err(format!("':{flag}' must come after the numeric parameters, e.g. kron:16:8:d:w")));
+        }
+        if directed && kind == "grid" {
+            return Err(err("grid graphs are always undirected; ':d' applies to kron, urand and rmat".into()));
+        }
+        if directed && kind == "mlp" {
+            return Err(err("mlp networks are always directed; leave out ':d'".into()));
         }
         let spec = match kind.as_str() {
             "kron" | "urand" => {
-                let usage = format!("expected {kind}:SCALE[:EDGE_FACTOR][:w|:w=LO-HI]");
+                let usage = format!("expected {kind}:SCALE[:EDGE_FACTOR][:d][:w|:w=LO-HI]");
                 let (scale, edge_factor) = match parts[..] {
                     [scale] => (scale, None),
                     [scale, factor] => (scale, Some(factor)),
@@ -146,13 +197,13 @@ impl GeneratorSpec {
                 let edge_factor = edge_factor.map(parse_edge_factor).transpose().map_err(err)?;
                 let edge_factor = edge_factor.unwrap_or(DEFAULT_EDGE_FACTOR);
                 if kind == "kron" {
-                    GeneratorSpec::Kronecker { scale, edge_factor, weights }
+                    GeneratorSpec::Kronecker { scale, edge_factor, weights, directed }
                 } else {
-                    GeneratorSpec::Uniform { scale, edge_factor, weights }
+                    GeneratorSpec::Uniform { scale, edge_factor, weights, directed }
                 }
             }
             "rmat" => {
-                let usage = "expected rmat:SCALE[:EDGE_FACTOR[:A:B:C]][:w|:w=LO-HI]".to_string();
+                let usage = "expected rmat:SCALE[:EDGE_FACTOR[:A:B:C]][:d][:w|:w=LO-HI]".to_string();
                 let (scale, edge_factor, abc) = match parts[..] {
                     [scale] => (scale, None, None),
                     [scale, factor] => (scale, Some(factor), None),
@@ -169,7 +220,8 @@ impl GeneratorSpec {
                         parse_probability("C", c).map_err(err)?,
                     ),
                 };
-                GeneratorSpec::Rmat { scale, edge_factor: edge_factor.unwrap_or(DEFAULT_EDGE_FACTOR), a, b, c, weights }
+                let edge_factor = edge_factor.unwrap_or(DEFAULT_EDGE_FACTOR);
+                GeneratorSpec::Rmat { scale, edge_factor, a, b, c, weights, directed }
             }
             "grid" => {
                 let [size] = parts[..] else {
@@ -230,12 +282,12 @@ impl GeneratorSpec {
             Ok(())
         };
         match self {
-            GeneratorSpec::Kronecker { scale, edge_factor, weights }
-            | GeneratorSpec::Uniform { scale, edge_factor, weights } => {
+            GeneratorSpec::Kronecker { scale, edge_factor, weights, .. }
+            | GeneratorSpec::Uniform { scale, edge_factor, weights, .. } => {
                 check_scale(*scale, *edge_factor)?;
                 weights.as_ref().map_or(Ok(()), check_weights)
             }
-            GeneratorSpec::Rmat { scale, edge_factor, a, b, c, weights } => {
+            GeneratorSpec::Rmat { scale, edge_factor, a, b, c, weights, .. } => {
                 check_scale(*scale, *edge_factor)?;
                 for (name, p) in [("A", a), ("B", b), ("C", c)] {
                     if !(0.0..=1.0).contains(p) {
@@ -321,19 +373,20 @@ impl GeneratorSpec {
     }
 
     /// The raw generated edges for `seed`, self-loops and duplicates included, in generation order.
+    /// Directed or not, the same (`kron:16:d` and `kron:16` draw the same edges).
     /// Fails on an invalid spec or when memory for the edges cannot be allocated.
     pub fn edge_list(&self, seed: u64) -> Result<EdgeList> {
         let err = |message: String| GraphError::Spec { spec: self.to_string(), message };
         self.validate().map_err(err)?;
         match *self {
             GeneratorSpec::Mlp { ref widths, fan_in } => mlp::generate(widths, fan_in, seed),
-            GeneratorSpec::Kronecker { scale, edge_factor, weights } => {
+            GeneratorSpec::Kronecker { scale, edge_factor, weights, .. } => {
                 kronecker::generate(scale, edge_factor, GRAPH500_ABC, true, seed, weights)
             }
-            GeneratorSpec::Rmat { scale, edge_factor, a, b, c, weights } => {
+            GeneratorSpec::Rmat { scale, edge_factor, a, b, c, weights, .. } => {
                 kronecker::generate(scale, edge_factor, (a, b, c), false, seed, weights)
             }
-            GeneratorSpec::Uniform { scale, edge_factor, weights } => {
+            GeneratorSpec::Uniform { scale, edge_factor, weights, .. } => {
                 uniform::generate(scale, edge_factor, seed, weights)
             }
             GeneratorSpec::Grid { width, height, weights } => grid::generate(width, height, seed, weights),
@@ -341,14 +394,22 @@ impl GeneratorSpec {
         .map_err(err)
     }
 
-    /// Whether the generated graph is directed: only `mlp` networks are.
+    /// Whether the generated graph is directed: `mlp` networks and the `:d` forms of `kron`, `urand`
+    /// and `rmat` are.
     pub fn is_directed(&self) -> bool {
-        matches!(self, GeneratorSpec::Mlp { .. })
+        match self {
+            GeneratorSpec::Kronecker { directed, .. }
+            | GeneratorSpec::Uniform { directed, .. }
+            | GeneratorSpec::Rmat { directed, .. } => *directed,
+            GeneratorSpec::Grid { .. } => false,
+            GeneratorSpec::Mlp { .. } => true,
+        }
     }
 
-    /// Generates the graph for `seed`: undirected (directed for `mlp`), self-loops and duplicate
-    /// edges removed (a duplicate keeps its smallest weight). The same spec and seed give the same
-    /// graph on any number of threads.
+    /// Generates the graph for `seed`: undirected, or directed (out- and in-CSR, each generated edge
+    /// `(u, v)` the arc `u -> v`) where [`GeneratorSpec::is_directed`] says so; self-loops and
+    /// duplicate edges (arcs) removed, a duplicate keeping its smallest weight. The same spec and seed
+    /// give the same graph on any number of threads.
     /// Refuses, before anything is allocated, a graph that would not fit in the available memory.
     pub fn generate(&self, seed: u64) -> Result<Graph> {
         let (n, m) = (self.num_vertices() as u64, self.num_generated_edges());
@@ -365,17 +426,22 @@ impl GeneratorSpec {
 }
 
 impl fmt::Display for GeneratorSpec {
-    /// The canonical spec: defaults left out (`kron:20`, not `kron:20:16`), `:w` for the default
-    /// weight range.
+    /// The canonical spec: defaults left out (`kron:20`, not `kron:20:16`), then `:d` if directed,
+    /// then `:w` for the default weight range or `:w=LO-HI`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let suffix = |f: &mut fmt::Formatter<'_>, w: &Option<WeightRange>| match w {
-            None => Ok(()),
-            Some(w) if *w == WeightRange::default() => f.write_str(":w"),
-            Some(w) => write!(f, ":w={}-{}", w.lo, w.hi),
+        let suffix = |f: &mut fmt::Formatter<'_>, w: &Option<WeightRange>| {
+            if self.is_directed() && !matches!(self, GeneratorSpec::Mlp { .. }) {
+                f.write_str(":d")?;
+            }
+            match w {
+                None => Ok(()),
+                Some(w) if *w == WeightRange::default() => f.write_str(":w"),
+                Some(w) => write!(f, ":w={}-{}", w.lo, w.hi),
+            }
         };
         match self {
-            GeneratorSpec::Kronecker { scale, edge_factor, weights }
-            | GeneratorSpec::Uniform { scale, edge_factor, weights } => {
+            GeneratorSpec::Kronecker { scale, edge_factor, weights, .. }
+            | GeneratorSpec::Uniform { scale, edge_factor, weights, .. } => {
                 let kind = if matches!(self, GeneratorSpec::Kronecker { .. }) { "kron" } else { "urand" };
                 write!(f, "{kind}:{scale}")?;
                 if *edge_factor != DEFAULT_EDGE_FACTOR {
@@ -383,7 +449,7 @@ impl fmt::Display for GeneratorSpec {
                 }
                 suffix(f, weights)
             }
-            GeneratorSpec::Rmat { scale, edge_factor, a, b, c, weights } => {
+            GeneratorSpec::Rmat { scale, edge_factor, a, b, c, weights, .. } => {
                 write!(f, "rmat:{scale}")?;
                 let default_abc = (*a, *b, *c) == GRAPH500_ABC;
                 if *edge_factor != DEFAULT_EDGE_FACTOR || !default_abc {
