@@ -1,5 +1,14 @@
-//! simdx-algos: the algorithm library, one file per algorithm, each an ACC [`Program`] that runs
-//! on every simdx backend; [`verify`] holds independent serial oracles to check results against.
+//! simdx-algos: the algorithm library, one file per algorithm, each running on every simdx backend;
+//! [`verify`] holds independent serial oracles to check results against.
+//!
+//! * ACC [`Program`]s (`#[graph_kernel]`), run by an engine: [`Bfs`], [`MultiSourceBfs`], [`Sssp`],
+//!   [`MultiSourceSssp`], [`WideSssp`], [`PageRank`], [`Ppr`], [`Wcc`], [`KCore`] (and
+//!   [`core_numbers`], which runs it for increasing `k`), [`Spmv`], [`Bp`] and [`Mlp`].
+//! * Search functions on the multi-source traversal ([`simdx_core::multi_source`], 64 searches per
+//!   pass): [`levels_from_each`] (msbfs), [`closeness`](fn@closeness),
+//!   [`eccentricity`](fn@eccentricity) and [`harmonic`](fn@harmonic), whose per-search sum is a
+//!   search program ([`harmonic::Harmonic`], `#[search_kernel]`).
+//! * [`betweenness`], on the dependency accumulation of [`simdx_core::dependencies`].
 //!
 //! ```
 //! use simdx_algos::Bfs;
@@ -80,11 +89,10 @@ fn largest_weight_and_mean_degree(graph: &Graph) -> (f64, f64) {
     (max_weight, (graph.num_arcs() as f64 / graph.num_vertices().max(1) as f64).max(1.0))
 }
 
-/// See [`default_delta`]. SSSP on grid:2048x2048:w (mean degree 4, weights 1..255) on 16 cores (a
-/// Xeon): width 63 (the largest weight over the mean degree) 75-78 ms, 252 (four times) 67-71 ms, 1008
-/// 67-68 ms (GAP at 1024: 62-67 ms); on 2 cores level from 63 to 504. Degree 16 (kron, urand) keeps the
-/// Meyer-Sanders width: four times as wide was 15-25% slower there. A GPU keeps
-/// [`meyer_sanders_delta`] times its own factor: there the grid ran as fast at every width.
+/// See [`default_delta`]. On a sparse graph each bucket holds few vertices, so a wider bucket saves the
+/// many small per-bucket lists of each worker; on graphs of degree 16 (kron, urand) four times as wide
+/// was slower. A GPU keeps [`meyer_sanders_delta`] times its own factor.
+/// The measurements: `docs/experiments/cpu-sssp.md`, "SSSP's default width is wider on sparse graphs".
 pub const WIDE_BELOW_DEGREE: f64 = 16.0;
 
 /// `graph` as an undirected graph: itself if it is undirected, otherwise its underlying simple

@@ -1,6 +1,17 @@
-//! simdx-core: the part of simdx that knows no GPU and no algorithm — graph storage in CSR form,
-//! readers and writers for the common graph file formats, deterministic graph generators, and
-//! (with later work) the ACC program traits, the engine and the CPU backend.
+//! simdx-core: the part of simdx that knows no GPU and no algorithm. It holds
+//!
+//! * graph storage: CSR arrays, owned or memory-mapped, with weights ([`graph`], [`Graph`], [`Csr`],
+//!   [`GraphBuilder`]);
+//! * readers and writers for the common graph file formats and simdx's own `.sxg` ([`io`]), with
+//!   memory estimates and the process-wide limit they are checked against ([`memory`]);
+//! * deterministic graph generators: Kronecker, R-MAT, uniform random, 2-D grids, layered networks
+//!   for a perceptron ([`gen`]);
+//! * the Active-Compute-Combine traits an algorithm implements ([`acc`]);
+//! * the engine ([`engine`]): what a run takes and gives back (options, statistics, the rules both
+//!   engines follow) and the CPU backend, built in; the CUDA backend (simdx-cuda) runs the same
+//!   programs through these traits;
+//! * many breadth-first searches at once and the search programs they run ([`multi_source`],
+//!   [`search_program`]), and Brandes' dependency accumulation for betweenness ([`dependencies`]).
 //!
 //! ```
 //! use simdx_core::gen::GeneratorSpec;

@@ -49,7 +49,8 @@ enum Command {
     Convert(convert::ConvertArgs),
     /// Generate a graph and write it to a file.
     Gen(gen::GenArgs),
-    /// Run an algorithm (bfs, sssp, pr) on a graph and report time, iterations and GTEPS.
+    /// Run an algorithm (bfs, sssp, pr, ppr, wcc, kcore, spmv, bp, mlp, msbfs, closeness, harmonic,
+    /// eccentricity, bc) on a graph and report time, iterations and GTEPS.
     Run(run::RunArgs),
     /// Benchmark algorithms x graphs x backends x policies; print a table and write JSON.
     Bench(bench::BenchArgs),
