@@ -62,7 +62,7 @@ pub fn graph_bytes(n: u64, m: u64, directed: bool) -> u64 {
 const SAMPLE_BYTES: usize = 1 << 20;
 
 /// About how many lines (edges, give or take a header and comments) a text file of `bytes` has,
-/// from the lines of its first [`SAMPLE_BYTES`].
+/// from the lines of its first MiB.
 pub fn estimated_lines(bytes: &[u8]) -> u64 {
     let sample = &bytes[..bytes.len().min(SAMPLE_BYTES)];
     let mut lines = memchr::memchr_iter(b'\n', sample).count() as u64;

@@ -69,13 +69,16 @@ impl GraphArg {
     pub fn load_labelled(&self) -> Result<(Graph, Option<VertexLabels>, Duration), CliError> {
         if simdx_core::gen::is_spec(&self.graph) {
             let spec = GeneratorSpec::parse(&self.graph)?;
-            if self.format.is_some() {
-                return Err(CliError::Usage(format!("--format applies to files, not to the generator spec '{spec}'")));
-            }
-            if self.relabel {
-                return Err(CliError::Usage(format!(
-                    "--relabel applies to edge list files, not to the generator spec '{spec}'"
-                )));
+            // Options for files only: refused rather than ignored with a spec.
+            let file_only = [
+                ("--format", self.format.is_some(), "files"),
+                ("--relabel", self.relabel, "edge list files"),
+                ("--undirected", self.undirected, "files (a generated graph is undirected unless its spec ends in :d)"),
+                ("--keep-self-loops", self.keep_self_loops, "files"),
+                ("--keep-duplicates", self.keep_duplicates, "files"),
+            ];
+            if let Some((option, _, applies)) = file_only.iter().find(|(_, given, _)| *given) {
+                return Err(CliError::Usage(format!("{option} applies to {applies}, not to the generator spec '{spec}'")));
             }
             let (graph, took) = with_spinner(format!("generating {spec}"), || spec.generate(self.seed));
             return Ok((graph?, None, took));

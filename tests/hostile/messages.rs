@@ -10,6 +10,7 @@ pub fn cases(s: &mut Suite) {
     gteps(s);
     cut_short(s);
     bench_lists(s);
+    file_only_options(s);
 }
 
 /// A graph whose vertex 0 reaches one edge, beside a large component: GTEPS counts the one edge.
@@ -146,5 +147,15 @@ fn bench_lists(s: &mut Suite) {
             (!ran.stderr.contains("edge list")).then_some(()).ok_or(format!("misleading: {}", ran.stderr))
         };
         s.add(Case::new(format!("messages: --sources '{sources}' is refused plainly"), &args, 2).check(check));
+    }
+}
+
+/// Options for files only are refused with a generator spec, never ignored.
+fn file_only_options(s: &mut Suite) {
+    for option in ["--undirected", "--keep-self-loops", "--keep-duplicates", "--relabel"] {
+        for spec in ["kron:8:d", "grid:3x3"] {
+            let args = ["info", spec, option];
+            s.add(Case::new(format!("messages: {option} with the spec {spec} is refused"), &args, 2));
+        }
     }
 }
