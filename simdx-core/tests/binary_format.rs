@@ -202,11 +202,15 @@ fn only_the_magic() {
 fn unknown_version() {
     let dir = tempfile::tempdir().unwrap();
     let mut b = valid_bytes(dir.path());
-    b[8..12].copy_from_slice(&2u32.to_le_bytes());
+    b[8..12].copy_from_slice(&3u32.to_le_bytes());
     reseal_header(&mut b);
     let (offset, message) = read_error(dir.path(), &b);
     assert_eq!(offset, 8);
-    assert!(message.contains("unsupported format version 2") && message.contains("version 1"), "{message}");
+    assert!(message.contains("unsupported format version 3") && message.contains("versions 1 to 2"), "{message}");
+    b[8..12].copy_from_slice(&0u32.to_le_bytes());
+    reseal_header(&mut b);
+    let (_, message) = read_error(dir.path(), &b);
+    assert!(message.contains("unsupported format version 0"), "{message}");
     // Even without a valid header checksum, the version is what gets reported.
     b[8..12].copy_from_slice(&99u32.to_le_bytes());
     let (_, message) = read_error(dir.path(), &b);
@@ -412,4 +416,67 @@ fn every_single_byte_truncation_and_flip_is_caught() {
         bad[at] ^= 0x04;
         read_error(dir.path(), &bad);
     }
+}
+
+#[test]
+fn multigraphs_round_trip_and_version_1_files_still_read() {
+    use simdx_core::Duplicates;
+    let dir = tempfile::tempdir().unwrap();
+    let mut pairs = PAIRS.to_vec();
+    pairs.extend([(0, 1), (2, 3)]);
+    for directed in [false, true] {
+        let g = GraphBuilder::new().directed(directed).duplicates(Duplicates::Keep).build(edges(8, &pairs, None));
+        let g = g.unwrap();
+        let path = dir.path().join("multi.sxg");
+        binary::write(&g, &path).unwrap();
+        let mut b = std::fs::read(&path).unwrap();
+        assert_eq!(b[12] & 0b1000, 0b1000, "the multigraph bit is set");
+        assert_eq!(binary::read(&path).unwrap(), g);
+        // Without the bit, the duplicates are refused ...
+        b[12] &= !0b1000;
+        reseal_header(&mut b);
+        let (_, message) = read_error(dir.path(), &b);
+        assert!(message.contains("more than once"), "{message}");
+        // ... except in a version-1 file, which could not say.
+        b[8..12].copy_from_slice(&1u32.to_le_bytes());
+        reseal_header(&mut b);
+        assert_eq!(binary::read(&write_bytes(dir.path(), "v1.sxg", &b)).unwrap(), g);
+        // A version-1 file knows no multigraph bit.
+        b[12] |= 0b1000;
+        reseal_header(&mut b);
+        let (_, message) = read_error(dir.path(), &b);
+        assert!(message.contains("unknown flag bits 0x8"), "{message}");
+    }
+}
+
+#[test]
+fn crafted_structure_with_valid_checksums_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let b = valid_bytes(dir.path());
+    let check = |edit: &dyn Fn(&mut Vec<u8>), expected: &str| {
+        let mut bad = b.clone();
+        edit(&mut bad);
+        reseal(&mut bad);
+        let (_, message) = read_error(dir.path(), &bad);
+        assert!(message.contains(expected), "expected '{expected}' in '{message}'");
+    };
+    // In-edge weights that differ from the out-edge weights.
+    check(
+        &|b| {
+            let (w, _) = section(b, 5);
+            b[w..w + 4].copy_from_slice(&9u32.to_le_bytes());
+        },
+        "among the in-edges",
+    );
+    // An in-edge target changed (still sorted): no longer the transpose.
+    check(
+        &|b| {
+            let g = binary::read(&write_bytes(dir.path(), "ok.sxg", b)).unwrap();
+            let (targets, _) = section(b, 4);
+            let v = (0..8).find(|&v| g.in_neighbors(v) == [1]).unwrap();
+            let at = targets + 4 * g.in_csr().range(v).start;
+            b[at..at + 4].copy_from_slice(&0u32.to_le_bytes());
+        },
+        "not the transpose",
+    );
 }

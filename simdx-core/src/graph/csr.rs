@@ -35,8 +35,17 @@ impl Csr {
         Csr { offsets, targets, weights, max_degree: max_degree.unwrap_or(0) }
     }
 
-    /// Checks the invariants listed at [`Csr::from_parts`], in parallel.
+    /// Checks the invariants listed at [`Csr::from_parts`], in parallel: first the offsets
+    /// ([`Csr::check_offsets`]), then the targets.
     pub fn check(&self) -> Result<(), String> {
+        self.check_offsets()?;
+        self.check_targets()
+    }
+
+    /// Checks the offsets alone, in `O(n)`: `n + 1` entries, the first 0, never decreasing, the last
+    /// equal to the number of targets (and of weights). After it, every neighbour list is a valid
+    /// slice of the targets.
+    pub fn check_offsets(&self) -> Result<(), String> {
         use rayon::prelude::*;
         let offsets = &self.offsets[..];
         if offsets.is_empty() {
@@ -57,27 +66,47 @@ impl Csr {
                 return Err(format!("{} weights for {} targets", w.len(), self.targets.len()));
             }
         }
-        let targets = &self.targets[..];
-        (0..n).into_par_iter().with_min_len(4096).try_for_each(|v| {
-            let (start, end) = (offsets[v], offsets[v + 1]);
-            if start > end {
-                return Err(format!("offsets decrease at vertex {v}"));
-            }
-            // Checked before slicing: a middle offset past the end must be an error, not a panic.
-            if end > offsets[n] {
-                return Err(format!("offset {end} of vertex {} exceeds the {} targets", v + 1, offsets[n]));
-            }
-            let list = &targets[start as usize..end as usize];
-            for (i, &t) in list.iter().enumerate() {
+        match offsets.par_windows(2).with_min_len(1 << 14).position_first(|w| w[0] > w[1]) {
+            Some(v) => Err(format!("offsets decrease at vertex {v}")),
+            None => Ok(()),
+        }
+    }
+
+    /// Checks, after [`Csr::check_offsets`], that every neighbour list is sorted and below `n`: a
+    /// branch-free count per list in parallel, and only when it finds something a search for the
+    /// first offending vertex.
+    pub(crate) fn check_targets(&self) -> Result<(), String> {
+        use rayon::prelude::*;
+        let n = self.num_vertices();
+        let bad = (0..n as VertexId).into_par_iter().with_min_len(1024).any(|v| {
+            let list = self.neighbors(v);
+            let down = list.iter().zip(list.get(1..).unwrap_or_default()).filter(|(a, b)| b < a).count();
+            down > 0 || list.last().is_some_and(|&t| t as usize >= n)
+        });
+        if bad {
+            return self.explain_targets();
+        }
+        Ok(())
+    }
+
+    /// The first vertex (in order) whose neighbour list is unsorted or names a vertex `>= n`, as an
+    /// error; `Ok` when there is none. Needs valid offsets ([`Csr::check_offsets`]).
+    pub(crate) fn explain_targets(&self) -> Result<(), String> {
+        use rayon::prelude::*;
+        let n = self.num_vertices();
+        let found = (0..n as VertexId).into_par_iter().with_min_len(1024).find_map_first(|v| {
+            let list = self.neighbors(v);
+            list.iter().enumerate().find_map(|(i, &t)| {
                 if t as usize >= n {
-                    return Err(format!("vertex {v} has neighbour {t}, but there are only {n} vertices"));
+                    Some(format!("vertex {v} has neighbour {t}, but there are only {n} vertices"))
+                } else if i > 0 && list[i - 1] > t {
+                    Some(format!("the neighbour list of vertex {v} is not sorted"))
+                } else {
+                    None
                 }
-                if i > 0 && list[i - 1] > t {
-                    return Err(format!("the neighbour list of vertex {v} is not sorted"));
-                }
-            }
-            Ok(())
-        })
+            })
+        });
+        found.map_or(Ok(()), Err)
     }
 
     /// Number of vertices.

@@ -5,4 +5,5 @@ pub mod builder;
 pub mod csr;
 #[allow(clippy::module_inception)]
 pub mod graph;
+pub mod structure;
 pub mod weights;

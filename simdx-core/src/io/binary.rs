@@ -2,15 +2,15 @@
 //! versioned, checksummed header, so that a graph loads at disk speed — [`read`] memory-maps the file
 //! and the graph's arrays point straight into the map, with no parsing and no copy.
 //!
-//! # Layout (version 1)
+//! # Layout (version 2)
 //!
 //! Every number is little-endian. The file is a 160-byte header followed by the payload:
 //!
 //! | byte | size | field |
 //! |---:|---:|---|
 //! | 0 | 8 | magic `b"SIMDXGR\0"` |
-//! | 8 | 4 | format version, `u32` = 1 |
-//! | 12 | 4 | flags, `u32`: bit 0 = directed; bits 1-2 = weight kind (0 none, 1 `u32`, 2 `f32`); other bits 0 |
+//! | 8 | 4 | format version, `u32` = 2 (1 is still read) |
+//! | 12 | 4 | flags, `u32`: bit 0 = directed; bits 1-2 = weight kind (0 none, 1 `u32`, 2 `f32`); bit 3 = multigraph (some neighbour list repeats a target: the graph was built keeping duplicate edges); other bits 0 |
 //! | 16 | 8 | vertex count `n`, `u64` |
 //! | 24 | 8 | edge count ([`Graph::num_edges`]), `u64` |
 //! | 32 | 8 | arc count `m` (out-CSR targets), `u64` |
@@ -26,6 +26,9 @@
 //! in-CSR of an undirected one) is `(0, 0)` in the table. The writer places the sections in table
 //! order right after the header; the reader accepts any 8-aligned placement inside the file.
 //!
+//! Version 1 is the same layout without the multigraph bit: a version-1 file may hold duplicate arcs
+//! (it could not say whether it was built keeping duplicates), a version-2 file only when bit 3 is set.
+//!
 //! The payload checksum covers every byte from 160 to the end of the file: the payload is cut into
 //! 4 MiB blocks (the last one shorter), each block hashed with xxh3-64, and the checksum is the
 //! xxh3-64 of those hashes written one after another as little-endian `u64`s. Blocks hash in
@@ -35,10 +38,16 @@
 //!
 //! [`read`] checks, in order: the magic, the version (an unknown one is refused), the header
 //! checksum, the flags and counts, the section table against the counts, the file size (a truncated
-//! file names the byte where it ends and the section cut), the payload checksum, and finally the CSR
-//! structure itself ([`Csr::from_parts`]: offsets monotone and in range, targets below `n`, neighbour
-//! lists sorted; real weights finite and non-negative) — so a crafted file that passes the checksum
-//! still cannot make later code index out of bounds. Big-endian hosts are refused.
+//! file names the byte where it ends and the section cut), the payload checksum, the offsets of each
+//! CSR ([`Csr::check_offsets`]: monotone, ending at the arc count) and its real weights (finite and
+//! non-negative), and last, in one parallel pass over the arcs, the structure of the whole graph
+//! ([`Graph::check_structure`]): neighbour lists sorted with targets below `n` (so a crafted file that
+//! passes the checksum still cannot make later code index out of bounds), no duplicate arcs unless
+//! the multigraph bit says so, an edge count that agrees with the arcs, an undirected graph symmetric
+//! with equal weights both ways, a directed graph whose in-edges (and their weights) are the
+//! transpose of its out-edges. A file that failed that last pass would give answers that depend on
+//! push or pull; what the pass costs is in BENCHMARKS.md ("Graph construction and I/O"). Big-endian
+//! hosts are refused.
 //!
 //! Memory-mapped data is only as stable as the file: do not modify or truncate a `.sxg` file while a
 //! graph read from it is alive.
@@ -62,8 +71,11 @@ use crate::Graph;
 /// The first eight bytes of every simdx binary graph.
 pub const MAGIC: [u8; 8] = *b"SIMDXGR\0";
 
-/// The format version this build writes and the only one it reads.
-pub const VERSION: u32 = 1;
+/// The format version this build writes.
+pub const VERSION: u32 = 2;
+
+/// The oldest format version this build reads.
+pub const OLDEST_VERSION: u32 = 1;
 
 /// Size of the header in bytes; the payload starts here.
 pub const HEADER_LEN: usize = 160;
@@ -74,6 +86,8 @@ const CHECKSUM_BLOCK: usize = 4 << 20;
 const FLAG_DIRECTED: u32 = 1;
 const WEIGHT_SHIFT: u32 = 1;
 const WEIGHT_MASK: u32 = 0b11 << WEIGHT_SHIFT;
+/// Since version 2: neighbour lists may repeat a target.
+const FLAG_MULTIGRAPH: u32 = 1 << 3;
 
 /// Byte offsets of the header fields.
 mod field {
@@ -114,7 +128,10 @@ impl Section {
 /// The decoded header.
 #[derive(Debug, Clone)]
 struct Header {
+    version: u32,
     directed: bool,
+    /// Duplicate arcs are allowed: the multigraph bit (version 2), or any version-1 file.
+    multigraph: bool,
     weights: Option<WeightKind>,
     num_vertices: u64,
     num_edges: u64,
@@ -131,14 +148,16 @@ impl Header {
             Some(WeightKind::U32) => 1,
             Some(WeightKind::F32) => 2,
         };
-        (u32::from(self.directed) * FLAG_DIRECTED) | (kind << WEIGHT_SHIFT)
+        (u32::from(self.directed) * FLAG_DIRECTED)
+            | (kind << WEIGHT_SHIFT)
+            | (u32::from(self.multigraph) * FLAG_MULTIGRAPH)
     }
 
     /// The header bytes, with the header checksum filled in.
     fn encode(&self) -> [u8; HEADER_LEN] {
         let mut h = [0u8; HEADER_LEN];
         h[..8].copy_from_slice(&MAGIC);
-        h[field::VERSION..field::VERSION + 4].copy_from_slice(&VERSION.to_le_bytes());
+        h[field::VERSION..field::VERSION + 4].copy_from_slice(&self.version.to_le_bytes());
         h[field::FLAGS..field::FLAGS + 4].copy_from_slice(&self.flags().to_le_bytes());
         put_u64(&mut h, field::VERTICES, self.num_vertices);
         put_u64(&mut h, field::EDGES, self.num_edges);
@@ -313,7 +332,9 @@ fn plan_layout(graph: &Graph) -> Option<Header> {
         }
     }
     Some(Header {
+        version: VERSION,
         directed: graph.is_directed(),
+        multigraph: graph.has_duplicate_arcs(),
         weights: graph.weight_kind(),
         num_vertices: n,
         num_edges: graph.num_edges(),
@@ -398,13 +419,13 @@ fn decode_header(path: &Path, bytes: &[u8]) -> Result<Header> {
         ));
     }
     let version = get_u32(bytes, field::VERSION);
-    if version != VERSION {
+    if !(OLDEST_VERSION..=VERSION).contains(&version) {
         return Err(binary_err(
             path,
             field::VERSION as u64,
             format!(
-                "unsupported format version {version}: this build of simdx reads version {VERSION} only \
-                 (was the file written by a different simdx version?)"
+                "unsupported format version {version}: this build of simdx reads versions {OLDEST_VERSION} to \
+                 {VERSION} (was the file written by a newer simdx?)"
             ),
         ));
     }
@@ -425,9 +446,15 @@ fn decode_header(path: &Path, bytes: &[u8]) -> Result<Header> {
         ));
     }
     let flags = get_u32(h, field::FLAGS);
-    if flags & !(FLAG_DIRECTED | WEIGHT_MASK) != 0 {
-        return Err(binary_err(path, field::FLAGS as u64, format!("unknown flag bits {flags:#x} in the header")));
+    let known = FLAG_DIRECTED | WEIGHT_MASK | if version >= 2 { FLAG_MULTIGRAPH } else { 0 };
+    if flags & !known != 0 {
+        return Err(binary_err(
+            path,
+            field::FLAGS as u64,
+            format!("unknown flag bits {:#x} in the header of a version-{version} file", flags & !known),
+        ));
     }
+    let multigraph = version == 1 || flags & FLAG_MULTIGRAPH != 0;
     let weights = match (flags & WEIGHT_MASK) >> WEIGHT_SHIFT {
         0 => None,
         1 => Some(WeightKind::U32),
@@ -489,7 +516,18 @@ fn decode_header(path: &Path, bytes: &[u8]) -> Result<Header> {
         }
     }
     let payload_checksum = get_u64(h, field::PAYLOAD_CHECKSUM);
-    Ok(Header { directed, weights, num_vertices, num_edges, num_arcs, file_size, sections, payload_checksum })
+    Ok(Header {
+        version,
+        directed,
+        multigraph,
+        weights,
+        num_vertices,
+        num_edges,
+        num_arcs,
+        file_size,
+        sections,
+        payload_checksum,
+    })
 }
 
 /// Checks the real file size against the declared one.
@@ -550,7 +588,7 @@ fn mapped<T: Element>(path: &Path, map: &Arc<Mmap>, section: Section, name: &str
     })
 }
 
-/// Views the CSR whose sections start at table index `first` and validates its structure.
+/// Views the CSR whose sections start at table index `first` and validates its offsets and real weights.
 fn mapped_csr(path: &Path, header: &Header, map: &Arc<Mmap>, first: usize) -> Result<Csr> {
     let s = &header.sections;
     let offsets = mapped::<u64>(path, map, s[first], SECTION_NAMES[first])?;
@@ -571,13 +609,17 @@ fn mapped_csr(path: &Path, header: &Header, map: &Arc<Mmap>, first: usize) -> Re
         }
     };
     let which = if first == 0 { "out-edge" } else { "in-edge" };
-    Csr::from_parts(offsets, targets, weights)
-        .map_err(|e| binary_err(path, s[first].offset, format!("invalid {which} CSR: {e}")))
+    // The targets are checked with the rest of the structure, in one pass ([`Graph::check_structure`]).
+    let csr = Csr::new(offsets, targets, weights);
+    csr.check_offsets().map_err(|e| binary_err(path, s[first].offset, format!("invalid {which} CSR: {e}")))?;
+    Ok(csr)
 }
 
 fn build_graph(path: &Path, header: &Header, map: &Arc<Mmap>) -> Result<Graph> {
     let out = mapped_csr(path, header, map, 0)?;
     let incoming = if header.directed { Some(mapped_csr(path, header, map, 3)?) } else { None };
-    Graph::from_csr(header.directed, header.num_edges, out, incoming)
-        .map_err(|e| binary_err(path, field::EDGES as u64, format!("inconsistent graph: {e}")))
+    let graph = Graph::from_csr(header.directed, header.num_edges, out, incoming)
+        .map_err(|e| binary_err(path, field::EDGES as u64, format!("inconsistent graph: {e}")))?;
+    graph.check_structure(header.multigraph).map_err(|e| GraphError::file(path, e.to_string()))?;
+    Ok(graph)
 }
