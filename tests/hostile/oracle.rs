@@ -155,7 +155,7 @@ pub fn close_floats(text: &str, want: &[f64], tolerance: f64) -> Result<(), Stri
         let g: f64 = g.as_ref().and_then(|x| x.parse().ok()).ok_or(format!("vertex {v}: no number but {g:?}"))?;
         l1 += (g - w).abs();
     }
-    if !(l1 <= tolerance) {
+    if l1.is_nan() || l1 > tolerance {
         return Err(format!("L1 distance to the oracle {l1:e}, more than {tolerance:e}"));
     }
     Ok(())
