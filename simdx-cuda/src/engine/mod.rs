@@ -27,23 +27,23 @@ use crate::workspace::{PullPlan, Workspace, PULL_CHUNK};
 /// The step kernels (one launch per phase), one file per phase, in the order they are compiled: after
 /// the prelude and the program's device code, before the grid barrier and the fused kernels.
 const PHASES: [(&str, &str); 12] = [
-    ("state.cu", include_str!("kernels/state.cu")),
-    ("online_filter.cu", include_str!("kernels/online_filter.cu")),
-    ("prepare.cu", include_str!("kernels/prepare.cu")),
-    ("push.cu", include_str!("kernels/push.cu")),
-    ("pull.cu", include_str!("kernels/pull.cu")),
-    ("tiles.cu", include_str!("kernels/tiles.cu")),
-    ("chunks.cu", include_str!("kernels/chunks.cu")),
-    ("apply.cu", include_str!("kernels/apply.cu")),
-    ("select.cu", include_str!("kernels/select.cu")),
-    ("buckets.cu", include_str!("kernels/buckets.cu")),
-    ("scan.cu", include_str!("kernels/scan.cu")),
-    ("link.cu", include_str!("kernels/link.cu")),
+    ("state.cu", include_str!("../kernels/state.cu")),
+    ("online_filter.cu", include_str!("../kernels/online_filter.cu")),
+    ("prepare.cu", include_str!("../kernels/prepare.cu")),
+    ("push.cu", include_str!("../kernels/push.cu")),
+    ("pull.cu", include_str!("../kernels/pull.cu")),
+    ("tiles.cu", include_str!("../kernels/tiles.cu")),
+    ("chunks.cu", include_str!("../kernels/chunks.cu")),
+    ("apply.cu", include_str!("../kernels/apply.cu")),
+    ("select.cu", include_str!("../kernels/select.cu")),
+    ("buckets.cu", include_str!("../kernels/buckets.cu")),
+    ("scan.cu", include_str!("../kernels/scan.cu")),
+    ("link.cu", include_str!("../kernels/link.cu")),
 ];
 /// The fused (persistent) kernels, compiled after [`PHASES`] and [`GRID_BARRIER`].
-const FUSED_KERNELS: &str = include_str!("kernels/fused.cu");
+const FUSED_KERNELS: &str = include_str!("../kernels/fused.cu");
 /// The asynchronous rounds' kernel, compiled last.
-const ASYNC_KERNEL: &str = include_str!("kernels/async.cu");
+const ASYNC_KERNEL: &str = include_str!("../kernels/async.cu");
 /// The pull stamp "every source, read live" (`SX_LIVE` in kernels/state.cu).
 const LIVE_STAMP: u32 = u32::MAX;
 /// Counter slots, as in kernels/state.cu.
