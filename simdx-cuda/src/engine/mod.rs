@@ -3,11 +3,13 @@
 //! values, optional global sum, push or pull by the direction policy, online or ballot filter per the
 //! filter policy, apply, priority buckets, and the program's stopping test.
 
-use std::any::TypeId;
-use std::sync::Arc;
+mod kernels;
+mod setup;
+mod weights;
+
 use std::time::Instant;
 
-use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, PushKernelArg};
 use simdx_core::acc::device::{device_unit, label_program, silent_pulls, DeviceProgram};
 use simdx_core::acc::{Apply, CombineKind, CombineOp, Program};
 use simdx_core::engine::{
@@ -15,14 +17,18 @@ use simdx_core::engine::{
     RunOptions, RunStats, ASYNC_AFTER_ITERATIONS,
 };
 
-use crate::asynchronous::{runs_asynchronously, AsyncRounds, QueueBuffers, CELLS_PER_VERTEX};
+use self::kernels::{
+    launch_step, push_tile_vertices, read_counters, Shapes, StepKernels, ARCS_BEYOND, ARCS_WITHIN, CHANGE, CLASS_LEN,
+    EDGES, GLOBAL, GRID_SPLIT, LIVE_STAMP, NEXT_LEN, OUT_EDGES, OVERFLOW, PENDING, SETTLE_LEN,
+};
+use self::weights::ProgramArcs;
+use crate::asynchronous::{runs_asynchronously, AsyncRounds, CELLS_PER_VERTEX};
 use crate::error::{driver, CudaError};
 use crate::fused::{FusedRun, Handback, LoopState};
-use crate::graph::{DeviceGraph, WeightKind};
+use crate::graph::DeviceGraph;
 use crate::launch::{Kernels, BLOCK, COUNTERS, GRID_BARRIER, ILP, TILE};
 use crate::link::Linking;
-use crate::sorted_arcs::SortedArcs;
-use crate::workspace::{PullPlan, Workspace, PULL_CHUNK};
+use crate::workspace::Workspace;
 
 /// The step kernels (one launch per phase), one file per phase, in the order they are compiled: after
 /// the prelude and the program's device code, before the grid barrier and the fused kernels.
@@ -44,41 +50,6 @@ const PHASES: [(&str, &str); 12] = [
 const FUSED_KERNELS: &str = include_str!("../kernels/fused.cu");
 /// The asynchronous rounds' kernel, compiled last.
 const ASYNC_KERNEL: &str = include_str!("../kernels/async.cu");
-/// The pull stamp "every source, read live" (`SX_LIVE` in kernels/state.cu).
-const LIVE_STAMP: u32 = u32::MAX;
-/// Counter slots, as in kernels/state.cu.
-const NEXT_LEN: usize = 0;
-const OVERFLOW: usize = 1;
-const PENDING: usize = 2;
-const EDGES: usize = 4;
-const OUT_EDGES: usize = 5;
-const GLOBAL: usize = 6;
-const CHANGE: usize = 7;
-const CLASS_LEN: usize = 8;
-/// `far_len`'s slot that counts delta-stepping's settle list (`SX_SETTLE_LEN` in kernels/state.cu).
-const SETTLE_LEN: usize = 4;
-/// Which arcs a push step relaxes (`SX_ARCS_WITHIN`, `SX_ARCS_BEYOND` in kernels/state.cu): under
-/// delta-stepping's deferral, those whose update lands in the current bucket or below, or the others
-/// (the settle step); every arc for other programs.
-const ARCS_WITHIN: u32 = 1;
-const ARCS_BEYOND: u32 = 2;
-/// Blocks that share one vertex of the grid class.
-const GRID_SPLIT: u32 = 64;
-
-/// Vertices per tile of the thread class's push (as `sx_push_tile_vertices` in kernels/tiles.cu): 256,
-/// halved down to 32 while the worklist of `len` would make fewer than `blocks` tiles, so that a small
-/// frontier spreads over the GPU with several threads a vertex.
-fn push_tile_vertices(len: u32, blocks: u32) -> u32 {
-    let mut per_tile = BLOCK;
-    while per_tile > 32 && len.div_ceil(per_tile) < blocks {
-        per_tile /= 2;
-    }
-    per_tile
-}
-
-/// The weights a program reads on the device: out-arcs, in-arcs (`None`: uniform), uniform weight bits.
-type ProgramWeights<'g> = (Option<&'g CudaSlice<u32>>, Option<&'g CudaSlice<u32>>, u32);
-
 /// Runs programs on the GPU.
 #[derive(Debug, Clone, Default)]
 pub struct CudaEngine {
@@ -200,21 +171,19 @@ impl CudaEngine {
         let ws = slot.as_mut().expect("just made");
         let sends = P::device_code().contains("#define SIMDX_HAS_SOURCE_VALUE 1");
         let silent_pulls = sends && silent_pulls::<P>();
+        let cells =
+            self.queue_cells.unwrap_or((u64::from(n) * CELLS_PER_VERTEX).min(u64::from(u32::MAX)) as u32).max(1);
+        setup::prepare_queue(&mut ws.queue, gpu, n, cells, asynchronous)?;
+        stream.memset_zeros(&mut ws.counters).map_err(driver("resetting counters"))?;
+        let arcs = ProgramArcs::of::<P>(graph)?;
+        let (bytes, capacity_offset) = setup::state_bytes(&stream, n, &arcs, ws, (!in_place, sends), opts.classes);
+        let (mut state, _arrays) = setup::upload_state(program, &stream, bytes)?;
+        let shapes = Shapes { sms: gpu.sm_count };
+        let f = StepKernels::load(&k)?;
+        setup::plan_pull(ws, &stream, &f, shapes, &state, arcs.in_offsets, n, opts.classes)?;
         let Workspace {
             now,
-            seen,
-            acc,
-            send,
-            touched,
-            in_frontier,
-            pending,
-            far,
             far_len,
-            sent,
-            prepared,
-            frontier_bits,
-            settle,
-            settle_mark,
             frontier,
             next,
             push_classes,
@@ -223,184 +192,44 @@ impl CudaEngine {
             tile_counts,
             counters,
             queue,
+            ..
         } = ws;
-        let cells =
-            self.queue_cells.unwrap_or((u64::from(n) * CELLS_PER_VERTEX).min(u64::from(u32::MAX)) as u32).max(1);
-        if asynchronous && queue.as_ref().map(QueueBuffers::capacity) != Some(cells) {
-            *queue = None; // freed before the new one is allocated
-            *queue = Some(QueueBuffers::new(gpu, n, cells)?);
-        }
-        let queue = match queue {
-            Some(q) if asynchronous => {
-                q.reset(&stream)?;
-                Some(&*q)
-            }
-            _ => None,
-        };
-        let acc = (!in_place).then_some(&*acc);
-        let send = sends.then_some(&*send);
-        let (in_frontier, pending, tile_counts) = (&*in_frontier, &*pending, &*tile_counts);
-        let (frontier, next, push_classes, pull_classes) = (frontier, next, &*push_classes, &*pull_classes);
-        stream.memset_zeros(counters).map_err(driver("resetting counters"))?;
+        let queue = queue.as_ref().filter(|_| asynchronous);
+        let (tile_counts, push_classes, pull_classes) = (&*tile_counts, &*push_classes, &*pull_classes);
 
-        let (out_w, in_w, uniform_bits) = self.weights::<P>(graph)?;
-        let (out_targets, out_w) = match out_w {
-            Some(w) if P::UPDATE_GROWS_WITH_WEIGHT => self.weight_sorted(graph, w)?,
-            _ => (&graph.out_targets, out_w),
-        };
-        let (in_offsets, in_targets) = match &graph.incoming {
-            Some((o, t)) => (o, t),
-            None => (&graph.out_offsets, &graph.out_targets),
-        };
-        let ptr = |p: u64| p.to_le_bytes();
-        let mut bytes: Vec<u8> = Vec::new();
-        macro_rules! push_ptr {
-            ($slice:expr) => {{
-                let (p, _sync) = $slice.device_ptr(&stream);
-                bytes.extend_from_slice(&ptr(p));
-            }};
-        }
-        push_ptr!(graph.out_offsets);
-        push_ptr!(out_targets);
-        match out_w {
-            Some(w) => push_ptr!(w),
-            None => bytes.extend_from_slice(&ptr(0)),
-        }
-        push_ptr!(in_offsets);
-        push_ptr!(in_targets);
-        match in_w {
-            Some(w) => push_ptr!(w),
-            None => bytes.extend_from_slice(&ptr(0)),
-        }
-        push_ptr!(now);
-        push_ptr!(seen);
-        match &acc {
-            Some(a) => push_ptr!(a),
-            None => bytes.extend_from_slice(&ptr(0)),
-        }
-        push_ptr!(touched);
-        push_ptr!(in_frontier);
-        push_ptr!(pending);
-        push_ptr!(counters);
-        match &send {
-            Some(x) => push_ptr!(x),
-            None => bytes.extend_from_slice(&ptr(0)),
-        }
-        push_ptr!(far[0]);
-        push_ptr!(far[1]);
-        push_ptr!(far_len);
-        push_ptr!(sent);
-        push_ptr!(prepared);
-        push_ptr!(frontier_bits);
-        push_ptr!(settle);
-        push_ptr!(settle_mark);
-        // `online_capacity` follows the pointers and `n`; set per phase by `set_capacity`.
-        let capacity_offset = bytes.len() + 4;
-        let classes = opts.classes;
-        for x in [n, 0, uniform_bits, classes.warp, classes.cta, classes.grid] {
-            bytes.extend_from_slice(&x.to_le_bytes());
-        }
-        // The program's per-vertex arrays, uploaded for this run (before the timed part, as the graph is).
-        let mut arrays = Vec::new();
-        for a in program.vertex_arrays() {
-            arrays.push(if a.bytes.is_empty() {
-                None
-            } else {
-                Some(stream.clone_htod(a.bytes).map_err(driver("uploading the program's per-vertex data"))?)
-            });
-        }
-        let addresses: Vec<u64> =
-            arrays.iter().map(|a: &Option<CudaSlice<u8>>| a.as_ref().map_or(0, |a| a.device_ptr(&stream).0)).collect();
-        bytes.extend_from_slice(&program.device_params(&addresses));
-        while bytes.len() % 8 != 0 {
-            bytes.push(0);
-        }
-        let mut state = stream.clone_htod(&bytes).map_err(driver("uploading the run state"))?;
-
-        let sms = gpu.sm_count;
-        let cfg = |blocks: u32| LaunchConfig {
-            grid_dim: (blocks.max(1), 1, 1),
-            block_dim: (BLOCK, 1, 1),
-            shared_mem_bytes: 0,
-        };
-        let per_thread = |count: u32| cfg(count.div_ceil(BLOCK).min(sms * 32));
-        let per_warp = |count: u32| cfg((count as u64 * 32).div_ceil(BLOCK as u64).min(sms as u64 * 32) as u32);
-        let per_block = |count: u32| cfg(count.min(sms * 16));
-        let f_init = k.get("sx_init")?;
-        let f_snapshot = k.get("sx_snapshot")?;
-        let f_classify = k.get("sx_classify")?;
-        let f_push = [k.get("sx_push_tiles")?, k.get("sx_push_warp")?, k.get("sx_push_cta")?];
-        let f_pull = [k.get("sx_pull_thread")?, k.get("sx_pull_warp")?];
-        let f_pull_chunks = k.get("sx_pull_chunks")?;
-        let f_pull_tiles = k.get("sx_pull_tiles")?;
-        let f_frontier_bits = k.get("sx_frontier_bits")?;
+        let sms = shapes.sms;
+        let cfg = |blocks: u32| shapes.cfg(blocks);
+        let per_thread = |count: u32| shapes.per_thread(count);
+        let per_warp = |count: u32| shapes.per_warp(count);
+        let per_block = |count: u32| shapes.per_block(count);
+        let StepKernels {
+            init: f_init,
+            snapshot: f_snapshot,
+            classify: f_classify,
+            push: f_push,
+            pull: f_pull,
+            pull_chunks: f_pull_chunks,
+            pull_tiles: f_pull_tiles,
+            frontier_bits: f_frontier_bits,
+            apply: f_apply,
+            select: f_select,
+            far_take: f_far_take,
+            settle_classify: f_settle_classify,
+            scan: f_scan,
+        } = &f;
         let aggregate = P::KIND == CombineKind::Aggregate;
-        let f_apply = k.get("sx_apply")?;
-        let f_select = k.get("sx_select_prepare")?;
-        let f_far_take = k.get("sx_far_take")?;
-        let f_settle_classify = k.get("sx_settle_classify")?;
-        let f_scan = [k.get("sx_scan_count")?, k.get("sx_scan_offsets")?, k.get("sx_scan_write")?];
 
         macro_rules! launch {
-            ($f:expr, $cfg:expr $(, $arg:expr)*) => {{
-                let mut b = stream.launch_builder(&$f);
-                $(b.arg($arg);)*
-                // SAFETY: the arguments match the kernel's parameters in its file of kernels/, and every
-                // buffer the state struct points to lives until the run ends.
-                unsafe { b.launch($cfg) }.map_err(driver("launching a kernel"))?;
-            }};
+            ($f:expr, $cfg:expr $(, $arg:expr)*) => {
+                launch_step!(stream, $f, $cfg $(, $arg)*)
+            };
         }
-        let read = |counters: &mut CudaSlice<u64>| -> Result<Vec<u64>, CudaError> {
-            let v = stream.clone_dtoh(counters).map_err(driver("reading counters"))?;
-            stream.memset_zeros(counters).map_err(driver("resetting counters"))?;
-            Ok(v)
-        };
+        let read = |counters: &mut CudaSlice<u64>| read_counters(&stream, counters);
         let set_capacity = |state: &mut CudaSlice<u8>, capacity: u32| -> Result<(), CudaError> {
-            let mut view = state.slice_mut(capacity_offset..capacity_offset + 4);
-            stream.memcpy_htod(&capacity.to_le_bytes(), &mut view).map_err(driver("setting the filter capacity"))
+            setup::set_capacity(&stream, state, capacity_offset, capacity)
         };
 
         let zero = 0u32;
-        if pull_plan.as_ref().map(|p| p.classes) != Some(opts.classes) {
-            // The pull's candidates by in-degree class, and the chunks of the two largest classes.
-            let (one, all_flag) = (1u32, 1u32);
-            stream.memset_zeros(&mut *counters).map_err(driver("resetting counters"))?;
-            launch!(
-                f_classify,
-                per_thread(n),
-                &state,
-                &*frontier,
-                &zero,
-                &all_flag,
-                &one,
-                &pull_classes[0],
-                &pull_classes[1],
-                &pull_classes[2],
-                &pull_classes[3]
-            );
-            let c = read(&mut *counters)?;
-            let lens = [0, 1, 2, 3].map(|i| c[CLASS_LEN + i] as u32);
-            let offsets = stream.clone_dtoh(in_offsets).map_err(driver("planning the pull"))?;
-            let mut chunks = Vec::new();
-            for class in 2..4 {
-                if lens[class] == 0 {
-                    continue;
-                }
-                let list = stream
-                    .clone_dtoh(&pull_classes[class].slice(0..lens[class] as usize))
-                    .map_err(driver("planning the pull"))?;
-                for v in list {
-                    let degree = offsets[v as usize + 1] - offsets[v as usize];
-                    chunks.extend((0..degree.div_ceil(PULL_CHUNK)).map(|j| v as u64 | j << 32));
-                }
-            }
-            // Every vertex's first chunk before any second one (kernels/chunks.cu says why).
-            chunks.sort_unstable_by_key(|&item| (item >> 32, item as u32));
-            let chunk_count = chunks.len() as u32;
-            chunks.push(0);
-            let chunks = stream.clone_htod(&chunks).map_err(driver("planning the pull"))?;
-            *pull_plan = Some(PullPlan { classes: opts.classes, lens, chunks, chunk_count });
-        }
         let plan = pull_plan.as_ref().expect("just made");
         let pull_lens = plan.lens;
 
@@ -859,78 +688,6 @@ impl CudaEngine {
         let raw = stream.clone_dtoh(&*now).map_err(driver("reading the result"))?;
         Ok(Run { values: values_of::<P>(&raw, n), stats })
     }
-
-    /// The out-arcs' targets and weights in order of weight ([`SortedArcs`]), for a program whose update
-    /// grows with the weight; `native` is the out-arcs' weights it reads in the graph's own order.
-    fn weight_sorted<'g>(
-        &self,
-        graph: &'g DeviceGraph,
-        native: &'g CudaSlice<u32>,
-    ) -> Result<(&'g CudaSlice<u32>, Option<&'g CudaSlice<u32>>), CudaError> {
-        let Some((kind, out, _)) = graph.weights.as_ref() else { return Ok((&graph.out_targets, Some(native))) };
-        let sorted = match graph.weight_sorted.get() {
-            Some(s) => s,
-            None => {
-                let _ = graph.weight_sorted.set(SortedArcs::build(graph, *kind, out)?);
-                graph.weight_sorted.get().expect("just set")
-            }
-        };
-        let weights = if std::ptr::eq(native, out) {
-            &sorted.weights
-        } else {
-            // The program reads f32 weights of an integer graph: the sorted copy converted alike.
-            match sorted.weights_as_f32.get() {
-                Some(c) => c,
-                None => {
-                    let _ = sorted.weights_as_f32.set(f32_bits(&graph.gpu.stream, &sorted.weights)?);
-                    sorted.weights_as_f32.get().expect("just set")
-                }
-            }
-        };
-        Ok((&sorted.targets, Some(weights)))
-    }
-
-    /// The device weights the program reads: out-arcs, in-arcs, and the uniform weight's bits.
-    fn weights<'g, P: Program>(&self, graph: &'g DeviceGraph) -> Result<ProgramWeights<'g>, CudaError> {
-        let w = TypeId::of::<P::Weight>();
-        let native = graph.weights.as_ref();
-        if w == TypeId::of::<()>() {
-            return Ok((None, None, 0));
-        }
-        let (one_bits, want_f32) = if w == TypeId::of::<f32>() { (1.0f32.to_bits(), true) } else { (1u32, false) };
-        let Some((kind, out, inw)) = native else { return Ok((None, None, one_bits)) };
-        let pick = |o: &'g CudaSlice<u32>, i: Option<&'g CudaSlice<u32>>| (Some(o), Some(i.unwrap_or(o)), one_bits);
-        match (kind, want_f32) {
-            (WeightKind::U32, false) | (WeightKind::F32, true) => Ok(pick(out, inw.as_ref())),
-            (WeightKind::F32, false) => Err(CudaError::Weights(
-                "this algorithm needs integer edge weights, but the graph has real (f32) weights".into(),
-            )),
-            (WeightKind::U32, true) => {
-                let converted = match graph.weights_as_f32.get() {
-                    Some(c) => c,
-                    None => {
-                        let s = &graph.gpu.stream;
-                        let o = f32_bits(s, out)?;
-                        let i = match inw {
-                            Some(i) => Some(f32_bits(s, i)?),
-                            None => None,
-                        };
-                        let _ = graph.weights_as_f32.set((o, i));
-                        graph.weights_as_f32.get().expect("just set")
-                    }
-                };
-                Ok(pick(&converted.0, converted.1.as_ref()))
-            }
-        }
-    }
-}
-
-/// Integer weights on the device converted to f32 bits (through the host), for programs that read f32
-/// weights of a graph with integer ones.
-fn f32_bits(s: &Arc<CudaStream>, x: &CudaSlice<u32>) -> Result<CudaSlice<u32>, CudaError> {
-    let host = s.clone_dtoh(x).map_err(driver("converting weights"))?;
-    let bits: Vec<u32> = host.iter().map(|&v| (v as f32).to_bits()).collect();
-    s.clone_htod(&bits).map_err(driver("converting weights"))
 }
 
 /// The device's result bytes as values.

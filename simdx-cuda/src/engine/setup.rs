@@ -1,0 +1,203 @@
+//! What a run prepares before its clock starts: the work queue of asynchronous rounds, the run state
+//! `sx_state` (kernels/state.cu) that every step kernel takes first, with the program's per-vertex
+//! arrays it points to, and the pull plan of a graph (made by its first run with given degree classes,
+//! like the in-CSR itself).
+
+use std::sync::Arc;
+
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr};
+use simdx_core::acc::device::DeviceProgram;
+use simdx_core::engine::DegreeClasses;
+
+use super::kernels::{launch_step, read_counters, Shapes, StepKernels, CLASS_LEN};
+use super::weights::ProgramArcs;
+use crate::asynchronous::QueueBuffers;
+use crate::error::{driver, CudaError};
+use crate::gpu::Gpu;
+use crate::workspace::{PullPlan, Workspace, PULL_CHUNK};
+
+/// The program's per-vertex arrays on the device, uploaded for one run; the run state points to them.
+pub(super) type VertexArrays = Vec<Option<CudaSlice<u8>>>;
+
+/// Makes `queue` a work queue of `cells` cells for a graph of `n` vertices if the run may go
+/// asynchronous (`asynchronous`), and zeroes it for the run.
+pub(super) fn prepare_queue(
+    queue: &mut Option<QueueBuffers>,
+    gpu: &Gpu,
+    n: u32,
+    cells: u32,
+    asynchronous: bool,
+) -> Result<(), CudaError> {
+    if asynchronous && queue.as_ref().map(QueueBuffers::capacity) != Some(cells) {
+        *queue = None; // freed before the new one is allocated
+        *queue = Some(QueueBuffers::new(gpu, n, cells)?);
+    }
+    match queue {
+        Some(q) if asynchronous => q.reset(&gpu.stream),
+        _ => Ok(()),
+    }
+}
+
+/// The device address of `slice`.
+fn address<T>(slice: &CudaSlice<T>, stream: &Arc<CudaStream>) -> u64 {
+    slice.device_ptr(stream).0
+}
+
+/// The run state `sx_state` (kernels/state.cu) as bytes up to the program's parameters: the arcs the
+/// program reads, the workspace's arrays (`acc` and `send` only where the program has them), then `n`,
+/// the online filter's capacity (0 here), the uniform weight's bits and the degree classes. Returns the
+/// bytes and the capacity's offset, which [`set_capacity`] writes once the run's filter is known.
+pub(super) fn state_bytes(
+    stream: &Arc<CudaStream>,
+    n: u32,
+    arcs: &ProgramArcs<'_>,
+    ws: &Workspace,
+    (acc, send): (bool, bool),
+    classes: DegreeClasses,
+) -> (Vec<u8>, usize) {
+    let Workspace {
+        now,
+        seen,
+        touched,
+        in_frontier,
+        pending,
+        far,
+        far_len,
+        sent,
+        prepared,
+        frontier_bits,
+        settle,
+        settle_mark,
+        counters,
+        ..
+    } = ws;
+    let pointers = [
+        address(arcs.out_offsets, stream),
+        address(arcs.out_targets, stream),
+        arcs.out_weights.map_or(0, |w| address(w, stream)),
+        address(arcs.in_offsets, stream),
+        address(arcs.in_targets, stream),
+        arcs.in_weights.map_or(0, |w| address(w, stream)),
+        address(now, stream),
+        address(seen, stream),
+        if acc { address(&ws.acc, stream) } else { 0 },
+        address(touched, stream),
+        address(in_frontier, stream),
+        address(pending, stream),
+        address(counters, stream),
+        if send { address(&ws.send, stream) } else { 0 },
+        address(&far[0], stream),
+        address(&far[1], stream),
+        address(far_len, stream),
+        address(sent, stream),
+        address(prepared, stream),
+        address(frontier_bits, stream),
+        address(settle, stream),
+        address(settle_mark, stream),
+    ];
+    let mut bytes: Vec<u8> = Vec::new();
+    for p in pointers {
+        bytes.extend_from_slice(&p.to_le_bytes());
+    }
+    // `online_capacity` follows the pointers and `n`; set per run by `set_capacity`.
+    let capacity_offset = bytes.len() + 4;
+    for x in [n, 0, arcs.uniform_bits, classes.warp, classes.cta, classes.grid] {
+        bytes.extend_from_slice(&x.to_le_bytes());
+    }
+    (bytes, capacity_offset)
+}
+
+/// Appends the program's parameters to the run state's `bytes` and uploads it. The program's
+/// per-vertex arrays are uploaded for this run (before the timed part, as the graph is) and returned
+/// with the state: they must live as long as it.
+pub(super) fn upload_state<P: DeviceProgram>(
+    program: &P,
+    stream: &Arc<CudaStream>,
+    mut bytes: Vec<u8>,
+) -> Result<(CudaSlice<u8>, VertexArrays), CudaError> {
+    let mut arrays = Vec::new();
+    for a in program.vertex_arrays() {
+        arrays.push(if a.bytes.is_empty() {
+            None
+        } else {
+            Some(stream.clone_htod(a.bytes).map_err(driver("uploading the program's per-vertex data"))?)
+        });
+    }
+    let addresses: Vec<u64> =
+        arrays.iter().map(|a: &Option<CudaSlice<u8>>| a.as_ref().map_or(0, |a| a.device_ptr(stream).0)).collect();
+    bytes.extend_from_slice(&program.device_params(&addresses));
+    while bytes.len() % 8 != 0 {
+        bytes.push(0);
+    }
+    let state = stream.clone_htod(&bytes).map_err(driver("uploading the run state"))?;
+    Ok((state, arrays))
+}
+
+/// Writes the online filter's capacity into the run state at `offset` (from [`state_bytes`]).
+pub(super) fn set_capacity(
+    stream: &Arc<CudaStream>,
+    state: &mut CudaSlice<u8>,
+    offset: usize,
+    capacity: u32,
+) -> Result<(), CudaError> {
+    let mut view = state.slice_mut(offset..offset + 4);
+    stream.memcpy_htod(&capacity.to_le_bytes(), &mut view).map_err(driver("setting the filter capacity"))
+}
+
+/// Makes the workspace's pull plan for degree classes `classes` unless it has it: the pull's candidates
+/// by in-degree class (`pull_classes`), and the chunks of the two largest classes.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn plan_pull(
+    ws: &mut Workspace,
+    stream: &Arc<CudaStream>,
+    f: &StepKernels,
+    shapes: Shapes,
+    state: &CudaSlice<u8>,
+    in_offsets: &CudaSlice<u64>,
+    n: u32,
+    classes: DegreeClasses,
+) -> Result<(), CudaError> {
+    if ws.pull_plan.as_ref().map(|p| p.classes) == Some(classes) {
+        return Ok(());
+    }
+    let Workspace { frontier, pull_classes, counters, pull_plan, .. } = ws;
+    let (zero, one, all_flag) = (0u32, 1u32, 1u32);
+    stream.memset_zeros(&mut *counters).map_err(driver("resetting counters"))?;
+    launch_step!(
+        stream,
+        f.classify,
+        shapes.per_thread(n),
+        state,
+        &*frontier,
+        &zero,
+        &all_flag,
+        &one,
+        &pull_classes[0],
+        &pull_classes[1],
+        &pull_classes[2],
+        &pull_classes[3]
+    );
+    let c = read_counters(stream, &mut *counters)?;
+    let lens = [0, 1, 2, 3].map(|i| c[CLASS_LEN + i] as u32);
+    let offsets = stream.clone_dtoh(in_offsets).map_err(driver("planning the pull"))?;
+    let mut chunks = Vec::new();
+    for class in 2..4 {
+        if lens[class] == 0 {
+            continue;
+        }
+        let list = stream
+            .clone_dtoh(&pull_classes[class].slice(0..lens[class] as usize))
+            .map_err(driver("planning the pull"))?;
+        for v in list {
+            let degree = offsets[v as usize + 1] - offsets[v as usize];
+            chunks.extend((0..degree.div_ceil(PULL_CHUNK)).map(|j| v as u64 | j << 32));
+        }
+    }
+    // Every vertex's first chunk before any second one (kernels/chunks.cu says why).
+    chunks.sort_unstable_by_key(|&item| (item >> 32, item as u32));
+    let chunk_count = chunks.len() as u32;
+    chunks.push(0);
+    let chunks = stream.clone_htod(&chunks).map_err(driver("planning the pull"))?;
+    *pull_plan = Some(PullPlan { classes, lens, chunks, chunk_count });
+    Ok(())
+}
