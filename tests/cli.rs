@@ -305,7 +305,7 @@ fn outputs_are_replaced_whole_or_not_at_all() {
     let el = dir.path().join("g.el").display().to_string();
     let o = simdx(&["run", "bfs", "grid:6x5", "--source", "0", "--output", &out, "--json", &json, "--backend", "cpu"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(simdx(&["convert", "grid:6x5", &el]).status.success());
+    assert!(simdx(&["convert", "kron:6", &el]).status.success());
     assert_eq!(listing(), ["g.el", "levels.txt", "run.json"]);
     // A write that fails (the destination is a folder) exits 2, keeps what was there, and leaves no
     // temporary file behind.
@@ -315,7 +315,7 @@ fn outputs_are_replaced_whole_or_not_at_all() {
     for args in [
         vec!["run", "bfs", "grid:6x5", "--source", "0", "--output", &folder, "--backend", "cpu"],
         vec!["run", "bfs", "grid:6x5", "--source", "0", "--json", &folder, "--backend", "cpu"],
-        vec!["convert", "grid:6x5", &folder, "--to", "el"],
+        vec!["convert", "kron:6", &folder, "--to", "el"],
         vec!["convert", "grid:6x5", &folder, "--to", "sxg"],
     ] {
         let o = simdx(&args);

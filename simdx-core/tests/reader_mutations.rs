@@ -89,9 +89,10 @@ fn apply(bytes: &mut Vec<u8>, m: &Mutation) {
     }
 }
 
-/// A valid file of `format` holding a small weighted graph, as bytes.
+/// A valid file of `format` holding a small graph, weighted where the format holds weights, as bytes.
 fn valid_file(format: Format, dir: &Path) -> Vec<u8> {
-    let graph = GeneratorSpec::parse("kron:6:w").unwrap().generate(3).unwrap();
+    let spec = if format == Format::EdgeList { "kron:6" } else { "kron:6:w" };
+    let graph = GeneratorSpec::parse(spec).unwrap().generate(3).unwrap();
     let path = dir.join(format!("valid.{}", format.extension()));
     write_graph(&graph, &path, Some(format)).unwrap();
     std::fs::read(path).unwrap()

@@ -1,6 +1,7 @@
 //! The text graph formats (`.mtx`, `.el`, `.wel`, `.gr`): round trips through a file for every
-//! direction and weight kind, hand-checked tiny files, and parses large enough to be split into
-//! several chunks parsed in parallel.
+//! direction and weight kind (with no read option: the `simdx:` header line restores them), the header
+//! line's refusals, hand-checked tiny files, and parses large enough to be split into several chunks
+//! parsed in parallel.
 
 use std::path::{Path, PathBuf};
 
@@ -158,33 +159,71 @@ fn mtx_multigraph_round_trips_with_duplicates_kept() {
     write_graph(&g, &path, None).unwrap();
     let options = ReadOptions { duplicates: Duplicates::Keep, self_loops: SelfLoops::Keep, ..Default::default() };
     assert_eq!(read_graph(&path, &options).unwrap(), g);
+    // The header says so: the duplicates and the self-loop come back without the options, in every
+    // format that holds the weights.
+    for name in ["multi.mtx", "multi.wel", "multi.gr", "multi.sxg"] {
+        assert_eq!(round_trip(&g, name, false), g, "{name}");
+    }
 }
 
 // ----- edge lists ---------------------------------------------------------------------------------
 
 #[test]
 fn el_round_trips_directed_and_undirected() {
-    // Vertex 5 is the largest id, so no isolated vertex trails and the vertex count survives.
     let directed = build(6, &EDGES, None, true);
     assert_eq!(round_trip(&directed, "g.el", false), directed);
     let undirected = build(6, &EDGES, None, false);
     assert_eq!(round_trip(&undirected, "g.el", true), undirected);
-    // Read without `undirected`, each edge (written once) is one arc.
-    assert_eq!(round_trip(&undirected, "g.el", false).num_edges(), undirected.num_edges());
+    // The header says undirected: no option needed.
+    assert_eq!(round_trip(&undirected, "g.el", false), undirected);
 }
 
 #[test]
-fn edge_lists_lose_trailing_isolated_vertices() {
-    // Documented behaviour: an edge list has no vertex count, so it is the largest id plus one.
-    let g = build(8, &EDGES, Some(u32_weights()), true);
-    for name in ["g.el", "g.wel"] {
-        let back = round_trip(&g, name, false);
-        assert_eq!(back.num_vertices(), 6, "{name}");
-        assert_eq!(back.num_edges(), g.num_edges(), "{name}");
+fn every_text_format_keeps_trailing_isolated_vertices() {
+    // Vertices 6 and 7 are isolated: the header's vertex count keeps them.
+    for directed in [true, false] {
+        let plain = build(8, &EDGES, None, directed);
+        let weighted = build(8, &EDGES, Some(u32_weights()), directed);
+        for (g, name) in [(&plain, "g.el"), (&weighted, "g.wel"), (&weighted, "g.gr"), (&weighted, "g.mtx")] {
+            assert_eq!(&round_trip(g, name, false), g, "{name}, directed {directed}");
+        }
     }
-    // Formats with a vertex count keep them.
-    assert_eq!(round_trip(&g, "g.gr", false).num_vertices(), 8);
-    assert_eq!(round_trip(&g, "g.mtx", false).num_vertices(), 8);
+}
+
+#[test]
+fn edge_lists_without_a_simdx_header_number_vertices_by_the_largest_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_file(&dir, "plain.el", "# a SNAP comment\n0 1\n3 1\n");
+    let g = read(&path, false);
+    assert!(g.is_directed());
+    assert_eq!((g.num_vertices(), g.num_edges()), (4, 2));
+}
+
+#[test]
+fn the_simdx_header_is_checked_against_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let refused = |name: &str, text: &str, expected: &str| {
+        let path = write_file(&dir, name, text);
+        let err = read_graph(&path, &ReadOptions::default()).unwrap_err().to_string();
+        assert!(err.contains(expected) && err.contains(name), "{name}: expected '{expected}' in '{err}'");
+    };
+    refused("a.el", "# simdx: directed vertices=3 edges=1 weights=none\n0 5\n", "declares 3 vertices");
+    refused("b.el", "# simdx: directed vertices=9 edges=3 weights=none\n0 1\n1 2\n", "declares 3 edges");
+    refused("c.el", "# simdx: directed weights=u32\n0 1\n", "declares u32 weights");
+    refused("d.wel", "# simdx: directed weights=u32\n0 1 0.5\n", "holds f32 weights");
+    refused("e.el", "# simdx: sideways\n0 1\n", "unknown word 'sideways'");
+    refused("f.el", "# simdx: vertices=2\n0 1\n", "directed or undirected");
+    refused("g.mtx", "%%MatrixMarket matrix coordinate pattern general\n% simdx: undirected\n2 2 1\n1 2\n", "banner");
+    refused(
+        "h.mtx",
+        "%%MatrixMarket matrix coordinate pattern general\n% simdx: directed vertices=3\n2 2 1\n1 2\n",
+        "size line",
+    );
+    refused("i.gr", "c simdx: directed weights=f32\np sp 2 1\na 1 2 3\n", "declares f32 weights");
+    let path = write_file(&dir, "ok.wel", "# simdx: undirected vertices=5 edges=2 weights=f32\n0 1 2\n1 2 3\n");
+    let g = read(&path, false);
+    assert!(!g.is_directed());
+    assert_eq!((g.num_vertices(), g.num_edges(), g.weight_kind()), (5, 2, Some(WeightKind::F32)));
 }
 
 #[test]
@@ -211,12 +250,16 @@ fn f32_weights_that_are_whole_numbers_stay_real() {
 }
 
 #[test]
-fn el_of_a_weighted_graph_drops_weights_and_wel_of_an_unweighted_graph_has_weight_one() {
-    let weighted = build(6, &EDGES, Some(u32_weights()), true);
-    assert_eq!(round_trip(&weighted, "g.el", false), build(6, &EDGES, None, true));
+fn el_of_a_weighted_graph_is_refused_and_wel_of_an_unweighted_graph_reads_back_unweighted() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = path_in(&dir, "w.el");
+    let err = write_graph(&build(6, &EDGES, Some(u32_weights()), true), &path, None).unwrap_err().to_string();
+    assert!(err.contains("w.el") && err.contains("u32 weights") && err.contains(".wel"), "{err}");
+    assert!(!path.exists());
     let unweighted = build(6, &EDGES, None, false);
-    let ones = EdgeWeights::U32(vec![1; EDGES.len()]);
-    assert_eq!(round_trip(&unweighted, "g.wel", true), build(6, &EDGES, Some(ones), false));
+    for name in ["g.wel", "g.gr"] {
+        assert_eq!(round_trip(&unweighted, name, false), unweighted, "{name}");
+    }
 }
 
 #[test]
@@ -274,9 +317,10 @@ fn gr_round_trips_directed_and_undirected_keeping_isolated_vertices() {
     assert_eq!(round_trip(&directed, "g.gr", false), directed);
     let undirected = build(8, &EDGES, Some(u32_weights()), false);
     assert_eq!(round_trip(&undirected, "g.gr", true), undirected);
-    // Unweighted graphs are written with weight 1.
+    assert_eq!(round_trip(&undirected, "g.gr", false), undirected);
+    // Unweighted graphs are written with a placeholder weight 1 and read back unweighted.
     let plain = build(8, &EDGES, None, true);
-    assert_eq!(round_trip(&plain, "g.gr", false), build(8, &EDGES, Some(EdgeWeights::U32(vec![1; 9])), true));
+    assert_eq!(round_trip(&plain, "g.gr", false), plain);
 }
 
 #[test]
@@ -348,6 +392,7 @@ fn larger_random_graphs_round_trip_through_every_text_format() {
             };
             for name in names {
                 assert_eq!(round_trip(&g, name, undirected), g, "{name} {directed} {kind:?}");
+                assert_eq!(round_trip(&g, name, false), g, "{name} {directed} {kind:?}, no option");
             }
         }
     }

@@ -5,15 +5,18 @@
 //! weights in `u32` range. The number of arc lines must equal `<arcs>`. Blank lines are ignored. The
 //! graph is read as directed with `u32` weights (the caller symmetrises it when asked).
 //!
-//! The writer emits `p sp n m` and one arc line per edge in the order of [`Graph::edges`]: an
-//! undirected edge once (`u <= v`), so that reading the file back with `undirected` gives the same
-//! graph. Unweighted graphs get weight 1; real (`f32`) weights cannot be written as DIMACS integers and
-//! are refused.
+//! A `simdx:` [header](super::header) comment line before the problem line, as simdx writes it, sets
+//! the direction and the weight type (`weights=none`: the weights are placeholders and are dropped).
+//!
+//! The writer emits the `simdx:` header, `p sp n m` and one arc line per edge in the order of
+//! [`Graph::edges`]: an undirected edge once (`u <= v`), which the header makes read back undirected.
+//! Unweighted graphs get weight 1 (read back unweighted); real (`f32`) weights cannot be written as
+//! DIMACS integers and are refused.
 
 use std::path::Path;
 
 use super::text::{self, EdgeChunk, Line, LineReader, Weight};
-use super::ParsedEdges;
+use super::{header, ParsedEdges};
 use crate::error::{GraphError, Result};
 use crate::graph::builder::EdgeList;
 use crate::graph::weights::WeightKind;
@@ -161,13 +164,9 @@ pub(crate) fn write(graph: &Graph, path: &Path) -> Result<()> {
     }
     let n = graph.num_vertices();
     let m = text::count_written_edges(graph);
-    let shape = if graph.is_directed() {
-        "directed"
-    } else {
-        "undirected, each edge once as u <= v (read it back as undirected)"
-    };
-    let weights = if graph.is_weighted() { "u32 weights" } else { "unweighted, every weight 1" };
-    let header = format!("c written by simdx: {n} vertices, {m} edges, {shape}, {weights}\np sp {n} {m}\n");
+    let shape = if graph.is_directed() { "one arc a line" } else { "each undirected edge once, as u <= v" };
+    let weights = if graph.is_weighted() { "u32 weights" } else { "unweighted, every weight a placeholder 1" };
+    let header = format!("{}c {shape}, {weights}\np sp {n} {m}\n", header::line(graph, super::Format::Dimacs, m));
     text::write_edges(graph, path, &header, |buf, u, v, w| {
         buf.extend_from_slice(b"a ");
         text::push_one_based(buf, u);

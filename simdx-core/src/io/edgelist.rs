@@ -1,20 +1,22 @@
 //! SNAP/GAP edge lists: `.el` holds one edge `u v` per line, `.wel` one weighted edge `u v w`.
 //!
 //! Ids are 0-based and below [`crate::MAX_VERTICES`]; columns are separated by spaces or tabs; blank
-//! lines and lines starting with `#` or `%` are ignored. The vertex count is the largest id plus one, so
-//! isolated vertices after the last one named by an edge are lost on a round trip. The file is read
-//! as directed (the caller symmetrises it when asked). Weights that are all integers in `u32` range
-//! give integer weights; any other finite non-negative number makes all weights `f32`.
+//! lines and lines starting with `#` or `%` are ignored. Without a `simdx:` [header](super::header)
+//! the vertex count is the largest id plus one and the file is read as directed (the caller
+//! symmetrises it when asked); with one, the header's direction, vertex count and weight type hold.
+//! Weights that are all integers in `u32` range give integer weights; any other finite non-negative
+//! number makes all weights `f32`.
 //!
-//! The writer puts a `#` comment header first, then one line per edge in the order of
-//! [`Graph::edges`] (an undirected edge once, `u <= v`). A `.wel` of an unweighted graph gets weight 1;
-//! an `.el` of a weighted graph drops the weights.
+//! The writer puts the `simdx:` header line and a `#` comment first, then one line per edge in the
+//! order of [`Graph::edges`] (an undirected edge once, `u <= v`). A `.wel` of an unweighted graph gets
+//! a placeholder weight 1 (its header says `weights=none`, so it reads back unweighted); an `.el` of a
+//! weighted graph is refused, as it would lose the weights.
 
 use std::path::Path;
 
 use super::text::{self, EdgeChunk, Line, Weight};
-use super::ParsedEdges;
-use crate::error::Result;
+use super::{header, Format, ParsedEdges};
+use crate::error::{GraphError, Result};
 use crate::graph::builder::EdgeList;
 use crate::graph::weights::WeightKind;
 use crate::Graph;
@@ -78,20 +80,27 @@ fn parse_endpoints(line: &mut Line<'_>, layout: &str) -> Result<(u32, u32), Stri
     Ok((u, v))
 }
 
-/// Writes `graph` as an `.el` (`weighted == false`) or `.wel` file.
+/// Writes `graph` as an `.el` (`weighted == false`) or `.wel` file. An `.el` of a weighted graph is
+/// refused: it would read back without its weights.
 pub(crate) fn write(graph: &Graph, path: &Path, weighted: bool) -> Result<()> {
+    if let (false, Some(kind)) = (weighted, graph.weight_kind()) {
+        return Err(GraphError::file(
+            path,
+            format!(
+                "an .el edge list holds no weights, but this graph has {kind} weights; write a .wel file (or \
+                 .mtx, .sxg) to keep them"
+            ),
+        ));
+    }
     let edges = text::count_written_edges(graph);
-    let shape = if graph.is_directed() { "directed" } else { "undirected, each edge once as u <= v" };
-    let weights = match (weighted, graph.weight_kind()) {
-        (false, _) => String::new(),
-        (true, Some(kind)) => format!(", {kind} weights"),
-        (true, None) => ", unweighted (every weight 1)".to_string(),
+    let format = if weighted { Format::WeightedEdgeList } else { Format::EdgeList };
+    let shape = if graph.is_directed() { "one arc 'u v" } else { "each undirected edge once, 'u v" };
+    let column = match (weighted, graph.weight_kind()) {
+        (false, _) => "'",
+        (true, Some(_)) => " w'",
+        (true, None) => " 1' (the graph is unweighted)",
     };
-    let header = format!(
-        "# simdx {}: {} vertices, {edges} edges ({shape}{weights}); 0-based ids\n",
-        if weighted { "weighted edge list" } else { "edge list" },
-        graph.num_vertices()
-    );
+    let header = format!("{}# {shape}{column} a line, 0-based ids\n", header::line(graph, format, edges));
     text::write_edges(graph, path, &header, |buf, u, v, w| {
         text::push_u32(buf, u);
         buf.push(b' ');

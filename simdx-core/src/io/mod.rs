@@ -3,11 +3,13 @@
 //! | extension | format | direction |
 //! |---|---|---|
 //! | `.mtx` | Matrix Market coordinate (pattern/integer/real; general/symmetric; 1-based) | `general` directed, `symmetric` undirected |
-//! | `.el` | edge list `u v` (0-based, `#` or `%` comments) | directed unless `undirected` |
-//! | `.wel` | weighted edge list `u v w` | directed unless `undirected` |
-//! | `.gr` | DIMACS shortest path (`p sp n m`, `a u v w`, 1-based) | directed unless `undirected` |
+//! | `.el` | edge list `u v` (0-based, `#` or `%` comments) | directed unless `undirected` or the [`header`] says so |
+//! | `.wel` | weighted edge list `u v w` | directed unless `undirected` or the [`header`] says so |
+//! | `.gr` | DIMACS shortest path (`p sp n m`, `a u v w`, 1-based) | directed unless `undirected` or the [`header`] says so |
 //! | `.sxg` | simdx binary (memory-mapped, checksummed; see [`binary`]) | as stored |
 //!
+//! Every text file simdx writes opens with a `simdx:` comment line ([`header`]) naming its direction,
+//! vertex count, edge count and weight type, so that it reads back as the graph that was written.
 //! Text is parsed in parallel; every error names the file and the line (or byte offset).
 //! [`vertex_values`] reads per-vertex inputs (vectors, vertex sets) for programs. Every writer goes
 //! through [`atomic_file`], so a failed or killed write never leaves a partial file.
@@ -16,6 +18,7 @@ pub mod atomic_file;
 pub mod binary;
 pub mod dimacs;
 pub mod edgelist;
+pub mod header;
 pub mod mtx;
 pub mod relabel;
 pub(crate) mod text;
@@ -137,7 +140,8 @@ pub fn read_labelled_graph(path: &Path, options: &ReadOptions) -> Result<(Graph,
     }
     let bytes = text::TextFile::open(path)?;
     crate::memory::check_text_file(path, &bytes, !options.undirected)?;
-    let (parsed, labels) = match format {
+    let header = header::find(path, &bytes, format)?;
+    let (mut parsed, labels) = match format {
         Format::EdgeList | Format::WeightedEdgeList if options.relabel => {
             let (parsed, labels) = relabel::parse(path, &bytes, format == Format::WeightedEdgeList)?;
             (parsed, Some(labels))
@@ -154,6 +158,13 @@ pub fn read_labelled_graph(path: &Path, options: &ReadOptions) -> Result<(Graph,
         Format::MatrixMarket | Format::Dimacs => check_declared(path, n, m)?,
         _ => {}
     }
+    if let Some(header) = &header {
+        header.apply(path, format, &mut parsed, options.relabel)?;
+        if parsed.edges.num_vertices > n {
+            check_declared(path, parsed.edges.num_vertices, m)?;
+        }
+    }
+    let n = parsed.edges.num_vertices;
     let directed = parsed.directed && !options.undirected;
     crate::memory::check(
         crate::memory::graph_bytes(n as u64, m as u64, directed),
@@ -162,8 +173,8 @@ pub fn read_labelled_graph(path: &Path, options: &ReadOptions) -> Result<(Graph,
     .map_err(|e| GraphError::file(path, e))?;
     let graph = GraphBuilder::new()
         .directed(directed)
-        .self_loops(options.self_loops)
-        .duplicates(options.duplicates)
+        .self_loops(header.as_ref().map_or(options.self_loops, |h| h.self_loops(options.self_loops)))
+        .duplicates(header.as_ref().map_or(options.duplicates, |h| h.duplicates(options.duplicates)))
         .build(parsed.edges)
         .map_err(|e| GraphError::file(path, e.to_string()))?;
     Ok((graph, labels))
@@ -192,9 +203,12 @@ fn check_declared(path: &Path, num_vertices: usize, num_edges: usize) -> Result<
     ))
 }
 
-/// Writes `graph` to `path` in `format` (or the one its extension implies). Undirected graphs are
-/// written as `symmetric` Matrix Market, and as one line per edge (`u <= v`) in edge lists and DIMACS,
-/// which read back as the same graph with `undirected` set.
+/// Writes `graph` to `path` in `format` (or the one its extension implies). Every file reads back, with
+/// no option, as the same graph: text files open with a [`header`] line (`# simdx: undirected
+/// vertices=N edges=M weights=u32`) that restores direction, vertex count, weight type and kept
+/// self-loops or duplicate edges; undirected graphs are written as `symmetric` Matrix Market, and as
+/// one line per edge (`u <= v`) in edge lists and DIMACS. A graph a format cannot hold is refused:
+/// weights in an `.el`, real weights in a `.gr`.
 pub fn write_graph(graph: &Graph, path: &Path, format: Option<Format>) -> Result<()> {
     let format = resolve_format(path, format)?;
     match format {

@@ -9,14 +9,18 @@
 //! Weights must be finite and non-negative. Dense (`array`) files, `complex` fields and the
 //! `skew-symmetric` and `hermitian` symmetries have no graph meaning here and are refused.
 //!
+//! A `simdx:` [header](super::header) comment line, as simdx writes it after the banner, must agree
+//! with the banner and the size line, and says whether self-loops and repeated entries are part of the
+//! graph (they are kept).
+//!
 //! The writer picks `pattern`, `integer` or `real` from the graph's weights, and writes an undirected
 //! graph as `symmetric`, each edge once in the lower triangle (`row >= column`), a directed one as
-//! `general`.
+//! `general`, with the `simdx:` line after the banner.
 
 use std::path::Path;
 
 use super::text::{self, EdgeChunk, Line, LineReader, Weight};
-use super::ParsedEdges;
+use super::{header, ParsedEdges};
 use crate::error::{GraphError, Result};
 use crate::graph::builder::EdgeList;
 use crate::graph::weights::WeightKind;
@@ -223,10 +227,9 @@ pub(crate) fn write(graph: &Graph, path: &Path) -> Result<()> {
     let symmetry = if directed { "general" } else { "symmetric" };
     let n = graph.num_vertices();
     let m = text::count_written_edges(graph);
-    let shape = if directed { "directed (row -> column)" } else { "undirected (lower triangle)" };
-    let header = format!(
-        "%%MatrixMarket matrix coordinate {field} {symmetry}\n% written by simdx: {n} vertices, {m} edges, {shape}\n{n} {n} {m}\n"
-    );
+    let shape = if directed { "row -> column" } else { "each undirected edge once, in the lower triangle" };
+    let simdx = header::line(graph, super::Format::MatrixMarket, m);
+    let header = format!("%%MatrixMarket matrix coordinate {field} {symmetry}\n{simdx}% {shape}\n{n} {n} {m}\n");
     text::write_edges(graph, path, &header, |buf, u, v, w| {
         // Undirected edges come as u <= v; the lower triangle wants row >= column.
         let (row, col) = if directed { (u, v) } else { (v, u) };
