@@ -9,6 +9,17 @@ pub enum CudaError {
     /// NVRTC could not be loaded.
     #[error("no NVRTC: libnvrtc.so was not found (install the CUDA toolkit's runtime compiler)")]
     NoNvrtc,
+    /// NCCL could not be loaded: where it was looked for.
+    #[error("no NCCL: {0} (set SIMDX_NCCL_LIB to the file or its folder)")]
+    NoNccl(String),
+    /// An NCCL call failed.
+    #[error("NCCL failed while {what}: {message}")]
+    Nccl {
+        /// What simdx was doing.
+        what: String,
+        /// NCCL's message.
+        message: String,
+    },
     /// NVML, the driver's management library, could not be loaded or could not read the energy
     /// counter of the device.
     #[error("no energy reading: {0}")]
