@@ -28,6 +28,10 @@ pub(super) const SETTLE_LEN: usize = 4;
 /// (the settle step); every arc for other programs.
 pub(super) const ARCS_WITHIN: u32 = 1;
 pub(super) const ARCS_BEYOND: u32 = 2;
+/// The ballot scan's predicates (`mode` in kernels/scan.cu): the vertices reached in this step, and
+/// the active ones (those of a later bucket are filed as waiting).
+pub(super) const SCAN_REACHED: u32 = 0;
+pub(super) const SCAN_ACTIVE: u32 = 1;
 /// Blocks that share one vertex of the grid class.
 pub(super) const GRID_SPLIT: u32 = 64;
 

@@ -1,13 +1,13 @@
 //! What a run prepares before its clock starts: the work queue of asynchronous rounds, the run state
 //! `sx_state` (kernels/state.cu) that every step kernel takes first, with the program's per-vertex
-//! arrays it points to, and the pull plan of a graph (made by its first run with given degree classes,
-//! like the in-CSR itself).
+//! arrays it points to and the online filter's capacity, and the pull plan of a graph (made by its
+//! first run with given degree classes, like the in-CSR itself).
 
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr};
 use simdx_core::acc::device::DeviceProgram;
-use simdx_core::engine::DegreeClasses;
+use simdx_core::engine::{DegreeClasses, FilterPolicy, RunOptions};
 
 use super::kernels::{launch_step, read_counters, Shapes, StepKernels, CLASS_LEN};
 use super::weights::ProgramArcs;
@@ -142,6 +142,16 @@ pub(super) fn set_capacity(
 ) -> Result<(), CudaError> {
     let mut view = state.slice_mut(offset..offset + 4);
     stream.memcpy_htod(&capacity.to_le_bytes(), &mut view).map_err(driver("setting the filter capacity"))
+}
+
+/// The online filter's capacity, fixed for a run of `n` vertices: `Every` programs and the ballot
+/// policy record nothing; jit takes bins of `bin_capacity` for about 8 warps' worth of vertices.
+pub(super) fn filter_capacity(every: bool, opts: &RunOptions, n: u32) -> u32 {
+    match (every, opts.filter) {
+        (true, _) | (_, FilterPolicy::Ballot) => 0,
+        (false, FilterPolicy::Online) => n,
+        (false, FilterPolicy::Jit) => (opts.bin_capacity as u64 * 8).min(n as u64) as u32,
+    }
 }
 
 /// Makes the workspace's pull plan for degree classes `classes` unless it has it: the pull's candidates
