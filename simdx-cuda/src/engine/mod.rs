@@ -4,9 +4,8 @@
 //! filter policy, apply, priority buckets, and the program's stopping test.
 //!
 //! [`CudaEngine::run`] is the driver, in the CPU engine's shape: a run state ([`run_state::HostRun`])
-//! made before the clock starts (module `setup`), then a short loop over its steps (module `steps`),
-//! one method per phase, which may hand a stretch of steps to the persistent kernel (module
-//! `handover`).
+//! made before the clock starts (module `setup`), its hand-overs of a whole run to other kernels
+//! (module `handover`), then a short loop over its steps (module `steps`), one method per phase.
 //! Module `kernels` holds the step kernels' launch shapes and counter slots; module `weights` the
 //! arcs and weights a program reads.
 
@@ -19,19 +18,17 @@ mod weights;
 
 use std::time::Instant;
 
-use simdx_core::acc::device::{device_unit, label_program, DeviceProgram};
-use simdx_core::engine::{policy, Direction, FusionPolicy, LabelPolicy, Run, RunOptions};
+use simdx_core::acc::device::{device_unit, DeviceProgram};
+use simdx_core::engine::{policy, Direction, FusionPolicy, Run, RunOptions};
 
 use self::handover::Flow;
 use self::kernels::EDGES;
 use self::run_state::{HostRun, RunPlan};
 use self::steps::Bucket;
-use crate::asynchronous::{runs_asynchronously, AsyncRounds};
+use crate::asynchronous::runs_asynchronously;
 use crate::error::CudaError;
-use crate::fused::LoopState;
 use crate::graph::DeviceGraph;
 use crate::launch::{Kernels, GRID_BARRIER};
-use crate::link::Linking;
 use crate::workspace::Workspace;
 
 /// The step kernels (one launch per phase), one file per phase, in the order they are compiled: after
@@ -159,54 +156,17 @@ impl CudaEngine {
         let ws = slot.as_mut().expect("just made");
         let mut run = HostRun::new(self, program, graph, ws, plan, Kernels { module }, entered)?;
         run.init()?;
-        if label_program::<P>() && run.opts.labels == LabelPolicy::Link && run.opts.max_iterations == u32::MAX {
-            let linking = Linking {
-                kernels: &run.kernels,
-                stream: &run.stream,
-                state: &run.state,
-                counters: &mut *run.counters,
-                scratch: &*run.next,
-                n: run.n,
-                directed: graph.incoming.is_some(),
-                sm_count: run.shapes.sms,
-            };
-            if let Some(records) = linking.run()? {
-                run.stats.iterations = records;
-                run.stop_clock()?;
-                return run.result();
+        if run.links() {
+            if let Some(records) = run.link()? {
+                return run.linked(records);
             }
         }
-        if let (Some(queue), FusionPolicy::Async) = (run.queue, run.opts.fusion) {
-            // Every initially active vertex goes into the work queue; nothing is handed over.
-            let rounds = AsyncRounds {
-                gpu: &graph.gpu,
-                kernels: &run.kernels,
-                state: &run.state,
-                queue,
-                list: &*run.frontier,
-                len: 0,
-                bucket: 0,
-                blocks_override: self.blocks_override,
-            };
-            let (records, grid) = rounds.run()?;
-            run.stats.iterations.extend(records);
-            run.stop_clock()?;
-            if let Ok(mut last) = self.last_grid.lock() {
-                *last = Some(("sx_async".to_string(), grid));
-            }
-            return run.result();
+        if run.starts_asynchronously() {
+            return run.asynchronous_to_end();
         }
         run.first_frontier()?;
-        if let (Some(session), FusionPolicy::All | FusionPolicy::PushPull) = (&mut run.session, run.opts.fusion) {
-            let from = LoopState { len: run.len, bucket: 0, iterations: 0, pending_maybe: true, fcur: run.fcur };
-            session.run(&run.state, from, &mut run.stats)?;
-            if let Ok(mut last) = self.last_grid.lock() {
-                *last = session.last.take();
-            }
-            // The run ends with the result on the device (as SIMD-X and Gunrock time it); the copy to
-            // the host is not part of it.
-            run.stop_clock()?;
-            return run.result();
+        if run.fused_throughout() {
+            return run.fused_to_end();
         }
         loop {
             let owed = match run.change_bucket()? {
