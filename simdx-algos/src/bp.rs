@@ -14,7 +14,6 @@
 //!   divides by their total. Values are `f64`, so that sums over hubs keep 1e-5 relative accuracy.
 
 use simdx_core::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex, VertexData};
-use simdx_core::{Graph, Weights};
 use simdx_macros::graph_kernel;
 
 /// Belief propagation for a fixed number of iterations.
@@ -36,39 +35,7 @@ impl Bp {
     }
 }
 
-/// Checks that `priors` fit belief propagation on `graph`: one finite, non-negative prior per
-/// vertex, not all 0; and edge weights (the likelihoods) finite and non-negative. `Err` says which
-/// vertex or arc does not fit.
-pub fn check_inputs(graph: &Graph, priors: &[f64]) -> Result<(), String> {
-    if priors.len() != graph.num_vertices() {
-        return Err(format!("{} priors for {} vertices", priors.len(), graph.num_vertices()));
-    }
-    if let Some(v) = priors.iter().position(|p| !(p.is_finite() && *p >= 0.0)) {
-        return Err(format!("the prior of vertex {v} is {}: priors are finite and not negative", priors[v]));
-    }
-    if !priors.is_empty() && priors.iter().all(|&p| p == 0.0) {
-        return Err("every prior is 0: beliefs normalised to sum to 1 need at least one positive prior".into());
-    }
-    if let Some(Weights::F32(w)) = graph.out_csr().weights() {
-        if let Some(i) = w.iter().position(|x| !(x.is_finite() && *x >= 0.0)) {
-            return Err(format!("arc {i} weighs {}: likelihoods (edge weights) are finite and not negative", w[i]));
-        }
-    }
-    Ok(())
-}
-
-/// Checks that beliefs mean something: they sum to 1. They sum to 0 when no vertex with a positive
-/// prior has an in-arc of positive weight from a vertex that holds belief (nothing to normalise).
-pub fn check_beliefs(beliefs: &[f64]) -> Result<(), String> {
-    let total: f64 = beliefs.iter().sum();
-    if beliefs.is_empty() || (total - 1.0).abs() <= 1e-6 {
-        return Ok(());
-    }
-    Err(format!(
-        "the beliefs sum to {total:e}, not 1: no vertex with a positive prior receives belief along an arc of \
-         positive weight, so there is nothing to normalise"
-    ))
-}
+pub use crate::inputs::{check_bp_beliefs as check_beliefs, check_bp_inputs as check_inputs};
 
 #[graph_kernel]
 impl Program for Bp {

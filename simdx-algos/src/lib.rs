@@ -30,6 +30,7 @@ pub mod bp;
 pub mod closeness;
 pub mod eccentricity;
 pub mod harmonic;
+pub mod inputs;
 pub mod kcore;
 pub mod mlp;
 pub mod msbfs;

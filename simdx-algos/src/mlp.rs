@@ -13,7 +13,7 @@
 //!   its inputs each time). `verify::mlp` checks this.
 
 use simdx_core::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex, VertexData};
-use simdx_core::{Graph, VertexId};
+use simdx_core::VertexId;
 use simdx_macros::{graph_kernel, kernel_fn};
 
 /// The value of a neuron that no input reaches (minus infinity: no input value or sigmoid is one).
@@ -42,25 +42,7 @@ impl Mlp {
     }
 }
 
-/// Checks that `graph` is a layered network the forward pass computes in full: directed, every arc
-/// from one layer to the next (layer 0 being the vertices without in-arcs), and every vertex reached
-/// from an input. `Err` names the arc or the vertex that does not fit.
-pub fn check_network(graph: &Graph) -> Result<(), String> {
-    if !graph.is_directed() {
-        return Err("an MLP is a directed, layered graph (e.g. mlp:784,256,10); this graph is undirected".into());
-    }
-    let layers = crate::verify::mlp_layers(graph)?;
-    let layered: usize = layers.iter().map(Vec::len).sum();
-    if layered < graph.num_vertices() {
-        let mut in_layer = vec![false; graph.num_vertices()];
-        layers.iter().flatten().for_each(|&v| in_layer[v as usize] = true);
-        let v = in_layer.iter().position(|&x| !x).unwrap_or(0);
-        return Err(format!(
-            "not a layered network: vertex {v} is not reached from any input (a vertex without in-arcs)"
-        ));
-    }
-    Ok(())
-}
+pub use crate::inputs::check_mlp_network as check_network;
 
 #[graph_kernel]
 impl Program for Mlp {

@@ -3,31 +3,13 @@
 //! Combine: `min`, aggregation. Vertices are processed in buckets of width `delta`.
 
 use simdx_core::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
-use simdx_core::{Graph, VertexId, Weights};
+use simdx_core::VertexId;
 use simdx_macros::graph_kernel;
 
 /// The distance of an unreachable vertex (sums saturate here too).
 pub const UNREACHED: u32 = u32::MAX;
 
-/// Whether every shortest distance in `graph` stays below [`UNREACHED`], so that [`Sssp`] and
-/// [`crate::MultiSourceSssp`] give exact distances: the largest weight (1 when unweighted) times the
-/// most arcs a shortest path can have (`n - 1`) is below `u32::MAX`. Where it is not, use
-/// [`crate::WideSssp`] (`u64` distances), as the CLI and the Python package do.
-pub fn fits_u32(graph: &Graph) -> bool {
-    let longest_path = graph.num_vertices().saturating_sub(1) as u64;
-    largest_weight(graph).saturating_mul(longest_path) < u64::from(UNREACHED)
-}
-
-/// The largest integer edge weight of `graph` (1 when unweighted, 0 without arcs); `f32` weights
-/// count rounded up.
-pub fn largest_weight(graph: &Graph) -> u64 {
-    use rayon::prelude::*;
-    match graph.out_csr().weights() {
-        Some(Weights::U32(w)) => w.par_iter().copied().max().map_or(0, u64::from),
-        Some(Weights::F32(w)) => w.par_iter().copied().reduce(|| 0.0, f32::max).ceil() as u64,
-        None => u64::from(graph.num_arcs() > 0),
-    }
-}
+pub use crate::inputs::{fits_u32, largest_weight};
 
 /// SSSP from `source` with bucket width `delta` (see [`crate::default_delta`]), over `u32` distances:
 /// exact while every shortest distance stays below [`UNREACHED`] ([`fits_u32`] says whether a graph

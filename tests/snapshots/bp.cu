@@ -34,19 +34,19 @@ typedef struct {
     simdx_weight weight;
     simdx_u32 src_out_degree;
 } simdx_edge;
-#line 83 "simdx-algos/src/bp.rs"
+#line 50 "simdx-algos/src/bp.rs"
 __device__ __forceinline__ simdx_value simdx_init(const simdx_params* sx_self, simdx_vertex sx_v) {
     (void)sx_self;
     (void)sx_v;
-#line 84 "simdx-algos/src/bp.rs"
+#line 51 "simdx-algos/src/bp.rs"
     return sx_self->sx_priors[sx_v.id];
 }
-#line 87 "simdx-algos/src/bp.rs"
+#line 54 "simdx-algos/src/bp.rs"
 __device__ __forceinline__ bool simdx_active(const simdx_params* sx_self, simdx_value sx__now, simdx_value sx__seen) {
     (void)sx_self;
     (void)sx__now;
     (void)sx__seen;
-#line 88 "simdx-algos/src/bp.rs"
+#line 55 "simdx-algos/src/bp.rs"
     return true;
 }
 __device__ __forceinline__ simdx_msg simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {
@@ -55,11 +55,11 @@ __device__ __forceinline__ simdx_msg simdx_source_value(const simdx_params* sx_s
     (void)sent;
     return (simdx_msg)value;
 }
-#line 91 "simdx-algos/src/bp.rs"
+#line 58 "simdx-algos/src/bp.rs"
 __device__ __forceinline__ simdx_value simdx_compute(const simdx_params* sx_self, simdx_edge sx_e) {
     (void)sx_self;
     (void)sx_e;
-#line 92 "simdx-algos/src/bp.rs"
+#line 59 "simdx-algos/src/bp.rs"
     return (sx_e.src * ((simdx_f64)sx_e.weight));
 }
 __device__ __forceinline__ simdx_value simdx_combine(const simdx_params* sx_self, simdx_value a, simdx_value b) {
@@ -77,23 +77,23 @@ __device__ __forceinline__ simdx_value simdx_combine(const simdx_params* sx_self
     return a;
 #endif
 }
-#line 100 "simdx-algos/src/bp.rs"
+#line 67 "simdx-algos/src/bp.rs"
 __device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex sx_v, simdx_value sx_old, simdx_value sx_gathered, simdx_f64 sx_total) {
     (void)sx_self;
     (void)sx_v;
     (void)sx_old;
     (void)sx_gathered;
     (void)sx_total;
-#line 101 "simdx-algos/src/bp.rs"
+#line 68 "simdx-algos/src/bp.rs"
     return ((sx_total > (0.0)) ? (-(sx_gathered * sx_self->sx_priors[sx_v.id])) : ((sx_total < (0.0)) ? (sx_old / sx_total) : (0.0)));
 }
-#line 96 "simdx-algos/src/bp.rs"
+#line 63 "simdx-algos/src/bp.rs"
 __device__ __forceinline__ simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex sx__v, simdx_value sx_value, simdx_value sx__sent) {
     (void)sx_self;
     (void)sx__v;
     (void)sx_value;
     (void)sx__sent;
-#line 97 "simdx-algos/src/bp.rs"
+#line 64 "simdx-algos/src/bp.rs"
     return sx_value;
 }
 __device__ __forceinline__ bool simdx_can_update(const simdx_params* sx_self, simdx_value value) {
@@ -106,11 +106,11 @@ __device__ __forceinline__ simdx_u32 simdx_bucket(const simdx_params* sx_self, s
     (void)value;
     return 0u;
 }
-#line 110 "simdx-algos/src/bp.rs"
+#line 77 "simdx-algos/src/bp.rs"
 __device__ __forceinline__ bool simdx_done(const simdx_params* sx_self, simdx_u32 sx_iterations, simdx_f64 sx__change) {
     (void)sx_self;
     (void)sx_iterations;
     (void)sx__change;
-#line 111 "simdx-algos/src/bp.rs"
+#line 78 "simdx-algos/src/bp.rs"
     return ((sx_iterations / 2u) >= simdx_max_u32(sx_self->sx_iterations, 1u));
 }

@@ -42,19 +42,19 @@ typedef struct {
     simdx_weight weight;
     simdx_u32 src_out_degree;
 } simdx_edge;
-#line 75 "simdx-algos/src/mlp.rs"
+#line 57 "simdx-algos/src/mlp.rs"
 __device__ __forceinline__ simdx_value simdx_init(const simdx_params* sx_self, simdx_vertex sx_v) {
     (void)sx_self;
     (void)sx_v;
-#line 76 "simdx-algos/src/mlp.rs"
+#line 58 "simdx-algos/src/mlp.rs"
     return ((sx_v.in_degree == 0u) ? sx_self->sx_input[sx_v.id] : sx_c_NOT_COMPUTED);
 }
-#line 84 "simdx-algos/src/mlp.rs"
+#line 66 "simdx-algos/src/mlp.rs"
 __device__ __forceinline__ bool simdx_active(const simdx_params* sx_self, simdx_value sx_now, simdx_value sx_seen) {
     (void)sx_self;
     (void)sx_now;
     (void)sx_seen;
-#line 85 "simdx-algos/src/mlp.rs"
+#line 67 "simdx-algos/src/mlp.rs"
     return (sx_now != sx_seen);
 }
 __device__ __forceinline__ simdx_msg simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {
@@ -63,11 +63,11 @@ __device__ __forceinline__ simdx_msg simdx_source_value(const simdx_params* sx_s
     (void)sent;
     return (simdx_msg)value;
 }
-#line 88 "simdx-algos/src/mlp.rs"
+#line 70 "simdx-algos/src/mlp.rs"
 __device__ __forceinline__ simdx_value simdx_compute(const simdx_params* sx_self, simdx_edge sx_e) {
     (void)sx_self;
     (void)sx_e;
-#line 89 "simdx-algos/src/mlp.rs"
+#line 71 "simdx-algos/src/mlp.rs"
     return (sx_e.src * sx_e.weight);
 }
 __device__ __forceinline__ simdx_value simdx_combine(const simdx_params* sx_self, simdx_value a, simdx_value b) {
@@ -85,14 +85,14 @@ __device__ __forceinline__ simdx_value simdx_combine(const simdx_params* sx_self
     return a;
 #endif
 }
-#line 92 "simdx-algos/src/mlp.rs"
+#line 74 "simdx-algos/src/mlp.rs"
 __device__ __forceinline__ simdx_value simdx_apply(const simdx_params* sx_self, simdx_vertex sx_v, simdx_value sx__old, simdx_value sx_sum, simdx_f64 sx__global) {
     (void)sx_self;
     (void)sx_v;
     (void)sx__old;
     (void)sx_sum;
     (void)sx__global;
-#line 93 "simdx-algos/src/mlp.rs"
+#line 75 "simdx-algos/src/mlp.rs"
     return sx_fn_sigmoid_028c736c2bc1a1a1((sx_sum + sx_self->sx_bias[sx_v.id]));
 }
 __device__ __forceinline__ simdx_f64 simdx_global(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {

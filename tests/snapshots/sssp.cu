@@ -35,19 +35,19 @@ typedef struct {
     simdx_weight weight;
     simdx_u32 src_out_degree;
 } simdx_edge;
-#line 56 "simdx-algos/src/sssp.rs"
+#line 38 "simdx-algos/src/sssp.rs"
 __device__ __forceinline__ simdx_value simdx_init(const simdx_params* sx_self, simdx_vertex sx_v) {
     (void)sx_self;
     (void)sx_v;
-#line 57 "simdx-algos/src/sssp.rs"
+#line 39 "simdx-algos/src/sssp.rs"
     return ((sx_v.id == sx_self->sx_source) ? 0u : sx_c_UNREACHED);
 }
-#line 65 "simdx-algos/src/sssp.rs"
+#line 47 "simdx-algos/src/sssp.rs"
 __device__ __forceinline__ bool simdx_active(const simdx_params* sx_self, simdx_value sx_now, simdx_value sx_seen) {
     (void)sx_self;
     (void)sx_now;
     (void)sx_seen;
-#line 66 "simdx-algos/src/sssp.rs"
+#line 48 "simdx-algos/src/sssp.rs"
     return (sx_now < sx_seen);
 }
 __device__ __forceinline__ simdx_msg simdx_source_value(const simdx_params* sx_self, simdx_vertex v, simdx_value value, simdx_value sent) {
@@ -56,11 +56,11 @@ __device__ __forceinline__ simdx_msg simdx_source_value(const simdx_params* sx_s
     (void)sent;
     return (simdx_msg)value;
 }
-#line 69 "simdx-algos/src/sssp.rs"
+#line 51 "simdx-algos/src/sssp.rs"
 __device__ __forceinline__ simdx_value simdx_compute(const simdx_params* sx_self, simdx_edge sx_e) {
     (void)sx_self;
     (void)sx_e;
-#line 70 "simdx-algos/src/sssp.rs"
+#line 52 "simdx-algos/src/sssp.rs"
     return simdx_sat_add_u32(sx_e.src, sx_e.weight);
 }
 __device__ __forceinline__ simdx_value simdx_combine(const simdx_params* sx_self, simdx_value a, simdx_value b) {
@@ -95,11 +95,11 @@ __device__ __forceinline__ bool simdx_can_update(const simdx_params* sx_self, si
     (void)value;
     return true;
 }
-#line 73 "simdx-algos/src/sssp.rs"
+#line 55 "simdx-algos/src/sssp.rs"
 __device__ __forceinline__ simdx_u32 simdx_bucket(const simdx_params* sx_self, simdx_value sx_distance) {
     (void)sx_self;
     (void)sx_distance;
-#line 74 "simdx-algos/src/sssp.rs"
+#line 56 "simdx-algos/src/sssp.rs"
     return (sx_distance / simdx_max_u32(sx_self->sx_delta, 1u));
 }
 __device__ __forceinline__ bool simdx_done(const simdx_params* sx_self, simdx_u32 iterations, simdx_f64 change) {
