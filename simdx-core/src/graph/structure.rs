@@ -4,13 +4,15 @@
 //! both ways, and a directed graph whose in-edges are exactly the transpose of its out-edges.
 //!
 //! The check is one parallel streaming pass over the arcs ([`Graph::check_structure`]). Sortedness,
-//! bounds, duplicates and counts are checked exactly. Symmetry and transposition are checked by comparing two
-//! sums, over arcs, of a keyed 64-bit hash of `(source, target, weight)`: once as stored and once as
-//! the mirror or transposed side must store it. The sums are equal when the two multisets of arcs are
-//! equal, and differ otherwise except with a probability of about 2^-64; the key is drawn afresh in
-//! every process, so a file cannot be crafted offline to collide. Random reads into the other side's
-//! lists (a binary search per arc) would make the check exact but cost several times the load itself
-//! on a large graph; they are done only after the sums disagree, to name the first arc that is wrong.
+//! bounds, duplicates and counts are checked exactly. Symmetry and transposition are checked by
+//! comparing two sums, over arcs, of a keyed 64-bit hash of `(source, target, weight)`: once as stored
+//! and once as the mirror or transposed side must store it. The sums are equal when the two multisets
+//! of arcs are equal, and differ otherwise except with a probability of about 2^-64; the key is drawn
+//! afresh in every process, so a file cannot be crafted offline to collide. Random reads into the other
+//! side's lists (a binary search per arc) would make the check exact but take minutes on a large graph
+//! (about three on kron:22 with two cores, against a third of a second for the sums); after the sums
+//! disagree, per-vertex sums locate a vertex with a wrong arc and only its arcs are searched, to name
+//! the arc (about 4 s on kron:22).
 
 use std::hash::{BuildHasher, Hasher};
 
@@ -52,7 +54,10 @@ pub enum StructureError {
         loops: u64,
     },
     /// An undirected graph lists an edge at one end a different number of times than at the other.
-    #[error("the undirected graph is not symmetric: vertex {u} lists {v} {here} time(s), but vertex {v} lists {u} {there} time(s)")]
+    #[error(
+        "the undirected graph is not symmetric: vertex {u} lists {v} {here} time(s), but vertex {v} lists {u} \
+         {there} time(s)"
+    )]
     NotSymmetric {
         /// The vertex whose list is looked at.
         u: VertexId,
@@ -126,7 +131,7 @@ impl Graph {
             check_lists(&self.out, &out, "out-edge", multigraph)?;
             check_lists(incoming, &inc, "in-edge", multigraph)?;
             if out.sum_a != inc.sum_b {
-                return Err(find_mismatch(&self.out, incoming, false)
+                return Err(find_mismatch(&self.out, incoming, false, &key)
                     .unwrap_or(StructureError::Unexplained("in-edges and out-edges")));
             }
             return Ok(());
@@ -142,7 +147,7 @@ impl Graph {
             });
         }
         if t.pairs != t.mirrored || t.sum_a != t.sum_b {
-            return Err(find_mismatch(&self.out, &self.out, true)
+            return Err(find_mismatch(&self.out, &self.out, true, &key)
                 .unwrap_or(StructureError::Unexplained("two ends of the undirected edges")));
         }
         Ok(())
@@ -381,45 +386,131 @@ fn first_duplicate(csr: &Csr, side: &'static str) -> StructureError {
     }
 }
 
-/// The weights of arcs `range` of `csr` as displayed numbers, sorted by their bits.
-fn run_weights(csr: &Csr, range: std::ops::Range<usize>) -> Vec<(u64, String)> {
-    let mut ws: Vec<(u64, String)> = match csr.weights() {
+/// The weight bits of arcs `range` of `csr`, sorted (empty without weights).
+fn run_weights(csr: &Csr, range: std::ops::Range<usize>) -> Vec<u64> {
+    let mut ws: Vec<u64> = match csr.weights() {
         None => Vec::new(),
-        Some(Weights::U32(w)) => range.map(|i| (u64::from(w[i]), w[i].to_string())).collect(),
-        Some(Weights::F32(w)) => range.map(|i| (f32_bits(w[i]), w[i].to_string())).collect(),
+        Some(_) => range.map(|i| weight_bits(csr, i)).collect(),
     };
     ws.sort_unstable();
     ws
 }
 
-/// The first arc of `out` (in source order) whose counterpart in `other` is missing, repeated a
-/// different number of times, or weighs differently: the mirror `v -> u` in `out` itself when
-/// `symmetric`, the entry `u` in the in-list of `v` otherwise. `None` when every arc has its counterpart,
-/// which with equal arc counts means the two sides hold the same arcs.
-fn find_mismatch(out: &Csr, other: &Csr, symmetric: bool) -> Option<StructureError> {
-    (0..out.num_vertices() as VertexId).into_par_iter().find_map_first(|u| {
-        let range = out.range(u);
-        let list = out.neighbors(u);
-        let mut i = 0;
-        while i < list.len() {
-            let v = list[i];
-            let j = i + list[i..].partition_point(|&t| t == v);
-            if !(symmetric && u == v) {
-                if let Some(e) = compare_run(out, other, symmetric, u, v, range.start + i..range.start + j) {
-                    return Some(e);
-                }
+/// The weight bits of arc `i` of `csr` (0 without weights).
+fn weight_bits(csr: &Csr, i: usize) -> u64 {
+    match csr.weights() {
+        None => 0,
+        Some(Weights::U32(w)) => u64::from(w[i]),
+        Some(Weights::F32(w)) => f32_bits(w[i]),
+    }
+}
+
+/// Weight bits as the weight they stand for.
+fn show_weight(csr: &Csr, bits: u64) -> String {
+    match csr.weights() {
+        Some(Weights::F32(_)) => f32::from_bits(bits as u32).to_string(),
+        _ => bits.to_string(),
+    }
+}
+
+/// An arc whose counterpart in `other` is missing, repeated a different number of times, or weighs
+/// differently: the mirror `v -> u` in `out` itself when `symmetric`, the entry `u` in the in-list of
+/// `v` otherwise. `None` when there is none, which with equal arc counts means the two sides hold the
+/// same arcs. Binary searches for every arc would take minutes on a large graph (three minutes for
+/// kron:22 on two cores); instead [`first_unbalanced`] finds, in two passes, a vertex where the hash
+/// sums disagree, and only the arcs at that vertex are searched.
+fn find_mismatch(out: &Csr, other: &Csr, symmetric: bool, key: &HashKey) -> Option<StructureError> {
+    let z = first_unbalanced(out, other, symmetric, key)?;
+    // An arc of z's own list without its counterpart ...
+    let range = out.range(z);
+    let list = out.neighbors(z);
+    let mut i = 0;
+    while i < list.len() {
+        let v = list[i];
+        let j = i + list[i..].partition_point(|&t| t == v);
+        if !(symmetric && z == v) {
+            if let Some(e) = compare_run(out, other, symmetric, false, z, v, range.start + i..range.start + j) {
+                return Some(e);
             }
-            i = j;
         }
-        None
+        i = j;
+    }
+    // ... or an arc elsewhere that names z: an undirected list, or an in-list, holding z.
+    let holder = if symmetric { out } else { other };
+    (0..holder.num_vertices() as VertexId).into_par_iter().with_min_len(1024).find_map_first(|x| {
+        let list = holder.neighbors(x);
+        let lo = list.partition_point(|&t| t < z);
+        let hi = lo + list[lo..].partition_point(|&t| t == z);
+        let start = holder.range(x).start;
+        match (lo < hi, symmetric) {
+            (false, _) => None,
+            (true, true) => compare_run(out, out, true, false, x, z, start + lo..start + hi),
+            (true, false) => compare_run(other, out, false, true, x, z, start + lo..start + hi),
+        }
     })
 }
 
+/// The first vertex at which the arcs and their counterparts do not balance: every arc adds its hash
+/// to a sum at its ends (an undirected arc `u -> v` with `u < v` adds, its mirror subtracts, at both
+/// ends; a directed out-arc adds and its in-arc subtracts at the source), and a vertex whose sum is
+/// not 0 has a wrong arc. Sums over blocks of vertices first, then over the vertices of the first
+/// unbalanced block, so that at most 2^20 sums are held.
+fn first_unbalanced(out: &Csr, other: &Csr, symmetric: bool, key: &HashKey) -> Option<VertexId> {
+    let n = out.num_vertices();
+    let shift = (usize::BITS - (n >> 20).leading_zeros()) as usize;
+    let block = balance(out, other, symmetric, key, 0..n, shift)?;
+    let lo = block << shift;
+    let within = balance(out, other, symmetric, key, lo..n.min(lo + (1 << shift)), 0)?;
+    Some((lo + within) as VertexId)
+}
+
+/// The index of the first non-zero sum of [`first_unbalanced`] over the vertices `range`, grouped by
+/// `shift` bits.
+fn balance(
+    out: &Csr,
+    other: &Csr,
+    symmetric: bool,
+    key: &HashKey,
+    range: std::ops::Range<usize>,
+    shift: usize,
+) -> Option<usize> {
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    let sums: Vec<AtomicU64> = (0..((range.end - range.start) >> shift) + 1).map(|_| AtomicU64::new(0)).collect();
+    let add = |x: VertexId, h: u64| {
+        if range.contains(&(x as usize)) {
+            sums[(x as usize - range.start) >> shift].fetch_add(h, Relaxed);
+        }
+    };
+    let each_arc = |csr: &Csr, f: &(dyn Fn(VertexId, VertexId, u64) + Sync)| {
+        (0..csr.num_vertices()).into_par_iter().with_min_len(1024).for_each(|x| {
+            for i in csr.range(x as VertexId) {
+                f(x as VertexId, csr.targets()[i], weight_bits(csr, i));
+            }
+        })
+    };
+    if symmetric {
+        each_arc(out, &|x, y, w| {
+            let h = key.arc(x.min(y), x.max(y), w);
+            let h = if x < y { h } else { h.wrapping_neg() };
+            if x != y {
+                add(x, h);
+                add(y, h);
+            }
+        });
+    } else {
+        each_arc(out, &|u, v, w| add(u, key.arc(u, v, w)));
+        each_arc(other, &|v, u, w| add(u, key.arc(u, v, w).wrapping_neg()));
+    }
+    sums.iter().position(|s| s.load(Relaxed) != 0)
+}
+
 /// Compares the run `here` of arcs `u -> v` in `out` with the entries `u` in `other`'s list of `v`.
+/// `reversed`: `out` is the in-edges and `other` the out-edges, so the arc is `v -> u`.
 fn compare_run(
     out: &Csr,
     other: &Csr,
     symmetric: bool,
+    reversed: bool,
     u: VertexId,
     v: VertexId,
     here: std::ops::Range<usize>,
@@ -427,18 +518,25 @@ fn compare_run(
     let partner = other.neighbors(v);
     let lo = partner.partition_point(|&t| t < u);
     let hi = lo + partner[lo..].partition_point(|&t| t == u);
-    let (count_here, count_there) = (here.len() as u64, (hi - lo) as u64);
+    let (mut count_here, mut count_there) = (here.len() as u64, (hi - lo) as u64);
+    let (source, target) = if reversed { (v, u) } else { (u, v) };
+    if reversed {
+        std::mem::swap(&mut count_here, &mut count_there);
+    }
     if count_here != count_there {
         return Some(if symmetric {
             StructureError::NotSymmetric { u, v, here: count_here, there: count_there }
         } else {
-            StructureError::NotTranspose { u, v, here: count_here, there: count_there }
+            StructureError::NotTranspose { u: source, v: target, here: count_here, there: count_there }
         });
     }
+    out.weights()?;
     let start = other.range(v).start;
     let (a, b) = (run_weights(out, here), run_weights(other, start + lo..start + hi));
-    let (x, y) = a.into_iter().zip(b).find(|(x, y)| x.0 != y.0)?;
-    Some(StructureError::Weight { directed: !symmetric, u, v, here: x.1, there: y.1 })
+    let (x, y) = a.into_iter().zip(b).find(|(x, y)| x != y)?;
+    let (x, y) = if reversed { (y, x) } else { (x, y) };
+    let (here, there) = (show_weight(out, x), show_weight(out, y));
+    Some(StructureError::Weight { directed: !symmetric, u: source, v: target, here, there })
 }
 
 #[cfg(test)]

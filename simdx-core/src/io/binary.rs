@@ -598,7 +598,10 @@ fn mapped_csr(path: &Path, header: &Header, map: &Arc<Mmap>, first: usize) -> Re
         Some(WeightKind::U32) => Some(Weights::U32(mapped(path, map, s[first + 2], SECTION_NAMES[first + 2])?)),
         Some(WeightKind::F32) => {
             let w: Array<f32> = mapped(path, map, s[first + 2], SECTION_NAMES[first + 2])?;
-            if let Some(i) = w.par_iter().position_first(|x| !x.is_finite() || *x < 0.0) {
+            let bad = |x: &f32| !x.is_finite() || *x < 0.0;
+            // A reduction first: `position_first` costs about 20 ns a weight.
+            let any_bad = w.par_iter().with_min_len(1 << 16).map(bad).reduce(|| false, |a, b| a | b);
+            if let Some(i) = any_bad.then(|| w.iter().position(bad)).flatten() {
                 return Err(binary_err(
                     path,
                     s[first + 2].offset + 4 * i as u64,

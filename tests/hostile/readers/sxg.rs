@@ -317,12 +317,7 @@ fn corruptions() -> Vec<(&'static str, &'static str, Edit, &'static str)> {
             edit(|b, _| set_u32(b, IN_WEIGHTS, 1, f32::INFINITY.to_bits())),
             "finite",
         ),
-        (
-            "a negative real weight",
-            "mlp:8,6,4",
-            edit(|b, _| set_u32(b, OUT_WEIGHTS, 2, (-1.5f32).to_bits())),
-            ">= 0",
-        ),
+        ("a negative real weight", "mlp:8,6,4", edit(|b, _| set_u32(b, OUT_WEIGHTS, 2, (-1.5f32).to_bits())), ">= 0"),
         (
             "a real in-weight unlike its out-weight",
             "mlp:8,6,4",
