@@ -11,8 +11,9 @@ use simdx_macros::graph_kernel;
 pub const UNREACHED_WIDE: u64 = u64::MAX;
 
 /// The highest bucket: distances whose bucket number would pass it share it (they are relaxed
-/// together, as in Bellman-Ford, which stays exact).
-const LAST_BUCKET: u64 = u32::MAX as u64 - 1;
+/// together, as in Bellman-Ford, which stays exact). Half the `u32` range, so that the engines'
+/// bucket windows (a base plus a few buckets) never overflow.
+const LAST_BUCKET: u64 = (u32::MAX / 2) as u64;
 
 /// SSSP over `u64` distances from the nearest of `sources`, bucket width `delta`.
 #[derive(Debug, Clone)]

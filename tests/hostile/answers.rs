@@ -5,6 +5,9 @@ use crate::harness::Case;
 use crate::oracle::{self, Arcs};
 use crate::{arg, Suite};
 
+/// An arc `(from, to, weight)` of a hand-made graph.
+type Arc = (u32, u32, u64);
+
 /// The seed `simdx` uses for generator specs when none is given.
 const DEFAULT_SEED: u64 = 27491095;
 
@@ -43,7 +46,7 @@ fn generated_answers(s: &mut Suite) {
 
 /// Hand-made files: isolated vertices, one vertex, no edges, unreachable parts, heavy weights.
 fn hand_made_answers(s: &mut Suite) {
-    let graphs: [(&str, usize, &[(u32, u32, u64)]); 5] = [
+    let graphs: [(&str, usize, &[Arc]); 5] = [
         ("a path and isolated vertices", 9, &[(0, 1, 3), (1, 2, 4), (2, 3, 5)]),
         ("a star", 6, &[(0, 1, 7), (0, 2, 1), (0, 3, 2), (0, 4, 9), (0, 5, 4)]),
         ("two components", 8, &[(0, 1, 1), (1, 2, 1), (4, 5, 2), (5, 6, 2), (6, 7, 2)]),
