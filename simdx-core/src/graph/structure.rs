@@ -108,7 +108,7 @@ pub enum StructureError {
     Lists {
         /// `"neighbour"`, `"out-edge"` or `"in-edge"`.
         side: &'static str,
-        /// What [`Csr::explain_targets`] found.
+        /// What the check of the neighbour lists found.
         message: String,
     },
     /// The hash sums disagree but no single arc could be named (not expected to happen).
