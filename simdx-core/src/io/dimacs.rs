@@ -5,7 +5,7 @@
 //! weights in `u32` range. The number of arc lines must equal `<arcs>`. Blank lines are ignored. The
 //! graph is read as directed with `u32` weights (the caller symmetrises it when asked).
 //!
-//! A `simdx:` [header](super::header) comment line before the problem line, as simdx writes it, sets
+//! A `simdx:` [`header`] comment line before the problem line, as simdx writes it, sets
 //! the direction and the weight type (`weights=none`: the weights are placeholders and are dropped).
 //!
 //! The writer emits the `simdx:` header, `p sp n m` and one arc line per edge in the order of

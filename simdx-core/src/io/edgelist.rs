@@ -1,7 +1,7 @@
 //! SNAP/GAP edge lists: `.el` holds one edge `u v` per line, `.wel` one weighted edge `u v w`.
 //!
 //! Ids are 0-based and below [`crate::MAX_VERTICES`]; columns are separated by spaces or tabs; blank
-//! lines and lines starting with `#` or `%` are ignored. Without a `simdx:` [header](super::header)
+//! lines and lines starting with `#` or `%` are ignored. Without a `simdx:` [`header`] line
 //! the vertex count is the largest id plus one and the file is read as directed (the caller
 //! symmetrises it when asked); with one, the header's direction, vertex count and weight type hold.
 //! Weights that are all integers in `u32` range give integer weights; any other finite non-negative

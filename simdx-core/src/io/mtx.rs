@@ -9,7 +9,7 @@
 //! Weights must be finite and non-negative. Dense (`array`) files, `complex` fields and the
 //! `skew-symmetric` and `hermitian` symmetries have no graph meaning here and are refused.
 //!
-//! A `simdx:` [header](super::header) comment line, as simdx writes it after the banner, must agree
+//! A `simdx:` [`header`] comment line, as simdx writes it after the banner, must agree
 //! with the banner and the size line, and says whether self-loops and repeated entries are part of the
 //! graph (they are kept).
 //!
