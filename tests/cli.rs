@@ -256,7 +256,10 @@ fn bad_user_data_exits_with_code_2_naming_file_and_line() {
             format!("{big}: the value of vertex 1, 1e300, is out of range for f32"),
         ),
         (vec!["mlp", &graph, "--bias", &word], format!("{word}:3: 'abc' is not a number")),
-        (vec!["bp", &graph, "--priors", &negative], format!("{negative}: the prior of vertex 1 is -1: priors are finite and not negative")),
+        (
+            vec!["bp", &graph, "--priors", &negative],
+            format!("{negative}: the prior of vertex 1 is -1: priors are finite and not negative"),
+        ),
         (vec!["bfs", &graph, "--sources", &far], format!("{far}:2: vertex 17 does not exist")),
         (vec!["ppr", &graph, "--sources", &empty], format!("{empty}: no vertex ids in the file given for --sources")),
         (vec!["sssp", &graph, "--sources", "1,4"], "--sources: vertex 4 does not exist".to_string()),

@@ -78,7 +78,9 @@ impl GraphArg {
                 ("--keep-duplicates", self.keep_duplicates, "files"),
             ];
             if let Some((option, _, applies)) = file_only.iter().find(|(_, given, _)| *given) {
-                return Err(CliError::Usage(format!("{option} applies to {applies}, not to the generator spec '{spec}'")));
+                return Err(CliError::Usage(format!(
+                    "{option} applies to {applies}, not to the generator spec '{spec}'"
+                )));
             }
             let (graph, took) = with_spinner(format!("generating {spec}"), || spec.generate(self.seed));
             return Ok((graph?, None, took));

@@ -9,6 +9,8 @@
 mod answers;
 mod harness;
 mod limits;
+mod messages;
+mod options;
 mod oracle;
 mod outputs;
 mod readers;
@@ -58,6 +60,8 @@ fn main() {
     readers::cases(&mut suite);
     outputs::cases(&mut suite);
     limits::cases(&mut suite);
+    options::cases(&mut suite);
+    messages::cases(&mut suite);
 
     let filter = std::env::var("HOSTILE_FILTER").unwrap_or_default();
     let cases: Vec<_> = suite.cases.iter().filter(|(_, c)| c.name.contains(&filter)).collect();
