@@ -6,7 +6,9 @@ use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use simdx::acc::{DeviceProgram, VertexData};
-use simdx::algos::{core_numbers, Bfs, KCore, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp, Wcc, WideSssp};
+use simdx::algos::{
+    core_numbers, Bfs, KCore, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp, Wcc, WideSssp,
+};
 use simdx::engine::{Direction, FilterUsed, Run, RunStats};
 use simdx::multi_source::{MultiSourceError, MultiStats, Searches, Traversal};
 use simdx::{Graph, RunError, Runner, VertexId};
@@ -97,22 +99,23 @@ pub fn sssp<'py>(
     // pass u32::MAX.
     let wide = !simdx::algos::sssp::fits_u32(host);
     let (distances, run_stats, ran) = py.detach(|| {
-        runners.with(host, backend, options, |runner| {
-            let delta = delta.unwrap_or_else(|| runner.sssp_delta(host));
-            let unreached = |d: u64, max: u64| if d == max { f64::INFINITY } else { d as f64 };
-            if wide {
-                let program = WideSssp { sources: VertexData::set(n, &ids), delta: u64::from(delta) };
-                return runner.run(&program).map(|run| {
-                    (run.values.iter().map(|&d| unreached(d, u64::MAX)).collect::<Vec<f64>>(), run.stats)
-                });
-            }
-            let run = match ids.as_slice() {
-                &[source] => runner.run(&Sssp { source, delta }),
-                _ => runner.run(&MultiSourceSssp { sources: VertexData::set(n, &ids), delta }),
-            }?;
-            Ok((run.values.iter().map(|&d| unreached(u64::from(d), u64::from(UNREACHED))).collect(), run.stats))
-        })
-        .map(|((distances, stats), ran)| (distances, stats, ran))
+        runners
+            .with(host, backend, options, |runner| {
+                let delta = delta.unwrap_or_else(|| runner.sssp_delta(host));
+                let unreached = |d: u64, max: u64| if d == max { f64::INFINITY } else { d as f64 };
+                if wide {
+                    let program = WideSssp { sources: VertexData::set(n, &ids), delta: u64::from(delta) };
+                    return runner.run(&program).map(|run| {
+                        (run.values.iter().map(|&d| unreached(d, u64::MAX)).collect::<Vec<f64>>(), run.stats)
+                    });
+                }
+                let run = match ids.as_slice() {
+                    &[source] => runner.run(&Sssp { source, delta }),
+                    _ => runner.run(&MultiSourceSssp { sources: VertexData::set(n, &ids), delta }),
+                }?;
+                Ok((run.values.iter().map(|&d| unreached(u64::from(d), u64::from(UNREACHED))).collect(), run.stats))
+            })
+            .map(|((distances, stats), ran)| (distances, stats, ran))
     })?;
     Ok((PyArray1::from_vec(py, distances).into_any(), stats(py, &run_stats, &ran)?))
 }
