@@ -17,8 +17,15 @@ pub enum Backend {
     Auto,
     /// The rayon CPU backend.
     Cpu,
-    /// The CUDA backend, or an error when it cannot run.
+    /// The CUDA backend on the first GPU, or an error when it cannot run.
     Cuda,
+    /// The CUDA backend on the first `n` GPUs of this host ([`gpu_count`] says how many it has;
+    /// `Gpus(1)` is [`Backend::Cuda`]), or an error when it cannot run. The graph is copied to each
+    /// GPU; many-search traversals ([`Runner::searches`]: all-sources levels, closeness, harmonic,
+    /// eccentricity, betweenness, search programs) split their sources over the GPUs. A program's run
+    /// ([`Runner::run`]) goes on the first GPU: the partitioned engine that spreads one run over
+    /// several GPUs is not written yet.
+    Gpus(usize),
 }
 
 impl Backend {
@@ -27,9 +34,18 @@ impl Backend {
         match self {
             Backend::Auto => "auto",
             Backend::Cpu => "cpu",
-            Backend::Cuda => "cuda",
+            Backend::Cuda | Backend::Gpus(_) => "cuda",
         }
     }
+}
+
+/// How many CUDA devices this host has: the most [`Backend::Gpus`] can ask for (0 without the `cuda`
+/// feature or a driver).
+pub fn gpu_count() -> usize {
+    #[cfg(feature = "cuda")]
+    return simdx_cuda::gpu_count();
+    #[cfg(not(feature = "cuda"))]
+    0
 }
 
 /// Why a runner could not be made or a run failed.
@@ -73,7 +89,7 @@ pub const GPU_DELTA_FACTOR: u32 = 4;
 enum Prepared<'g> {
     Cpu(Engine, HostGraph<'g>),
     #[cfg(feature = "cuda")]
-    Cuda(simdx_cuda::CudaEngine, Box<simdx_cuda::DeviceGraph>),
+    Cuda(simdx_cuda::CudaEngine, Box<simdx_cuda::DeviceGraphs>),
 }
 
 /// Runs programs on one graph, on the CUDA backend or the CPU one.
@@ -109,31 +125,38 @@ impl<'g> Runner<'g> {
     fn prepare(graph: HostGraph<'g>, backend: Backend, options: RunOptions) -> Result<Self, RunError> {
         let cuda = match backend {
             Backend::Cpu => Err(None),
-            Backend::Auto | Backend::Cuda => Self::cuda(&graph, options).map_err(Some),
+            Backend::Auto | Backend::Cuda => Self::cuda(&graph, 1, options).map_err(Some),
+            Backend::Gpus(count) => Self::cuda(&graph, count, options).map_err(Some),
         };
         match cuda {
             Ok(prepared) => Ok(Runner { prepared, options, fallback: None }),
-            Err(Some(why)) if backend == Backend::Cuda => Err(RunError::NoCuda(why)),
+            Err(Some(why)) if backend != Backend::Auto => Err(RunError::NoCuda(why)),
             Err(fallback) => Ok(Runner { prepared: Prepared::Cpu(Engine::new(options), graph), options, fallback }),
         }
     }
 
     #[cfg(feature = "cuda")]
-    fn cuda(graph: &Graph, options: RunOptions) -> Result<Prepared<'g>, String> {
-        let gpu = simdx_cuda::available().map_err(|e| format!("no usable GPU: {e}"))?;
-        let device = simdx_cuda::DeviceGraph::upload(&gpu, graph).map_err(|e| e.to_string())?;
-        Ok(Prepared::Cuda(simdx_cuda::CudaEngine::new(options), Box::new(device)))
+    fn cuda(graph: &Graph, count: usize, options: RunOptions) -> Result<Prepared<'g>, String> {
+        let gpus = match count {
+            1 => vec![simdx_cuda::available().map_err(|e| format!("no usable GPU: {e}"))?],
+            _ => simdx_cuda::open_gpus(count).map_err(|e| e.to_string())?,
+        };
+        let devices = simdx_cuda::DeviceGraphs::upload(&gpus, graph).map_err(|e| e.to_string())?;
+        Ok(Prepared::Cuda(simdx_cuda::CudaEngine::new(options), Box::new(devices)))
     }
 
     #[cfg(not(feature = "cuda"))]
-    fn cuda(_: &Graph, _: RunOptions) -> Result<Prepared<'g>, String> {
+    fn cuda(_: &Graph, _: usize, _: RunOptions) -> Result<Prepared<'g>, String> {
         Err("this build has no CUDA backend (build simdx with `--features cuda`)".into())
     }
 
-    /// The backend that runs programs: [`Backend::Cpu`] or [`Backend::Cuda`].
+    /// The backend that runs programs: [`Backend::Cpu`], [`Backend::Cuda`] (one GPU) or
+    /// [`Backend::Gpus`] (several).
     pub fn backend(&self) -> Backend {
-        match self.prepared {
+        match &self.prepared {
             Prepared::Cpu(..) => Backend::Cpu,
+            #[cfg(feature = "cuda")]
+            Prepared::Cuda(_, devices) if devices.gpu_count() > 1 => Backend::Gpus(devices.gpu_count()),
             #[cfg(feature = "cuda")]
             Prepared::Cuda(..) => Backend::Cuda,
         }
@@ -167,7 +190,9 @@ impl<'g> Runner<'g> {
     /// passes over the waiting vertices, frontier scans) that fewer and fuller buckets repay.
     pub fn sssp_delta(&self, graph: &Graph) -> u32 {
         match self.backend() {
-            Backend::Cuda => crate::algos::meyer_sanders_delta(graph).saturating_mul(GPU_DELTA_FACTOR),
+            Backend::Cuda | Backend::Gpus(_) => {
+                crate::algos::meyer_sanders_delta(graph).saturating_mul(GPU_DELTA_FACTOR)
+            }
             Backend::Cpu | Backend::Auto => crate::algos::default_delta(graph),
         }
     }
@@ -177,7 +202,11 @@ impl<'g> Runner<'g> {
         match &self.prepared {
             Prepared::Cpu(engine, graph) => Ok(engine.run(program, graph)?),
             #[cfg(feature = "cuda")]
-            Prepared::Cuda(engine, graph) => Ok(engine.run(program, graph)?),
+            Prepared::Cuda(engine, devices) => {
+                let first = devices.first();
+                first.gpu().bind()?;
+                Ok(engine.run(program, first)?)
+            }
         }
     }
 
@@ -199,7 +228,9 @@ impl<'g> Runner<'g> {
         match &self.prepared {
             Prepared::Cpu(_, graph) => &**graph,
             #[cfg(feature = "cuda")]
-            Prepared::Cuda(_, device) => device.as_ref(),
+            Prepared::Cuda(_, devices) if devices.gpu_count() == 1 => devices.first(),
+            #[cfg(feature = "cuda")]
+            Prepared::Cuda(_, devices) => devices.as_ref(),
         }
     }
 
@@ -208,8 +239,9 @@ impl<'g> Runner<'g> {
         let prepared = match &self.prepared {
             Prepared::Cpu(engine, _) => Prepared::Cpu(engine.clone(), HostGraph::Borrowed(graph)),
             #[cfg(feature = "cuda")]
-            Prepared::Cuda(engine, device) => {
-                Prepared::Cuda(engine.clone(), Box::new(simdx_cuda::DeviceGraph::upload(device.gpu(), graph)?))
+            Prepared::Cuda(engine, devices) => {
+                let gpus: Vec<_> = devices.graphs().iter().map(|d| d.gpu().clone()).collect();
+                Prepared::Cuda(engine.clone(), Box::new(simdx_cuda::DeviceGraphs::upload(&gpus, graph)?))
             }
         };
         Ok(Runner { prepared, options: self.options, fallback: self.fallback.clone() })
@@ -220,7 +252,7 @@ impl<'g> Runner<'g> {
         match &self.prepared {
             Prepared::Cpu(..) => None,
             #[cfg(feature = "cuda")]
-            Prepared::Cuda(_, graph) => graph.gpu().copy_bandwidth().ok(),
+            Prepared::Cuda(_, devices) => devices.first().gpu().copy_bandwidth().ok(),
         }
     }
 
@@ -230,7 +262,9 @@ impl<'g> Runner<'g> {
         match &self.prepared {
             Prepared::Cpu(..) => Ok(None),
             #[cfg(feature = "cuda")]
-            Prepared::Cuda(_, graph) => Ok(Some(EnergyMeter(simdx_cuda::EnergyMeter::for_gpu(graph.gpu())?))),
+            Prepared::Cuda(_, devices) => {
+                Ok(Some(EnergyMeter(simdx_cuda::EnergyMeter::for_gpu(devices.first().gpu())?)))
+            }
         }
     }
 

@@ -13,12 +13,12 @@ use simdx::multi_source::{MultiSourceError, Orientation, Searches, Traversal};
 use simdx::search_program::search;
 use simdx::{Graph, GraphBuilder, VertexId};
 use simdx_algos::{betweenness, closeness, eccentricity, harmonic, levels_from_each, verify};
-use simdx_cuda::DeviceGraph;
+use simdx_cuda::{DeviceGraph, DeviceGraphs};
 
 mod common;
 use common::applications::{application_graphs, check_applications};
 use common::search_programs::{check_every_program, weights, WeightWithin};
-use common::{edges, generated, gpu};
+use common::{edges, generated, gpu, two_gpus};
 
 fn graphs() -> Vec<(String, Graph)> {
     let mut all: Vec<(String, Graph)> =
@@ -147,4 +147,48 @@ fn betweenness_on_the_gpu_matches_the_cpu_and_the_oracle() {
             verify::betweenness(&graph, &all, normalized, &values, 1e-9).unwrap();
         }
     }
+}
+
+/// Searches split over two GPUs (`DeviceGraphs`) give what one GPU gives: the same levels,
+/// summaries and search-program accumulators, the dependency sums within rounding (added up in
+/// another order), and the applications still meet their oracles. Skipped with fewer than two GPUs;
+/// `SIMDX_REQUIRE_GPUS=2` makes a skip a failure.
+#[test]
+fn searches_split_over_two_gpus_give_what_one_gpu_gives() {
+    let Some(gpus) = two_gpus() else { return };
+    for (name, graph) in graphs() {
+        let one = DeviceGraph::upload(&gpus[0], &graph).unwrap();
+        let two = DeviceGraphs::upload(&gpus, &graph).unwrap();
+        let sources = sources(&graph);
+        for group_by in [false, true] {
+            let how = Traversal { group_by, ..Traversal::default() };
+            assert!(one.levels(&sources, how).unwrap().0 == two.levels(&sources, how).unwrap().0, "{name}: levels");
+            let (summaries, stats) = two.summaries(&sources, how).unwrap();
+            assert_eq!(one.summaries(&sources, how).unwrap().0, summaries, "{name}: summaries");
+            assert_eq!(stats.batches, sources.len().div_ceil(64) as u32, "{name}: batches over both GPUs");
+        }
+        let (one_sums, _) = one.dependency_sums(&sources).unwrap();
+        let (two_sums, _) = two.dependency_sums(&sources).unwrap();
+        for (v, (a, b)) in one_sums.iter().zip(&two_sums).enumerate() {
+            assert!((a - b).abs() <= 1e-9 * a.abs().max(1.0), "{name}, vertex {v}: one GPU {a}, two {b}");
+        }
+        check_every_program(&name, &two, &graph);
+    }
+    for (name, graph) in application_graphs() {
+        check_applications(&name, &DeviceGraphs::upload(&gpus, &graph).unwrap(), &graph);
+    }
+}
+
+/// A runner on two GPUs runs a program on the first and splits searches over both.
+#[test]
+fn a_runner_on_two_gpus_runs_programs_and_splits_searches() {
+    let Some(_) = two_gpus() else { return };
+    let graph = generated("kron:12");
+    let runner = simdx::Runner::new(&graph, simdx::Backend::Gpus(2)).unwrap();
+    assert_eq!(runner.backend(), simdx::Backend::Gpus(2));
+    let levels = runner.run(&simdx::algos::Bfs { source: 3 }).unwrap().values;
+    verify::bfs(&graph, 3, &levels).unwrap();
+    let all: Vec<VertexId> = (0..graph.num_vertices() as VertexId).step_by(7).collect();
+    let (values, _) = closeness(runner.searches(), &all, Traversal::default()).unwrap();
+    verify::closeness(&graph, &all, &values, 1e-12).unwrap();
 }

@@ -32,8 +32,13 @@ pub enum CacheHit {
     Memory,
 }
 
-fn memory_cache() -> &'static Mutex<HashMap<u64, Arc<CudaModule>>> {
-    static CACHE: OnceLock<Mutex<HashMap<u64, Arc<CudaModule>>>> = OnceLock::new();
+/// Loaded modules by device ordinal and source key.
+type Modules = HashMap<(usize, u64), Arc<CudaModule>>;
+
+/// Modules loaded in this process: a module belongs to the context of the device it was loaded on,
+/// so each GPU of a multi-GPU run loads its own.
+fn memory_cache() -> &'static Mutex<Modules> {
+    static CACHE: OnceLock<Mutex<Modules>> = OnceLock::new();
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
@@ -63,7 +68,7 @@ pub fn module(ctx: &Arc<CudaContext>, arch: &str, source: &str) -> Result<(Arc<C
     let defines = tuning_defines();
     let key =
         xxhash_rust::xxh3::xxh3_64(format!("{arch}\0{version:?}\0{NVRTC_OPTIONS:?}\0{defines:?}\0{source}").as_bytes());
-    if let Some(m) = memory_cache().lock().expect("cache lock").get(&key) {
+    if let Some(m) = memory_cache().lock().expect("cache lock").get(&(ctx.ordinal(), key)) {
         return Ok((m.clone(), CacheHit::Memory));
     }
     let path = cache_dir().map(|d| d.join(format!("{key:016x}.{arch}.cubin")));
@@ -78,17 +83,21 @@ pub fn module(ctx: &Arc<CudaContext>, arch: &str, source: &str) -> Result<(Arc<C
         }
     };
     let module = ctx.load_module(Ptx::from_binary(cubin)).map_err(driver("loading the compiled kernels"))?;
-    memory_cache().lock().expect("cache lock").insert(key, module.clone());
+    memory_cache().lock().expect("cache lock").insert((ctx.ordinal(), key), module.clone());
     Ok((module, hit))
 }
 
-/// Writes `bytes` to `path` atomically; a failure only costs a recompilation later.
+/// Writes `bytes` to `path` atomically (through a temporary file of its own per process and call, as
+/// the threads of several GPUs may store the same module at once); a failure only costs a
+/// recompilation later.
 fn store(path: &std::path::Path, bytes: &[u8]) {
+    static STORES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let Some(dir) = path.parent() else { return };
     if std::fs::create_dir_all(dir).is_err() {
         return;
     }
-    let tmp = dir.join(format!(".{}.{}.tmp", std::process::id(), xxhash_rust::xxh3::xxh3_64(bytes)));
+    let call = STORES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = dir.join(format!(".{}.{call}.tmp", std::process::id()));
     if std::fs::write(&tmp, bytes).is_ok() && std::fs::rename(&tmp, path).is_err() {
         let _ = std::fs::remove_file(&tmp);
     }

@@ -32,6 +32,14 @@ pub enum CudaError {
         /// What the driver said.
         message: String,
     },
+    /// More GPUs were asked for than this host has (or none).
+    #[error("{asked} GPUs asked for, but this host has {present} (ask for 1 to {present})")]
+    TooFewGpus {
+        /// GPUs asked for.
+        asked: usize,
+        /// CUDA devices present.
+        present: usize,
+    },
     /// A CUDA driver call failed.
     #[error("CUDA call failed while {what}: {message}")]
     Driver {

@@ -65,6 +65,12 @@ impl Gpu {
         crate::compile::module(&self.ctx, &self.arch(), source)
     }
 
+    /// Makes this device's context the calling thread's current one (the driver calls of a run on one
+    /// of several GPUs go to the device they name).
+    pub fn bind(&self) -> Result<(), CudaError> {
+        self.ctx.bind_to_thread().map_err(driver("making a GPU current"))
+    }
+
     /// The stream every simdx launch and copy on this device goes through (for custom kernels).
     pub fn stream(&self) -> &Arc<CudaStream> {
         &self.stream

@@ -12,7 +12,7 @@ use simdx_core::engine::{DirectionPolicy, FilterPolicy, FusionPolicy, RunOptions
 use simdx_core::Graph;
 
 use super::algorithm::{Algorithm, AlgorithmArgs};
-use super::backend::{runner, BackendArg};
+use super::backend::{runner, BackendArg, GpusArg};
 use super::error::CliError;
 use super::graph_arg::GraphArg;
 use super::numbers;
@@ -241,7 +241,7 @@ fn measure(
         let (graph, _) = graph_arg.load()?;
         for &backend in backends {
             // One executor per graph and backend: the graph goes to the GPU once for all rows.
-            let mut runner = runner(backend, RunOptions::default(), &graph)?;
+            let mut runner = runner(backend, GpusArg::Count(1), RunOptions::default(), &graph)?;
             let used = runner.backend().name();
             let bandwidth = args.bandwidth.or_else(|| runner.measured_bandwidth());
             for &algorithm in &lists.algorithms {

@@ -16,7 +16,7 @@ use simdx_core::io::VertexLabels;
 use simdx_core::{Graph, VertexId};
 
 use super::algorithm::{Algorithm, AlgorithmArgs};
-use super::backend::{runner, BackendArg};
+use super::backend::{parse_gpus, runner, BackendArg, GpusArg};
 use super::error::CliError;
 use super::graph_arg::GraphArg;
 use super::numbers;
@@ -35,6 +35,11 @@ pub struct RunArgs {
     /// Backend to run on.
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
     backend: BackendArg,
+    /// GPUs of this host to use on the CUDA backend: a count, or `all`. Many-search algorithms
+    /// (msbfs, closeness, harmonic, eccentricity, bc) split their sources over them; the others run on
+    /// the first GPU.
+    #[arg(long, value_name = "N|all", default_value = "1", value_parser = parse_gpus, allow_negative_numbers = true)]
+    gpus: GpusArg,
     #[command(flatten)]
     engine: EngineArgs,
     /// Check the result against the serial oracle (exit code 1 if it disagrees).
@@ -213,7 +218,7 @@ impl EngineArgs {
 #[derive(Debug, Serialize)]
 struct RunReport {
     algorithm: &'static str,
-    backend: &'static str,
+    backend: String,
     graph: String,
     vertices: usize,
     edges: u64,
@@ -247,7 +252,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         [("--output", args.output.as_deref()), ("--json", args.json.as_deref()), ("--plot", args.plot.as_deref())];
     super::outputs::check(&outputs, &inputs)?;
     let (graph, labels, _) = args.graph.load_labelled()?;
-    let runner = runner(args.backend, args.engine.options(), &graph)?;
+    let runner = runner(args.backend, args.gpus, args.engine.options(), &graph)?;
     let meter = if args.energy { energy_meter(&runner) } else { None };
     let before = meter.as_ref().and_then(|m| m.millijoules().ok());
     let outcome = args.algorithm.run(&args.params, &graph, args.graph.seed, &runner, args.trials, args.validate)?;
@@ -276,7 +281,11 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
             println!("{line}");
         }
     }
-    report(&args, runner.backend().name(), &graph, labels.as_ref(), energy_j, outcome)
+    let backend = match runner.backend() {
+        simdx::Backend::Gpus(n) => format!("cuda on {n} GPUs"),
+        one => one.name().to_string(),
+    };
+    report(&args, &backend, &graph, labels.as_ref(), energy_j, outcome)
 }
 
 /// The GPU's energy counter for `--energy`, or `None` after saying on stderr why there is none.
@@ -296,7 +305,7 @@ fn energy_meter(runner: &simdx::Runner<'_>) -> Option<simdx::EnergyMeter> {
 
 fn report(
     args: &RunArgs,
-    backend: &'static str,
+    backend: &str,
     graph: &Graph,
     labels: Option<&VertexLabels>,
     energy_j: Option<f64>,
@@ -362,7 +371,7 @@ fn report(
     if let Some(path) = &args.json {
         let report = RunReport {
             algorithm: args.algorithm.name(),
-            backend,
+            backend: backend.to_string(),
             graph: args.graph.describe(),
             vertices: graph.num_vertices(),
             edges: graph.num_edges(),

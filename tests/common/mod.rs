@@ -32,5 +32,20 @@ pub fn gpu() -> Option<simdx_cuda::Gpu> {
         }
     }
 }
+
+/// The first two GPUs, or `None` after saying why the test is skipped (fewer than two GPUs); panics
+/// instead when SIMDX_REQUIRE_GPUS=2 (the multi-GPU hosts' runs set it).
+#[cfg(feature = "cuda")]
+#[allow(dead_code)]
+pub fn two_gpus() -> Option<Vec<simdx_cuda::Gpu>> {
+    match simdx_cuda::open_gpus(2) {
+        Ok(gpus) => Some(gpus),
+        Err(e) if std::env::var("SIMDX_REQUIRE_GPUS").is_ok() => panic!("SIMDX_REQUIRE_GPUS is set but {e}"),
+        Err(e) => {
+            eprintln!("skipped: {e}");
+            None
+        }
+    }
+}
 pub mod applications;
 pub mod search_programs;

@@ -1,0 +1,280 @@
+//! [`DeviceGraphs`]: one graph on several GPUs of one host, a whole copy on each, and many searches
+//! split over them as iBFS spreads its searches over GPUs (seed 004): each GPU runs whole batches of
+//! [`LANES`] searches on its own copy, one host thread per GPU, and the results are put back in the
+//! order of the sources. Searches are independent, so nothing crosses between GPUs while they run;
+//! what comes back is what one GPU would have returned (Brandes' dependency sums are added up).
+//!
+//! Sources are split in the order given, in whole batches, as evenly as the batches allow
+//! ([`split_sources`]); with [`Traversal::group_by`] each GPU groups its own share.
+
+use std::ops::Range;
+use std::time::Instant;
+
+use simdx_core::multi_source::{Accumulated, MultiSourceError, MultiStats, Searches, Summary, Traversal, LANES};
+use simdx_core::search_program::ErasedSearch;
+use simdx_core::{Graph, VertexId};
+
+use crate::error::{driver, CudaError};
+use crate::gpu::Gpu;
+use crate::graph::DeviceGraph;
+
+/// How many CUDA devices this host has (0 when there is no driver).
+pub fn gpu_count() -> usize {
+    // SAFETY: only probes whether the shared library can be loaded; no CUDA call is made.
+    if !unsafe { cudarc::driver::sys::is_culib_present() } {
+        return 0;
+    }
+    cudarc::driver::CudaContext::device_count().map_or(0, |n| n.max(0) as usize)
+}
+
+/// Opens the first `count` GPUs of this host, or says why it cannot.
+pub fn open_gpus(count: usize) -> Result<Vec<Gpu>, CudaError> {
+    let present = gpu_count();
+    if count == 0 || count > present {
+        return Err(CudaError::TooFewGpus { asked: count, present });
+    }
+    (0..count).map(Gpu::open).collect()
+}
+
+/// A graph uploaded whole to each of several GPUs.
+pub struct DeviceGraphs {
+    graphs: Vec<DeviceGraph>,
+}
+
+impl DeviceGraphs {
+    /// Uploads `graph` to every GPU of `gpus` (at once, one thread per GPU), after checking that it
+    /// fits in each one's free memory and memory limit.
+    pub fn upload(gpus: &[Gpu], graph: &Graph) -> Result<DeviceGraphs, CudaError> {
+        let graphs = on_each(gpus, |gpu| DeviceGraph::upload(gpu, graph))?;
+        Ok(DeviceGraphs { graphs })
+    }
+
+    /// The copies, one per GPU, in device order.
+    pub fn graphs(&self) -> &[DeviceGraph] {
+        &self.graphs
+    }
+
+    /// The copy on the first GPU.
+    pub fn first(&self) -> &DeviceGraph {
+        &self.graphs[0]
+    }
+
+    /// The GPUs the graph is on.
+    pub fn gpu_count(&self) -> usize {
+        self.graphs.len()
+    }
+
+    /// Runs `search` on each GPU's share of `sources` (one thread per GPU) and returns the shares'
+    /// results in order, with the range of `sources` each covered.
+    fn split<T: Send>(
+        &self,
+        sources: &[VertexId],
+        search: impl Fn(&DeviceGraph, &[VertexId]) -> Result<T, MultiSourceError> + Sync,
+    ) -> Result<Vec<(Range<usize>, T)>, MultiSourceError> {
+        let shares = split_sources(sources.len(), self.graphs.len());
+        let results = std::thread::scope(|scope| {
+            let workers: Vec<_> = shares
+                .iter()
+                .zip(&self.graphs)
+                .map(|(share, graph)| {
+                    let search = &search;
+                    scope.spawn(move || {
+                        graph.gpu.ctx.bind_to_thread().map_err(|e| MultiSourceError::Device(e.to_string()))?;
+                        search(graph, &sources[share.clone()])
+                    })
+                })
+                .collect();
+            workers.into_iter().map(|w| w.join().expect("a GPU's search thread panicked")).collect::<Vec<_>>()
+        });
+        shares.into_iter().zip(results).map(|(share, result)| Ok((share, result?))).collect()
+    }
+}
+
+/// Runs `work` on each of `gpus` at once, one thread per GPU bound to its context, and returns the
+/// results in device order, or the first GPU's error.
+fn on_each<T: Send>(gpus: &[Gpu], work: impl Fn(&Gpu) -> Result<T, CudaError> + Sync) -> Result<Vec<T>, CudaError> {
+    if let [gpu] = gpus {
+        return Ok(vec![work(gpu)?]);
+    }
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = gpus
+            .iter()
+            .map(|gpu| {
+                let work = &work;
+                scope.spawn(move || {
+                    gpu.ctx.bind_to_thread().map_err(driver("binding a GPU to its thread"))?;
+                    work(gpu)
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().expect("a GPU's thread panicked")).collect()
+    })
+}
+
+/// Splits `sources` searches over `gpus` GPUs: contiguous ranges of whole batches of [`LANES`] (the
+/// last batch may be partial), the batches as evenly as they go, the first GPUs taking one more when
+/// they do not divide. GPUs left without a batch get no range, so there are at most `gpus` ranges, none
+/// empty (none at all when there are no sources).
+pub fn split_sources(sources: usize, gpus: usize) -> Vec<Range<usize>> {
+    let batches = sources.div_ceil(LANES);
+    let gpus = gpus.max(1).min(batches);
+    let mut start = 0;
+    (0..gpus)
+        .map(|g| {
+            let take = batches / gpus + usize::from(g < batches % gpus);
+            let end = (start + take * LANES).min(sources);
+            let share = start..end;
+            start = end;
+            share
+        })
+        .collect()
+}
+
+/// The statistics of the shares as one traversal's: batches counted over all GPUs (each level's
+/// `bucket`, its batch, numbered across them) and the wall time of the whole.
+fn merge_stats(shares: impl IntoIterator<Item = MultiStats>, started: Instant) -> MultiStats {
+    let mut merged = MultiStats::default();
+    for share in shares {
+        let offset = merged.batches;
+        merged.levels.extend(share.levels.into_iter().map(|mut level| {
+            level.bucket += offset;
+            level
+        }));
+        merged.batches += share.batches;
+    }
+    merged.time = started.elapsed();
+    merged
+}
+
+/// Each share's levels (row-major, one column per search of the share) as one row-major table over
+/// all `k` searches of `n` vertices.
+fn merge_levels(n: usize, k: usize, shares: &[(Range<usize>, Vec<u32>)]) -> Vec<u32> {
+    let mut levels = vec![u32::MAX; n * k];
+    for (share, part) in shares {
+        let width = share.len();
+        for v in 0..n {
+            levels[v * k + share.start..v * k + share.end].copy_from_slice(&part[v * width..(v + 1) * width]);
+        }
+    }
+    levels
+}
+
+impl Searches for DeviceGraphs {
+    fn num_vertices(&self) -> usize {
+        self.first().num_vertices() as usize
+    }
+
+    fn is_directed(&self) -> bool {
+        self.first().is_directed()
+    }
+
+    fn dependency_sums(&self, sources: &[VertexId]) -> Result<(Vec<f64>, MultiStats), MultiSourceError> {
+        let started = Instant::now();
+        if sources.is_empty() {
+            return self.first().dependency_sums(sources);
+        }
+        let shares = self.split(sources, |graph, share| graph.dependency_sums(share))?;
+        let mut sums = vec![0.0; self.num_vertices()];
+        let mut stats = Vec::with_capacity(shares.len());
+        for (_, (part, part_stats)) in shares {
+            sums.iter_mut().zip(part).for_each(|(sum, x)| *sum += x);
+            stats.push(part_stats);
+        }
+        Ok((sums, merge_stats(stats, started)))
+    }
+
+    fn summaries(&self, sources: &[VertexId], how: Traversal) -> Result<(Vec<Summary>, MultiStats), MultiSourceError> {
+        let started = Instant::now();
+        if sources.is_empty() {
+            return self.first().summaries(sources, how);
+        }
+        let shares = self.split(sources, |graph, share| graph.summaries(share, how))?;
+        let (summaries, stats): (Vec<_>, Vec<_>) = shares.into_iter().map(|(_, result)| result).unzip();
+        Ok((summaries.concat(), merge_stats(stats, started)))
+    }
+
+    fn levels(&self, sources: &[VertexId], how: Traversal) -> Result<(Vec<u32>, MultiStats), MultiSourceError> {
+        let started = Instant::now();
+        if sources.is_empty() {
+            return self.first().levels(sources, how);
+        }
+        let shares = self.split(sources, |graph, share| graph.levels(share, how))?;
+        let (levels, stats): (Vec<_>, Vec<_>) =
+            shares.into_iter().map(|(share, (levels, stats))| ((share, levels), stats)).unzip();
+        Ok((merge_levels(self.num_vertices(), sources.len(), &levels), merge_stats(stats, started)))
+    }
+
+    fn accumulate(
+        &self,
+        program: &dyn ErasedSearch,
+        sources: &[VertexId],
+        how: Traversal,
+    ) -> Result<Accumulated, MultiSourceError> {
+        let started = Instant::now();
+        if sources.is_empty() {
+            return self.first().accumulate(program, sources, how);
+        }
+        let shares = self.split(sources, |graph, share| graph.accumulate(program, share, how))?;
+        let (results, stats): (Vec<_>, Vec<_>) = shares.into_iter().map(|(_, result)| result).unzip();
+        Ok((results.concat(), merge_stats(stats, started)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources_split_in_whole_batches_as_evenly_as_they_go() {
+        assert_eq!(split_sources(256, 2), vec![0..128, 128..256]);
+        assert_eq!(split_sources(256, 4), vec![0..64, 64..128, 128..192, 192..256]);
+        assert_eq!(split_sources(200, 2), vec![0..128, 128..200]);
+        assert_eq!(split_sources(320, 3), vec![0..128, 128..256, 256..320]);
+        assert_eq!(split_sources(10, 4), vec![0..10]);
+        assert_eq!(split_sources(65, 4), vec![0..64, 64..65]);
+        assert!(split_sources(0, 2).is_empty());
+        assert_eq!(split_sources(100, 0), vec![0..100]);
+    }
+
+    #[test]
+    fn every_source_lands_in_exactly_one_share() {
+        for sources in [1, 63, 64, 65, 127, 500, 1000] {
+            for gpus in 1..=8 {
+                let shares = split_sources(sources, gpus);
+                assert!(shares.len() <= gpus);
+                assert_eq!(shares.first().map(|s| s.start), Some(0));
+                assert_eq!(shares.last().map(|s| s.end), Some(sources));
+                assert!(shares.windows(2).all(|w| w[0].end == w[1].start && !w[1].is_empty()));
+                let batches: Vec<usize> = shares.iter().map(|s| s.len().div_ceil(LANES)).collect();
+                let (most, least) = (batches.iter().max().unwrap(), batches.iter().min().unwrap());
+                assert!(most - least <= 1, "{sources} sources on {gpus} GPUs: batches {batches:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn levels_of_shares_interleave_into_one_table() {
+        // 3 vertices, 3 searches: the first share holds searches 0..2, the second search 2.
+        let first = (0..2, vec![0, 1, 10, 11, 20, 21]);
+        let second = (2..3, vec![2, 12, 22]);
+        assert_eq!(merge_levels(3, 3, &[first, second]), vec![0, 1, 2, 10, 11, 12, 20, 21, 22]);
+    }
+
+    #[test]
+    fn batches_are_numbered_across_gpus() {
+        use simdx_core::engine::{Direction, FilterUsed, IterationStats};
+        let level = |bucket| IterationStats {
+            direction: Direction::Push,
+            filter: FilterUsed::Online,
+            frontier: 1,
+            edges: 1,
+            bucket,
+            time: Default::default(),
+        };
+        let a = MultiStats { batches: 2, levels: vec![level(0), level(1)], time: Default::default() };
+        let b = MultiStats { batches: 1, levels: vec![level(0)], time: Default::default() };
+        let merged = merge_stats([a, b], Instant::now());
+        assert_eq!(merged.batches, 3);
+        assert_eq!(merged.levels.iter().map(|l| l.bucket).collect::<Vec<_>>(), vec![0, 1, 2]);
+    }
+}
