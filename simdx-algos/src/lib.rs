@@ -9,6 +9,8 @@
 //!   [`eccentricity`](fn@eccentricity) and [`harmonic`](fn@harmonic), whose per-search sum is a
 //!   search program ([`harmonic::Harmonic`], `#[search_kernel]`).
 //! * [`betweenness`], on the dependency accumulation of [`simdx_core::dependencies`].
+//! * Edge computations on sorted neighbour lists ([`simdx_core::intersect`], CPU):
+//!   [`triangle_count`], [`triangles`](fn@triangles) and [`jaccard`](fn@jaccard).
 //!
 //! ```
 //! use simdx_algos::Bfs;
@@ -31,6 +33,7 @@ pub mod closeness;
 pub mod eccentricity;
 pub mod harmonic;
 pub mod inputs;
+pub mod jaccard;
 pub mod kcore;
 pub mod mlp;
 pub mod msbfs;
@@ -40,6 +43,7 @@ pub mod spmv;
 pub mod sssp;
 pub mod sssp_multi;
 pub mod sssp_wide;
+pub mod triangles;
 pub mod verify;
 pub mod wcc;
 
@@ -50,6 +54,7 @@ pub use bp::Bp;
 pub use closeness::closeness;
 pub use eccentricity::eccentricity;
 pub use harmonic::harmonic;
+pub use jaccard::jaccard;
 pub use kcore::{core_numbers, KCore};
 pub use mlp::Mlp;
 pub use msbfs::levels_from_each;
@@ -59,6 +64,7 @@ pub use spmv::Spmv;
 pub use sssp::Sssp;
 pub use sssp_multi::MultiSourceSssp;
 pub use sssp_wide::WideSssp;
+pub use triangles::{triangle_count, triangles};
 pub use wcc::Wcc;
 
 use simdx_core::{Graph, Weights};

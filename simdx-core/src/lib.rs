@@ -29,6 +29,7 @@ pub mod engine;
 pub mod error;
 pub mod gen;
 pub mod graph;
+pub mod intersect;
 pub mod io;
 pub mod memory;
 pub mod multi_source;

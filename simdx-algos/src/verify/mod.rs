@@ -6,7 +6,7 @@
 //! belief propagation within a relative tolerance of a direct `f64` loop over in-edges, and the MLP
 //! forward pass within a relative tolerance of a dense matrix product per layer in `f64`; the
 //! multi-search applications (levels from each source, closeness, eccentricity) against one serial
-//! search per source.
+//! search per source; triangles and Jaccard coefficients against hash-set look-ups.
 
 mod bfs;
 mod bp;
@@ -17,6 +17,7 @@ mod pagerank;
 mod ppr;
 mod spmv;
 mod sssp;
+mod triangles;
 mod wcc;
 
 pub use bfs::{bfs, bfs_from, serial_bfs, serial_bfs_from, serial_bfs_to};
@@ -28,4 +29,5 @@ pub use pagerank::{pagerank, serial_pagerank};
 pub use ppr::{ppr, serial_ppr};
 pub use spmv::{serial_spmv, spmv};
 pub use sssp::{dijkstra, dijkstra_from, sssp, sssp_from, Distance};
+pub use triangles::{jaccard, serial_triangles, triangle_count, triangles};
 pub use wcc::{union_find_components, wcc};

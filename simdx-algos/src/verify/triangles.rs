@@ -1,0 +1,65 @@
+//! Oracles for triangle counting and Jaccard similarity: neighbour sets in hash sets, every wedge
+//! checked by a look-up (no sorted lists, no orientation), serially.
+
+use std::collections::HashSet;
+
+use simdx_core::{Graph, VertexId};
+
+/// Each vertex's neighbour set, self-loops left out.
+fn neighbour_sets(graph: &Graph) -> Vec<HashSet<VertexId>> {
+    let n = graph.num_vertices() as VertexId;
+    (0..n).map(|u| graph.out_neighbors(u).iter().copied().filter(|&v| v != u).collect()).collect()
+}
+
+/// The triangles each vertex is in, counted serially: for every vertex, the pairs of its neighbours
+/// that are adjacent.
+pub fn serial_triangles(graph: &Graph) -> Vec<u64> {
+    let sets = neighbour_sets(graph);
+    let count = |u: usize| {
+        let mine: Vec<VertexId> = sets[u].iter().copied().collect();
+        let linked =
+            |(i, &v): (usize, &VertexId)| mine[i + 1..].iter().filter(|w| sets[v as usize].contains(w)).count();
+        mine.iter().enumerate().map(linked).sum::<usize>() as u64
+    };
+    (0..sets.len()).map(count).collect()
+}
+
+/// Checks per-vertex triangle counts against [`serial_triangles`].
+pub fn triangles(graph: &Graph, counts: &[u64]) -> Result<(), String> {
+    let want = serial_triangles(graph);
+    if counts.len() != want.len() {
+        return Err(format!("{} counts for {} vertices", counts.len(), want.len()));
+    }
+    match (0..want.len()).find(|&v| counts[v] != want[v]) {
+        Some(v) => Err(format!("vertex {v} is in {} triangles, not {}", want[v], counts[v])),
+        None => Ok(()),
+    }
+}
+
+/// Checks a total triangle count against a third of the sum of [`serial_triangles`].
+pub fn triangle_count(graph: &Graph, total: u64) -> Result<(), String> {
+    let want = serial_triangles(graph).iter().sum::<u64>() / 3;
+    if total == want {
+        Ok(())
+    } else {
+        Err(format!("the graph has {want} triangles, not {total}"))
+    }
+}
+
+/// Checks Jaccard coefficients of `pairs` within `tolerance` of hash-set intersections and unions.
+pub fn jaccard(graph: &Graph, pairs: &[(VertexId, VertexId)], values: &[f64], tolerance: f64) -> Result<(), String> {
+    let n = graph.num_vertices() as VertexId;
+    let sets: Vec<HashSet<VertexId>> = (0..n).map(|u| graph.out_neighbors(u).iter().copied().collect()).collect();
+    for (&(u, v), &got) in pairs.iter().zip(values) {
+        let (a, b) = (&sets[u as usize], &sets[v as usize]);
+        let union = a.union(b).count();
+        let want = if union == 0 { 0.0 } else { a.intersection(b).count() as f64 / union as f64 };
+        if (got - want).abs() > tolerance {
+            return Err(format!("pair ({u}, {v}): Jaccard {got}, expected {want}"));
+        }
+    }
+    match values.len() == pairs.len() {
+        true => Ok(()),
+        false => Err(format!("{} values for {} pairs", values.len(), pairs.len())),
+    }
+}
