@@ -597,3 +597,28 @@ fn multi_search_bad_input_is_one_sentence() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("names 9 sources but the graph has only 4 vertices"), "{}", stderr(&o));
 }
+
+/// `tc`, `triangles` and `jaccard` validate, and write a count, per-vertex counts and per-edge lines
+/// that agree with each other; a directed graph is refused in one sentence.
+#[test]
+fn edge_computations_validate_and_write_what_they_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    let o = simdx(&["run", "tc", "kron:9", "--validate", "--output", &path("tc.txt")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let total: u64 = std::fs::read_to_string(path("tc.txt")).unwrap().trim().parse().unwrap();
+    assert!(stdout(&o).contains(&format!("{total} triangles")) && stdout(&o).contains("validation: passed"));
+    let o = simdx(&["run", "triangles", "kron:9", "--validate", "--output", &path("t.txt"), "--threads", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let per_vertex: u64 = read_output(&path("t.txt")).iter().map(|&x| x as u64).sum();
+    assert_eq!(per_vertex, 3 * total);
+    let o = simdx(&["run", "jaccard", "grid:3x3", "--validate", "--output", &path("j.txt")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines = std::fs::read_to_string(path("j.txt")).unwrap();
+    assert_eq!(lines.lines().count(), 12, "one line per edge of the 3x3 grid");
+    // Corner 0 (neighbours 1, 3) and 1 (neighbours 0, 2, 4): nothing in common.
+    assert_eq!(lines.lines().next(), Some("0 1 0e0"));
+    let o = simdx(&["run", "tc", "kron:6:d"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("undirected"), "{}", stderr(&o));
+}

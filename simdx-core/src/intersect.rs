@@ -23,7 +23,7 @@ use crate::{Graph, VertexId};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IntersectError {
     /// Triangles and neighbour overlaps are defined here on undirected graphs.
-    #[error("this needs an undirected graph (the graph is directed; load it with --undirected)")]
+    #[error("triangles and neighbour overlaps need an undirected graph, and this one is directed (a file can be read as undirected with --undirected)")]
     Directed,
     /// A pair names a vertex the graph does not have.
     #[error("pair ({u}, {v}) names a vertex outside the graph (it has {vertices} vertices)")]

@@ -64,6 +64,14 @@ pub enum Algorithm {
     /// Betweenness centrality (Brandes; networkx's normalisation): exact from every vertex, or
     /// estimated from --sources or --samples K sources, scaled by n / K as networkx does.
     Bc,
+    /// The number of triangles (GAP's tc: each found once, from its vertex of lowest degree rank, by
+    /// intersecting sorted neighbour lists); undirected graphs; runs on the CPU.
+    Tc,
+    /// The triangles each vertex is in (networkx's `triangles`); undirected graphs; runs on the CPU.
+    Triangles,
+    /// Jaccard similarity along every edge, |N(u) ∩ N(v)| / |N(u) ∪ N(v)|; --output writes
+    /// `<u> <v> <coefficient>` per edge (u < v); undirected graphs; runs on the CPU.
+    Jaccard,
 }
 
 /// SSSP from `--source` or the nearest of `--sources`: over `u32` distances where every shortest
@@ -178,7 +186,15 @@ impl Algorithm {
             Algorithm::Harmonic => "harmonic",
             Algorithm::Eccentricity => "eccentricity",
             Algorithm::Bc => "bc",
+            Algorithm::Tc => "tc",
+            Algorithm::Triangles => "triangles",
+            Algorithm::Jaccard => "jaccard",
         }
+    }
+
+    /// Whether the algorithm has no GPU version (it runs on the CPU whatever `--backend` says).
+    pub fn cpu_only(self) -> bool {
+        matches!(self, Algorithm::Tc | Algorithm::Triangles | Algorithm::Jaccard)
     }
 
     /// Runs the algorithm `count` times on `graph`; validates the last result if asked.
@@ -342,6 +358,9 @@ impl Algorithm {
                 };
                 multi_search(self, graph, runner.searches(), &chosen, how, count, validate)
             }
+            Algorithm::Tc | Algorithm::Triangles | Algorithm::Jaccard => {
+                edge_computation(self, graph, runner.options().threads, count, validate)
+            }
         }
     }
 }
@@ -437,6 +456,44 @@ fn multi_search(
         _ => Ok(String::new()),
     });
     let stats = RunStats { iterations: stats.levels, time: stats.time, graph_edges: graph.num_edges() };
+    Ok(Outcome { values, times, stats, source: None, validation })
+}
+
+/// Triangle counting and Jaccard similarity (CPU, on `threads` threads or one per core): `count`
+/// timed trials, the last one validated against its oracle if asked.
+fn edge_computation(
+    algorithm: Algorithm,
+    graph: &Graph,
+    threads: Option<usize>,
+    count: u32,
+    validate: bool,
+) -> Result<Outcome, CliError> {
+    use simdx_algos::{jaccard, triangle_count, triangles};
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build().map_err(usage)?;
+    let compute = || match algorithm {
+        Algorithm::Tc => triangle_count(graph).map(|count| Values::Count { what: "triangles", count }),
+        Algorithm::Triangles => triangles(graph).map(Values::U64),
+        _ => {
+            let pairs = jaccard::edge_pairs(graph);
+            jaccard(graph, &pairs).map(|values| Values::Pairs { pairs, values })
+        }
+    };
+    let mut times = Vec::new();
+    let mut last = None;
+    for _ in 0..count.max(1) {
+        let started = std::time::Instant::now();
+        last = Some(pool.install(compute).map_err(usage)?);
+        times.push(started.elapsed());
+    }
+    let values = last.expect("at least one trial ran");
+    let validation = check(validate, || match &values {
+        Values::Count { count, .. } => verify::triangle_count(graph, *count).map(|()| String::new()),
+        Values::U64(counts) => verify::triangles(graph, counts).map(|()| String::new()),
+        Values::Pairs { pairs, values } => verify::jaccard(graph, pairs, values, 1e-12).map(|()| String::new()),
+        _ => unreachable!("edge computations give a count, per-vertex counts or pairs"),
+    });
+    let time = times.last().copied().unwrap_or_default();
+    let stats = RunStats { iterations: Vec::new(), time, graph_edges: graph.num_edges() };
     Ok(Outcome { values, times, stats, source: None, validation })
 }
 

@@ -51,6 +51,20 @@ pub enum Values {
         /// Their values (not `Rows` or `Selected`).
         values: Box<Values>,
     },
+    /// One value per vertex pair (Jaccard coefficients): a line `<u> <v> <value>` each.
+    Pairs {
+        /// The pairs, in order.
+        pairs: Vec<(VertexId, VertexId)>,
+        /// Their values.
+        values: Vec<f64>,
+    },
+    /// One number for the whole graph (the triangles of `tc`): printed, and written alone on a line.
+    Count {
+        /// What is counted, plural (`triangles`).
+        what: &'static str,
+        /// How many.
+        count: u64,
+    },
 }
 
 impl Values {
@@ -63,6 +77,7 @@ impl Values {
             Values::F64(v) => v.len(),
             Values::Rows { columns, values } => values.len() / (*columns).max(1),
             Values::Selected { vertices, .. } => vertices.len(),
+            Values::Pairs { .. } | Values::Count { .. } => 0,
         }
     }
 }

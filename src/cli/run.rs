@@ -252,7 +252,15 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         [("--output", args.output.as_deref()), ("--json", args.json.as_deref()), ("--plot", args.plot.as_deref())];
     super::outputs::check(&outputs, &inputs)?;
     let (graph, labels, _) = args.graph.load_labelled()?;
-    let runner = runner(args.backend, args.gpus, args.engine.options(), &graph)?;
+    let runner = match args.algorithm.cpu_only() {
+        true => {
+            if args.backend == BackendArg::Cuda {
+                eprintln!("simdx: {} has no GPU version yet; it runs on the CPU backend", args.algorithm.name());
+            }
+            runner(BackendArg::Cpu, GpusArg::Count(1), args.engine.options(), &graph)?
+        }
+        false => runner(args.backend, args.gpus, args.engine.options(), &graph)?,
+    };
     let meter = if args.energy { energy_meter(&runner) } else { None };
     let before = meter.as_ref().and_then(|m| m.millijoules().ok());
     let outcome = args.algorithm.run(&args.params, &graph, args.graph.seed, &runner, args.trials, args.validate)?;
@@ -333,6 +341,9 @@ fn report(
         stats.iterations.len(),
         gteps
     )?;
+    if let Values::Count { what, count } = &outcome.values {
+        writeln!(out, "{count} {what}")?;
+    }
     if let Some(j) = energy_j {
         writeln!(out, "energy {j:.3} J per trial (the whole board, NVML)")?;
     }
@@ -427,6 +438,14 @@ fn write_values(path: &std::path::Path, values: &Values, labels: Option<&VertexL
         let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
         let all: Vec<VertexId>;
         let (vertices, values) = match values {
+            Values::Count { count, .. } => {
+                writeln!(out, "{count}")?;
+                return out.flush();
+            }
+            Values::Pairs { pairs, values } => {
+                write_pairs(&mut out, pairs, values, labels)?;
+                return out.flush();
+            }
             Values::Selected { vertices, values } => (vertices.as_slice(), values.as_ref()),
             _ => {
                 all = (0..values.len() as VertexId).collect();
@@ -441,10 +460,26 @@ fn write_values(path: &std::path::Path, values: &Values, labels: Option<&VertexL
             Values::Rows { columns, values } => {
                 write_lines(&mut out, vertices, values, *columns, labels, |out, x| write!(out, "{x}"))?
             }
-            Values::Selected { .. } => unreachable!("values of some vertices hold plain values"),
+            Values::Selected { .. } | Values::Pairs { .. } | Values::Count { .. } => {
+                unreachable!("values of some vertices hold plain values")
+            }
         }
         out.flush()
     })
+}
+
+/// Writes `<u> <v> <value>` for each pair, ids as the file named them where `labels` has them.
+fn write_pairs<W: Write>(
+    out: &mut W,
+    pairs: &[(VertexId, VertexId)],
+    values: &[f64],
+    labels: Option<&VertexLabels>,
+) -> std::io::Result<()> {
+    let id = |v: VertexId| labels.and_then(|l| l.get(v)).map_or_else(|| v.to_string(), |label| label.to_string());
+    for (&(u, v), x) in pairs.iter().zip(values) {
+        writeln!(out, "{} {} {x:e}", id(u), id(v))?;
+    }
+    Ok(())
 }
 
 /// Writes `<id> <value> ...` for each of `vertices` (`columns` values each, in turn), the original id
