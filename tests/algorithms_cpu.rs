@@ -1,10 +1,11 @@
-//! wcc, kcore (and the core decomposition) and spmv on the CPU backend against their serial oracles,
-//! on generated graphs and hand-made edge cases, under every direction and filter policy: wcc and
-//! kcore exactly, spmv within 1e-5 relative; and `simdx run` for each, with --validate and --output.
+//! wcc, kcore (and the core decomposition), spmv and BFS with parents on the CPU backend against their
+//! serial oracles, on generated graphs and hand-made edge cases, under every direction and filter
+//! policy: wcc, kcore and the BFS tree's levels exactly, the tree by Graph500's rules, spmv within 1e-5
+//! relative; and `simdx run` for each, with --validate and --output.
 
 use simdx::engine::{DirectionPolicy, Engine, FilterPolicy, FusionPolicy, LabelPolicy, RunOptions};
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
-use simdx_algos::{core_numbers, undirected, verify, KCore, Spmv, Wcc};
+use simdx_algos::{bfs_tree, core_numbers, undirected, verify, BfsTree, KCore, Spmv, Wcc};
 
 mod common;
 use common::{edges, generated};
@@ -85,6 +86,30 @@ fn wcc_matches_union_find_under_every_policy() {
             // Checked against the original graph: union-find ignores direction by itself.
             verify::wcc(&g, &run.values).unwrap_or_else(|e| panic!("{name}, {options:?}: {e}"));
         }
+    }
+}
+
+#[test]
+fn bfs_trees_hold_graph500s_rules_under_every_policy() {
+    for (name, g) in graphs() {
+        let source = (0..g.num_vertices() as u32).find(|&v| g.out_degree(v) > 0).unwrap_or(0);
+        for options in policies() {
+            let run = Engine::new(options).run(&BfsTree { source }, &g).unwrap();
+            let case = format!("{name}, {options:?}");
+            verify::bfs(&g, source, &bfs_tree::levels(&run.values)).unwrap_or_else(|e| panic!("{case}: {e}"));
+            verify::bfs_tree(&g, source, &bfs_tree::parents(&run.values)).unwrap_or_else(|e| panic!("{case}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn a_wrong_parent_tree_is_refused() {
+    // 0 - 1 - 2 - 3 and 4 alone.
+    let g = GraphBuilder::new().build(edges(5, &[(0, 1), (1, 2), (2, 3)], None)).unwrap();
+    let max = u32::MAX;
+    assert!(verify::bfs_tree(&g, 0, &[0, 0, 1, 2, max]).is_ok());
+    for wrong in [[1, 0, 1, 2, max], [0, 0, 0, 2, max], [0, 0, 1, 1, max], [0, 0, 1, 2, 3], [0, 0, max, 2, max]] {
+        assert!(verify::bfs_tree(&g, 0, &wrong).is_err(), "{wrong:?} accepted");
     }
 }
 

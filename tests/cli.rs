@@ -622,3 +622,18 @@ fn edge_computations_validate_and_write_what_they_count() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("undirected"), "{}", stderr(&o));
 }
+
+/// `bfs --parents` writes each vertex's parent (the source its own, -1 where unreached) and
+/// validates the tree.
+#[test]
+fn bfs_parents_write_a_tree_that_validates() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = text_file(&dir, "two.el", "0 1\n1 2\n3 4\n");
+    let out = dir.path().join("p.txt").to_string_lossy().into_owned();
+    let o = simdx(&["run", "bfs", &graph, "--source", "1", "--parents", "--validate", "--output", &out]);
+    assert!(o.status.success() && stdout(&o).contains("validation: passed"), "{}{}", stdout(&o), stderr(&o));
+    // An edge list is directed: 0 is not reached from 1.
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "0 -1\n1 1\n2 1\n3 -1\n4 -1\n");
+    let o = simdx(&["run", "bfs", &graph, "--sources", "0,3", "--parents"]);
+    assert_eq!(o.status.code(), Some(2), "--parents takes one source");
+}

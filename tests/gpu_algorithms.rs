@@ -8,7 +8,7 @@
 use simdx::engine::{DegreeClasses, DirectionPolicy, Engine, FilterPolicy, FusionPolicy, RunOptions};
 use simdx::gen::GeneratorSpec;
 use simdx::{Duplicates, Graph, GraphBuilder, SelfLoops};
-use simdx_algos::{core_numbers, undirected, verify, KCore, Spmv, Wcc};
+use simdx_algos::{bfs_tree, core_numbers, undirected, verify, BfsTree, KCore, Spmv, Wcc};
 use simdx_cuda::{CudaEngine, DeviceGraph};
 
 mod common;
@@ -59,6 +59,21 @@ fn wcc_on_the_gpu_matches_union_find_and_the_cpu() {
             let run = CudaEngine::new(options).run(&Wcc, &dg).unwrap();
             verify::wcc(&g, &run.values).unwrap_or_else(|e| panic!("{name}, {options:?}: {e}"));
             assert_eq!(run.values, cpu, "{name}, {options:?}");
+        }
+    }
+}
+
+#[test]
+fn bfs_trees_on_the_gpu_hold_graph500s_rules() {
+    let Some(gpu) = gpu() else { return };
+    for (name, g) in graphs() {
+        let dg = DeviceGraph::upload(&gpu, &g).unwrap();
+        let source = (0..g.num_vertices() as u32).find(|&v| g.out_degree(v) > 0).unwrap_or(0);
+        for options in policies() {
+            let run = CudaEngine::new(options).run(&BfsTree { source }, &dg).unwrap();
+            let case = format!("{name}, {options:?}");
+            verify::bfs(&g, source, &bfs_tree::levels(&run.values)).unwrap_or_else(|e| panic!("{case}: {e}"));
+            verify::bfs_tree(&g, source, &bfs_tree::parents(&run.values)).unwrap_or_else(|e| panic!("{case}: {e}"));
         }
     }
 }

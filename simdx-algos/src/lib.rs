@@ -1,7 +1,8 @@
 //! simdx-algos: the algorithm library, one file per algorithm, each running on every simdx backend;
 //! [`verify`] holds independent serial oracles to check results against.
 //!
-//! * ACC [`Program`]s (`#[graph_kernel]`), run by an engine: [`Bfs`], [`MultiSourceBfs`], [`Sssp`],
+//! * ACC [`Program`]s (`#[graph_kernel]`), run by an engine: [`Bfs`], [`BfsTree`] (with parents),
+//!   [`MultiSourceBfs`], [`Sssp`],
 //!   [`MultiSourceSssp`], [`WideSssp`], [`PageRank`], [`Ppr`], [`Wcc`], [`KCore`] (and
 //!   [`core_numbers`], which runs it for increasing `k`), [`Spmv`], [`Bp`] and [`Mlp`].
 //! * Search functions on the multi-source traversal ([`simdx_core::multi_source`], 64 searches per
@@ -28,6 +29,7 @@
 pub mod bc;
 pub mod bfs;
 pub mod bfs_multi;
+pub mod bfs_tree;
 pub mod bp;
 pub mod closeness;
 pub mod eccentricity;
@@ -50,6 +52,7 @@ pub mod wcc;
 pub use bc::betweenness;
 pub use bfs::Bfs;
 pub use bfs_multi::MultiSourceBfs;
+pub use bfs_tree::BfsTree;
 pub use bp::Bp;
 pub use closeness::closeness;
 pub use eccentricity::eccentricity;

@@ -112,6 +112,25 @@ fn sssp(
     Ok(outcome(Values::U32(run.values), times, run.stats, source, validation))
 }
 
+/// `bfs --parents`: the search tree from `source`, checked by Graph500's rules and its levels against
+/// the serial BFS.
+fn bfs_parents(
+    graph: &Graph,
+    source: VertexId,
+    runner: &Runner<'_>,
+    count: u32,
+    validate: bool,
+) -> Result<Outcome, CliError> {
+    use simdx_algos::{bfs_tree, BfsTree};
+    let (run, times) = trials(runner, &BfsTree { source }, count)?;
+    let parents = bfs_tree::parents(&run.values);
+    let validation = check(validate, || {
+        verify::bfs(graph, source, &bfs_tree::levels(&run.values))?;
+        verify::bfs_tree(graph, source, &parents).map(|()| " (the parent tree holds Graph500's rules)".to_string())
+    });
+    Ok(outcome(Values::Parents(parents), times, run.stats, Some(source), validation))
+}
+
 /// Algorithm parameters.
 #[derive(Debug, Args)]
 pub struct AlgorithmArgs {
@@ -121,6 +140,10 @@ pub struct AlgorithmArgs {
     /// Several sources for bfs, sssp and ppr: ids separated by commas (`3,7`), or a file of ids.
     #[arg(long, value_name = "IDS|FILE")]
     sources: Option<String>,
+    /// bfs: each vertex's parent in the search tree instead of its level (the source its own parent,
+    /// -1 where unreached); --validate checks the tree by Graph500's rules.
+    #[arg(long, conflicts_with = "sources")]
+    parents: bool,
     /// spmv: the vector x; mlp: the input features. A file with one value per vertex, one per line,
     /// or `<id> <value>` lines (vertices not named get 0).
     #[arg(long, value_name = "FILE")]
@@ -217,6 +240,9 @@ impl Algorithm {
                     return Ok(outcome(Values::U32(run.values), times, run.stats, None, validation));
                 }
                 let source = pick_source(params.source, graph, seed)?;
+                if params.parents {
+                    return bfs_parents(graph, source, runner, count, validate);
+                }
                 let (run, times) = trials(runner, &Bfs { source }, count)?;
                 let validation = check(validate, || verify::bfs(graph, source, &run.values).map(|()| String::new()));
                 Ok(outcome(Values::U32(run.values), times, run.stats, Some(source), validation))

@@ -51,6 +51,8 @@ pub enum Values {
         /// Their values (not `Rows` or `Selected`).
         values: Box<Values>,
     },
+    /// Each vertex's parent in a search tree (`u32::MAX`, unreached, prints as `-1`).
+    Parents(Vec<VertexId>),
     /// One value per vertex pair (Jaccard coefficients): a line `<u> <v> <value>` each.
     Pairs {
         /// The pairs, in order.
@@ -73,6 +75,7 @@ impl Values {
         match self {
             Values::U32(v) => v.len(),
             Values::U64(v) => v.len(),
+            Values::Parents(v) => v.len(),
             Values::F32(v) => v.len(),
             Values::F64(v) => v.len(),
             Values::Rows { columns, values } => values.len() / (*columns).max(1),
@@ -90,6 +93,7 @@ impl Outcome {
         let reached: Vec<VertexId> = match values {
             Values::U32(values) if traversal => reached(values),
             Values::U64(values) if traversal => reached(values),
+            Values::Parents(values) if traversal => reached(values),
             _ => return (graph.num_edges(), None),
         };
         let arcs: u64 = reached.iter().map(|&v| graph.out_degree(v)).sum();

@@ -455,6 +455,14 @@ fn write_values(path: &std::path::Path, values: &Values, labels: Option<&VertexL
         match values {
             Values::U32(v) => write_lines(&mut out, vertices, v, 1, labels, |out, x| write!(out, "{x}"))?,
             Values::U64(v) => write_lines(&mut out, vertices, v, 1, labels, |out, x| write!(out, "{x}"))?,
+            Values::Parents(parents) => {
+                for (&v, &p) in vertices.iter().zip(parents) {
+                    let id =
+                        |v: VertexId| labels.and_then(|l| l.get(v)).map(|l| l.to_string()).unwrap_or(v.to_string());
+                    let parent = if p == VertexId::MAX { "-1".to_string() } else { id(p) };
+                    writeln!(out, "{} {parent}", id(v))?;
+                }
+            }
             Values::F32(v) => write_lines(&mut out, vertices, v, 1, labels, |out, x| write!(out, "{x:e}"))?,
             Values::F64(v) => write_lines(&mut out, vertices, v, 1, labels, |out, x| write!(out, "{x:e}"))?,
             Values::Rows { columns, values } => {

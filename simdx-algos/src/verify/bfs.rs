@@ -91,3 +91,36 @@ fn show(level: u32) -> String {
         level.to_string()
     }
 }
+
+/// Checks a BFS parent tree from `source` by Graph500's rules, with `levels` from
+/// [`serial_bfs`]: the source is its own parent; every reached vertex other than the source has a
+/// parent `p` with an arc `p -> v` and `level[p] + 1 == level[v]` (so the tree has no cycle and its
+/// depths are the levels); every unreached vertex has no parent (`u32::MAX`), so all and only the
+/// reachable vertices are in the tree; along every arc the levels of reached ends differ by at most
+/// one (which [`serial_bfs`]'s levels hold by construction).
+pub fn bfs_tree(graph: &Graph, source: VertexId, parents: &[u32]) -> Result<(), String> {
+    let n = graph.num_vertices();
+    if parents.len() != n {
+        return Err(format!("{} parents for {n} vertices", parents.len()));
+    }
+    let levels = serial_bfs(graph, source);
+    if parents[source as usize] != source {
+        return Err(format!("the source {source} has parent {}, not itself", parents[source as usize]));
+    }
+    for v in (0..n as VertexId).filter(|&v| v != source) {
+        let (p, level) = (parents[v as usize], levels[v as usize]);
+        match (level, p) {
+            (UNREACHED, UNREACHED) => {}
+            (UNREACHED, p) => return Err(format!("vertex {v} is unreachable but has parent {p}")),
+            (_, UNREACHED) => return Err(format!("vertex {v} is reachable (level {level}) but has no parent")),
+            (_, p) if p as usize >= n || graph.out_neighbors(p).binary_search(&v).is_err() => {
+                return Err(format!("vertex {v}'s parent {p} has no arc to it"))
+            }
+            (_, p) if levels[p as usize] + 1 != level => {
+                return Err(format!("vertex {v} (level {level}) has parent {p} at level {}", levels[p as usize]))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

@@ -20,7 +20,7 @@ mod sssp;
 mod triangles;
 mod wcc;
 
-pub use bfs::{bfs, bfs_from, serial_bfs, serial_bfs_from, serial_bfs_to};
+pub use bfs::{bfs, bfs_from, bfs_tree, serial_bfs, serial_bfs_from, serial_bfs_to};
 pub use bp::{bp, serial_bp};
 pub use kcore::{core_decomposition, kcore, serial_core_numbers};
 pub use mlp::{mlp, mlp_layers, serial_mlp};
