@@ -598,7 +598,7 @@ fn multi_search_bad_input_is_one_sentence() {
     assert!(stderr(&o).contains("names 9 sources but the graph has only 4 vertices"), "{}", stderr(&o));
 }
 
-/// `tc`, `triangles` and `jaccard` validate, and write a count, per-vertex counts and per-edge lines
+/// `scc` validates; `tc`, `triangles` and `jaccard` validate, and write a count, per-vertex counts and per-edge lines
 /// that agree with each other; a directed graph is refused in one sentence.
 #[test]
 fn edge_computations_validate_and_write_what_they_count() {
@@ -618,6 +618,8 @@ fn edge_computations_validate_and_write_what_they_count() {
     assert_eq!(lines.lines().count(), 12, "one line per edge of the 3x3 grid");
     // Corner 0 (neighbours 1, 3) and 1 (neighbours 0, 2, 4): nothing in common.
     assert_eq!(lines.lines().next(), Some("0 1 0e0"));
+    let o = simdx(&["run", "scc", "kron:9:d", "--validate", "--output", &path("scc.txt")]);
+    assert!(o.status.success() && stdout(&o).contains("validation: passed ("), "{}", stderr(&o));
     let o = simdx(&["run", "tc", "kron:6:d"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("undirected"), "{}", stderr(&o));

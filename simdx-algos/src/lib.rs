@@ -12,6 +12,7 @@
 //! * [`betweenness`], on the dependency accumulation of [`simdx_core::dependencies`].
 //! * Edge computations on sorted neighbour lists ([`simdx_core::intersect`], CPU):
 //!   [`triangle_count`], [`triangles`](fn@triangles) and [`jaccard`](fn@jaccard).
+//! * Strongly connected components, [`scc`](fn@scc) (Multistep, [`simdx_core::strong`], CPU).
 //!
 //! ```
 //! use simdx_algos::Bfs;
@@ -41,6 +42,7 @@ pub mod mlp;
 pub mod msbfs;
 pub mod pagerank;
 pub mod ppr;
+pub mod scc;
 pub mod spmv;
 pub mod sssp;
 pub mod sssp_multi;
@@ -63,6 +65,7 @@ pub use mlp::Mlp;
 pub use msbfs::levels_from_each;
 pub use pagerank::PageRank;
 pub use ppr::Ppr;
+pub use scc::scc;
 pub use spmv::Spmv;
 pub use sssp::Sssp;
 pub use sssp_multi::MultiSourceSssp;

@@ -37,6 +37,7 @@ pub(crate) mod parallel;
 mod run;
 pub mod search_program;
 mod search_run;
+pub mod strong;
 
 pub use error::{GraphError, Result};
 pub use graph::array::Array;

@@ -72,6 +72,9 @@ pub enum Algorithm {
     /// Jaccard similarity along every edge, |N(u) ∩ N(v)| / |N(u) ∪ N(v)|; --output writes
     /// `<u> <v> <coefficient>` per edge (u < v); undirected graphs; runs on the CPU.
     Jaccard,
+    /// Strongly connected components: each vertex's component named by its smallest vertex id
+    /// (Multistep: trim, forward-backward from a pivot, colouring); runs on the CPU.
+    Scc,
 }
 
 /// SSSP from `--source` or the nearest of `--sources`: over `u32` distances where every shortest
@@ -212,12 +215,13 @@ impl Algorithm {
             Algorithm::Tc => "tc",
             Algorithm::Triangles => "triangles",
             Algorithm::Jaccard => "jaccard",
+            Algorithm::Scc => "scc",
         }
     }
 
     /// Whether the algorithm has no GPU version (it runs on the CPU whatever `--backend` says).
     pub fn cpu_only(self) -> bool {
-        matches!(self, Algorithm::Tc | Algorithm::Triangles | Algorithm::Jaccard)
+        matches!(self, Algorithm::Tc | Algorithm::Triangles | Algorithm::Jaccard | Algorithm::Scc)
     }
 
     /// Runs the algorithm `count` times on `graph`; validates the last result if asked.
@@ -384,8 +388,8 @@ impl Algorithm {
                 };
                 multi_search(self, graph, runner.searches(), &chosen, how, count, validate)
             }
-            Algorithm::Tc | Algorithm::Triangles | Algorithm::Jaccard => {
-                edge_computation(self, graph, runner.options().threads, count, validate)
+            Algorithm::Tc | Algorithm::Triangles | Algorithm::Jaccard | Algorithm::Scc => {
+                cpu_computation(self, graph, runner.options().threads, count, validate)
             }
         }
     }
@@ -485,9 +489,10 @@ fn multi_search(
     Ok(Outcome { values, times, stats, source: None, validation })
 }
 
-/// Triangle counting and Jaccard similarity (CPU, on `threads` threads or one per core): `count`
-/// timed trials, the last one validated against its oracle if asked.
-fn edge_computation(
+/// Triangle counting, Jaccard similarity and strongly connected components (CPU, on `threads`
+/// threads or one per core): `count` timed trials, the last one validated against its oracle if
+/// asked.
+fn cpu_computation(
     algorithm: Algorithm,
     graph: &Graph,
     threads: Option<usize>,
@@ -497,6 +502,7 @@ fn edge_computation(
     use simdx_algos::{jaccard, triangle_count, triangles};
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build().map_err(usage)?;
     let compute = || match algorithm {
+        Algorithm::Scc => Ok(Values::U32(simdx_algos::scc(graph).0)),
         Algorithm::Tc => triangle_count(graph).map(|count| Values::Count { what: "triangles", count }),
         Algorithm::Triangles => triangles(graph).map(Values::U64),
         _ => {
@@ -513,10 +519,14 @@ fn edge_computation(
     }
     let values = last.expect("at least one trial ran");
     let validation = check(validate, || match &values {
+        Values::U32(components) => verify::scc(graph, components).map(|()| {
+            let count = components.iter().enumerate().filter(|&(v, &c)| c as usize == v).count();
+            format!(" ({count} components)")
+        }),
         Values::Count { count, .. } => verify::triangle_count(graph, *count).map(|()| String::new()),
         Values::U64(counts) => verify::triangles(graph, counts).map(|()| String::new()),
         Values::Pairs { pairs, values } => verify::jaccard(graph, pairs, values, 1e-12).map(|()| String::new()),
-        _ => unreachable!("edge computations give a count, per-vertex counts or pairs"),
+        _ => unreachable!("these give components, a count, per-vertex counts or pairs"),
     });
     let time = times.last().copied().unwrap_or_default();
     let stats = RunStats { iterations: Vec::new(), time, graph_edges: graph.num_edges() };

@@ -6,7 +6,8 @@
 //! belief propagation within a relative tolerance of a direct `f64` loop over in-edges, and the MLP
 //! forward pass within a relative tolerance of a dense matrix product per layer in `f64`; the
 //! multi-search applications (levels from each source, closeness, eccentricity) against one serial
-//! search per source; triangles and Jaccard coefficients against hash-set look-ups.
+//! search per source; triangles and Jaccard coefficients against hash-set look-ups; strongly connected
+//! components exactly against Tarjan's algorithm.
 
 mod bfs;
 mod bp;
@@ -15,6 +16,7 @@ mod mlp;
 mod multi_search;
 mod pagerank;
 mod ppr;
+mod scc;
 mod spmv;
 mod sssp;
 mod triangles;
@@ -27,6 +29,7 @@ pub use mlp::{mlp, mlp_layers, serial_mlp};
 pub use multi_search::{betweenness, closeness, eccentricity, harmonic, levels_from_each};
 pub use pagerank::{pagerank, serial_pagerank};
 pub use ppr::{ppr, serial_ppr};
+pub use scc::{scc, tarjan_components};
 pub use spmv::{serial_spmv, spmv};
 pub use sssp::{dijkstra, dijkstra_from, sssp, sssp_from, Distance};
 pub use triangles::{jaccard, serial_triangles, triangle_count, triangles};
