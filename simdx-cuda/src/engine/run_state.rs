@@ -47,12 +47,10 @@ pub(super) struct HostRun<'a, P: DeviceProgram> {
     pub(super) kernels: Kernels,
     pub(super) f: StepKernels,
     pub(super) shapes: Shapes,
-    /// The run state `sx_state` (kernels/state.cu) that every kernel takes first.
+    /// The run state `sx_state` (`SxState` and the program's parameters) that every kernel takes first.
     pub(super) state: CudaSlice<u8>,
     /// The program's per-vertex arrays the state points to, kept as long as it.
     pub(super) _arrays: VertexArrays,
-    /// The offset of the online filter's capacity in the state.
-    pub(super) capacity_offset: usize,
 
     // The workspace's buffers the host's steps use.
     pub(super) now: &'a CudaSlice<u8>,
@@ -137,8 +135,8 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
         setup::prepare_queue(&mut ws.queue, gpu, n, cells, asynchronous)?;
         stream.memset_zeros(&mut ws.counters).map_err(driver("resetting counters"))?;
         let arcs = ProgramArcs::of::<P>(graph)?;
-        let (bytes, capacity_offset) = setup::state_bytes(&stream, n, &arcs, ws, (!in_place, sends), opts.classes);
-        let (state, arrays) = setup::upload_state(program, &stream, bytes)?;
+        let state = setup::run_state(&stream, n, &arcs, ws, (!in_place, sends), opts.classes);
+        let (state, arrays) = setup::upload_state(program, &stream, &state)?;
         let shapes = Shapes { sms: gpu.sm_count };
         let f = StepKernels::load(&kernels)?;
         setup::plan_pull(ws, &stream, &f, shapes, &state, arcs.in_offsets, n, opts.classes)?;
@@ -194,7 +192,6 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
             shapes,
             state,
             _arrays: arrays,
-            capacity_offset,
             now,
             far_len,
             frontier,
@@ -238,7 +235,7 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
     /// The first frontier, by a ballot scan of the initial values, with the online filter's capacity
     /// set for the run; ends the set-up's time.
     pub(super) fn first_frontier(&mut self) -> Result<(), CudaError> {
-        setup::set_capacity(&self.stream, &mut self.state, self.capacity_offset, self.capacity)?;
+        setup::set_capacity(&self.stream, &mut self.state, self.capacity)?;
         self.len = self.scan(SCAN_ACTIVE, self.bucket, List::Frontier)?;
         self.set_up = self.start.elapsed();
         Ok(())
