@@ -28,7 +28,7 @@ pub(crate) fn runs_asynchronously<P: DeviceProgram>(opts: &RunOptions) -> bool {
     P::APPLY == Apply::InPlace
         && matches!(P::OP, CombineOp::Min | CombineOp::Max)
         && !P::USES_GLOBAL
-        && !P::device_code().contains("#define SIMDX_HAS_DONE 1")
+        && !P::FEATURES.done
         && opts.max_iterations == u32::MAX
 }
 

@@ -128,7 +128,7 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
         let in_place = P::APPLY == Apply::InPlace;
         let every = P::APPLY == Apply::Every;
         let tiles = n.div_ceil(TILE).max(1);
-        let sends = P::device_code().contains("#define SIMDX_HAS_SOURCE_VALUE 1");
+        let sends = P::FEATURES.source_value;
         let silent_pulls = sends && silent_pulls::<P>();
         let cells =
             engine.queue_cells.unwrap_or((u64::from(n) * CELLS_PER_VERTEX).min(u64::from(u32::MAX)) as u32).max(1);
