@@ -1,8 +1,8 @@
-/* The run's state as every kernel sees it (sx_state), the counter slots the host reads, and the
- * helpers all phases share: value bits, weights, vertex views, atomic combines, the message a source
- * sends. Compiled by NVRTC after the device prelude and a program's device code, which define
- * simdx_value, simdx_weight, simdx_params and the simdx_<fn> functions; the phase files follow (see
- * kernel_source in engine.rs for the order). */
+/* The constants and helpers all phases share: value bits, weights, vertex views, atomic combines, the
+ * message a source sends. Compiled by NVRTC after the device prelude and a program's device code, which
+ * define simdx_value, simdx_weight, simdx_params and the simdx_<fn> functions, and after the run state
+ * sx_state and the counter slots, generated from simdx-cuda/src/device_structs.rs; the phase files
+ * follow (see kernel_source in engine/mod.rs for the order). */
 
 
 #define SX_BLOCK 256
