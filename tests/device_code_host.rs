@@ -1276,6 +1276,24 @@ fn snapshot(name: &str, code: &str) {
     }
 }
 
+/// The features `#[graph_kernel]` decides (`DeviceProgram::FEATURES`) are what the device code
+/// declares: the engines read the constants, the kernels the defines written from them.
+#[test]
+fn program_features_are_the_device_codes_defines() {
+    let features = [
+        (Bfs::FEATURES, Bfs::device_code()),
+        (Sssp::FEATURES, Sssp::device_code()),
+        (PageRank::FEATURES, PageRank::device_code()),
+    ];
+    for (f, code) in &features {
+        assert!(code.contains(&f.defines()), "{f:?}");
+    }
+    let [bfs, sssp, pagerank] = features.map(|(f, _)| f);
+    assert!(bfs.can_update && !bfs.source_value && !bfs.bucket && !bfs.done);
+    assert!(sssp.bucket && !sssp.source_value && !sssp.compute_reads_dst);
+    assert!(pagerank.source_value && pagerank.global && pagerank.apply && pagerank.done && !pagerank.bucket);
+}
+
 #[test]
 fn bfs_device_code_snapshot() {
     snapshot("bfs", Bfs::device_code());

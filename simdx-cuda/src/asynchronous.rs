@@ -11,18 +11,13 @@ use simdx_core::acc::device::DeviceProgram;
 use simdx_core::acc::{Apply, CombineOp};
 use simdx_core::engine::{Direction, FilterUsed, IterationStats, RunOptions};
 
+use crate::device_structs::queue::{EPOCHS, LOG, LOG_EPOCHS, WORDS as CONTROL_WORDS};
+use crate::device_structs::SxQueue;
 use crate::error::{driver, CudaError};
 use crate::fused::{grid_for, FusedGrid};
 use crate::gpu::Gpu;
 use crate::launch::{Kernels, BLOCK, GRID_BARRIER_WORDS};
 
-/// Counter words of the queue (`SX_Q_WORDS` in kernels/async.cu) and those the host reads: the
-/// epochs, and per epoch (up to [`LOG_EPOCHS`]) the vertices and arcs relaxed so far and its end time;
-/// the last word holds the start time.
-const CONTROL_WORDS: usize = LOG + 3 * LOG_EPOCHS + 1;
-const EPOCHS: usize = 96;
-const LOG: usize = 128;
-const LOG_EPOCHS: usize = 64;
 /// Cells of the queue per vertex, by default: every improvement of a vertex enqueues it, and asynchronous
 /// rounds improve some vertices more than once (a better value reaches them after a first).
 pub(crate) const CELLS_PER_VERTEX: u64 = 2;
@@ -33,7 +28,7 @@ pub(crate) fn runs_asynchronously<P: DeviceProgram>(opts: &RunOptions) -> bool {
     P::APPLY == Apply::InPlace
         && matches!(P::OP, CombineOp::Min | CombineOp::Max)
         && !P::USES_GLOBAL
-        && !P::device_code().contains("#define SIMDX_HAS_DONE 1")
+        && !P::FEATURES.done
         && opts.max_iterations == u32::MAX
 }
 
@@ -114,22 +109,18 @@ impl AsyncRounds<'_> {
                 message: format!("sx_async cannot have one block of {BLOCK} threads resident per SM"),
             });
         }
-        // `sx_queue`: cells, ctl, barrier, list, far[2], len, capacity, far_capacity (and padding).
-        let mut bytes = Vec::with_capacity(64);
-        for p in [
-            queue.cells.device_ptr(stream).0,
-            queue.control.device_ptr(stream).0,
-            queue.barrier.device_ptr(stream).0,
-            list.device_ptr(stream).0,
-            queue.far[0].device_ptr(stream).0,
-            queue.far[1].device_ptr(stream).0,
-        ] {
-            bytes.extend_from_slice(&p.to_le_bytes());
-        }
-        for x in [len, queue.capacity, queue.far_capacity, 0] {
-            bytes.extend_from_slice(&x.to_le_bytes());
-        }
-        let control = stream.clone_htod(&bytes).map_err(driver("uploading the work queue's description"))?;
+        let description = SxQueue {
+            cells: queue.cells.device_ptr(stream).0,
+            ctl: queue.control.device_ptr(stream).0,
+            barrier: queue.barrier.device_ptr(stream).0,
+            list: list.device_ptr(stream).0,
+            far: [queue.far[0].device_ptr(stream).0, queue.far[1].device_ptr(stream).0],
+            len,
+            capacity: queue.capacity,
+            far_capacity: queue.far_capacity,
+            pad: 0,
+        };
+        let control = stream.clone_htod(&[description]).map_err(driver("uploading the work queue's description"))?;
         let blocks = blocks_override.unwrap_or(grid.blocks);
         let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (BLOCK, 1, 1), shared_mem_bytes: 0 };
         let mut b = stream.launch_builder(&kernel);

@@ -12,14 +12,12 @@ use simdx_core::dependencies::sweep_stats;
 use simdx_core::multi_source::{check_sources, MultiSourceError, MultiStats};
 use simdx_core::VertexId;
 
+use crate::device_structs::sweep::{ARCS, NEXT};
+use crate::device_structs::BcState;
 use crate::error::{driver, CudaError};
 use crate::graph::DeviceGraph;
 use crate::launch::{launch_with_state, BLOCK};
-use crate::search_buffers::{DependencyBuffers, BC_STATE_WORDS as STATE_WORDS};
-
-/// Counter slots (as in kernels/dependencies.cu).
-const NEXT: usize = 0;
-const ARCS: usize = 2;
+use crate::search_buffers::DependencyBuffers;
 
 /// Launches kernel `$name` of `$b`'s buffers on `$blocks` blocks with the state and the arguments.
 macro_rules! launch {
@@ -52,18 +50,18 @@ impl DeviceGraph {
         let start = Instant::now();
         let stream = self.gpu.stream.clone();
         let (n, fill) = (self.num_vertices, self.gpu.sm_count * 8);
-        let words: [u64; STATE_WORDS] = [
-            self.out_offsets.device_ptr(&stream).0,
-            self.out_targets.device_ptr(&stream).0,
-            b.level.device_ptr(&stream).0,
-            b.sigma.device_ptr(&stream).0,
-            b.delta.device_ptr(&stream).0,
-            b.sums.device_ptr(&stream).0,
-            b.order.device_ptr(&stream).0,
-            b.large.device_ptr(&stream).0,
-            b.counters.device_ptr(&stream).0,
-        ];
-        stream.memcpy_htod(&words, &mut b.state).map_err(driver("uploading the sweeps' state"))?;
+        let state = BcState {
+            off: self.out_offsets.device_ptr(&stream).0,
+            tgt: self.out_targets.device_ptr(&stream).0,
+            level: b.level.device_ptr(&stream).0,
+            sigma: b.sigma.device_ptr(&stream).0,
+            delta: b.delta.device_ptr(&stream).0,
+            sums: b.sums.device_ptr(&stream).0,
+            order: b.order.device_ptr(&stream).0,
+            large: b.large.device_ptr(&stream).0,
+            ctr: b.counters.device_ptr(&stream).0,
+        };
+        stream.memcpy_htod(&[state], &mut b.state).map_err(driver("uploading the sweeps' state"))?;
         if first {
             launch!(b, stream, "bc_clear", n.div_ceil(BLOCK).min(fill), &n);
         }

@@ -4,23 +4,25 @@
 //! the other direction's kernel when a push-pull run switches, and turns the device's per-iteration log
 //! into [`IterationStats`].
 
+use std::sync::Arc;
 use std::time::Duration;
 
-use cudarc::driver::{CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
 use simdx_core::engine::{Direction, DirectionPolicy, FilterUsed, FusionPolicy, IterationStats, RunOptions, RunStats};
 
+use crate::device_structs::step::COUNTERS;
+use crate::device_structs::SxFused;
 use crate::error::{driver, CudaError};
 use crate::gpu::Gpu;
 use crate::launch::{Kernels, BLOCK, GRID_BARRIER_WORDS};
 
-/// Counter sets in rotation and counters per set, as in kernels/fused.cu.
-const RING: usize = 16;
-const COUNTERS: usize = 12;
-/// Byte offsets in `sx_fused` of the loop state the kernel writes back.
-const LOOP_STATE: usize = 148;
-const STATUS_SWITCH: u32 = 2;
-const STATUS_HOST: u32 = 3;
-const STATUS_ASYNC: u32 = 4;
+/// Counter sets in rotation (`SX_RING` in kernels/fused.cu).
+pub(crate) const RING: usize = 16;
+/// How a fused kernel returned (`status` of `sx_fused`; `SX_STATUS_*` in kernels/fused.cu): a
+/// direction switch, a big step for the host, a hand-over to asynchronous rounds.
+pub(crate) const STATUS_SWITCH: u32 = 2;
+pub(crate) const STATUS_HOST: u32 = 3;
+pub(crate) const STATUS_ASYNC: u32 = 4;
 /// Iterations whose statistics a fused run records (later ones still run, unrecorded).
 const LOG_CAPACITY: u32 = 1 << 16;
 
@@ -103,8 +105,8 @@ pub(crate) struct FusedSession<'g> {
     ring: CudaSlice<u64>,
     log: CudaSlice<u64>,
     log_capacity: u32,
-    /// `sx_fused` as bytes, with the loop state to fill in per launch at [`LOOP_STATE`].
-    bytes: Vec<u8>,
+    /// `sx_fused`, with the loop state to fill in per launch.
+    control: SxFused,
     /// Selective fusion's hand-back threshold on a step's work (0: never hand back).
     pub host_above: u64,
     /// The last kernel launched and its grid.
@@ -211,61 +213,9 @@ impl FusedRun<'_> {
         let barrier = stream.alloc_zeros::<u32>(GRID_BARRIER_WORDS).map_err(driver("allocating the grid barrier"))?;
         let log = stream.alloc_zeros::<u64>(log_capacity as usize * 5 + 5).map_err(driver("allocating the log"))?;
 
-        let (policy, threshold) = match opts.direction {
-            DirectionPolicy::Push => (0u32, 0.0),
-            DirectionPolicy::Pull => (1, 0.0),
-            DirectionPolicy::Auto { threshold } => (2, threshold * num_arcs as f64),
-        };
-        let mut bytes = Vec::with_capacity(200);
-        let mut ptr = |p: u64| bytes.extend_from_slice(&p.to_le_bytes());
-        for l in self.lists {
-            ptr(l.device_ptr(stream).0);
-        }
-        for c in self.push_classes.iter().chain(self.pull_classes) {
-            ptr(c.device_ptr(stream).0);
-        }
-        for l in self.pull_lens {
-            bytes.extend_from_slice(&l.to_le_bytes());
-        }
-        for p in [
-            self.tile_counts.device_ptr(stream).0,
-            barrier.device_ptr(stream).0,
-            ring.device_ptr(stream).0,
-            log.device_ptr(stream).0,
-        ] {
-            bytes.extend_from_slice(&p.to_le_bytes());
-        }
-        for x in [log_capacity, policy] {
-            bytes.extend_from_slice(&x.to_le_bytes());
-        }
-        bytes.extend_from_slice(&threshold.to_le_bytes());
-        // max_iterations, then the loop state (filled in per launch): len, bucket, iterations, cur,
-        // pending_maybe, status, fcur.
-        for x in [opts.max_iterations, 0, 0, 0, 0, 0, 0, 0] {
-            bytes.extend_from_slice(&x.to_le_bytes());
-        }
-        debug_assert_eq!(bytes.len(), 176);
-        bytes.extend_from_slice(&self.pull_chunks.0.device_ptr(stream).0.to_le_bytes());
-        bytes.extend_from_slice(&self.pull_chunks.1.to_le_bytes());
-        bytes.extend_from_slice(&u32::from(self.silent_pulls).to_le_bytes());
-        debug_assert_eq!(bytes.len(), 192);
-        bytes.extend_from_slice(&host_above.to_le_bytes());
-        debug_assert_eq!(bytes.len(), 200);
-        let async_after = if opts.fusion == FusionPolicy::Auto { self.async_after } else { 0 };
-        let early_len = num_vertices >> ASYNC_EARLY_FRONTIER_SHIFT;
-        for x in [
-            async_after,
-            ASYNC_EARLY_ITERATIONS,
-            early_len,
-            every_work(num_vertices, every),
-            SPREAD_ARCS_PER_VERTEX,
-            SETTLE_PULL_SHIFT,
-            ASYNC_EARLY_BUCKET,
-            0, // padding: the struct's size is a multiple of 8
-        ] {
-            bytes.extend_from_slice(&x.to_le_bytes());
-        }
-        debug_assert_eq!(bytes.len(), 232);
+        let buffers = [&ring, &log].map(|b| b.device_ptr(stream).0);
+        let control =
+            self.control(stream, opts, (num_vertices, num_arcs, every), host_above, log_capacity, &barrier, buffers);
         Ok(FusedSession {
             gpu,
             blocks_override: self.blocks_override,
@@ -275,11 +225,62 @@ impl FusedRun<'_> {
             ring,
             log,
             log_capacity,
-            bytes,
+            control,
             host_above,
             last: None,
             _barrier: barrier,
         })
+    }
+}
+
+impl FusedRun<'_> {
+    /// The `sx_fused` of a run's launches (its loop state filled in per launch) for a graph of `n`
+    /// vertices and `arcs` arcs (`every`: the program applies every vertex), with the device buffers
+    /// `barrier` and `[ring, log]` (addresses) and the log's rows.
+    #[allow(clippy::too_many_arguments)]
+    fn control(
+        &self,
+        stream: &Arc<CudaStream>,
+        opts: &RunOptions,
+        (n, arcs, every): (u32, u64, bool),
+        host_above: u64,
+        log_capacity: u32,
+        barrier: &CudaSlice<u32>,
+        [ring, log]: [u64; 2],
+    ) -> SxFused {
+        let (direction_policy, threshold_arcs) = match opts.direction {
+            DirectionPolicy::Push => (0u32, 0.0),
+            DirectionPolicy::Pull => (1, 0.0),
+            DirectionPolicy::Auto { threshold } => (2, threshold * arcs as f64),
+        };
+        let address = |c: &CudaSlice<u32>| c.device_ptr(stream).0;
+        SxFused {
+            lists: self.lists.map(address),
+            push_classes: std::array::from_fn(|i| address(&self.push_classes[i])),
+            pull_classes: std::array::from_fn(|i| address(&self.pull_classes[i])),
+            pull_lens: self.pull_lens,
+            tile_counts: address(self.tile_counts),
+            barrier: address(barrier),
+            ring,
+            log,
+            log_capacity,
+            direction_policy,
+            threshold_arcs,
+            max_iterations: opts.max_iterations,
+            pull_chunks: self.pull_chunks.0.device_ptr(stream).0,
+            pull_chunk_count: self.pull_chunks.1,
+            silent_pulls: u32::from(self.silent_pulls),
+            host_above,
+            async_after: if opts.fusion == FusionPolicy::Auto { self.async_after } else { 0 },
+            async_early: ASYNC_EARLY_ITERATIONS,
+            async_early_len: n >> ASYNC_EARLY_FRONTIER_SHIFT,
+            every_work: every_work(n, every),
+            spread_arcs: SPREAD_ARCS_PER_VERTEX,
+            settle_pull_shift: SETTLE_PULL_SHIFT,
+            async_early_bucket: ASYNC_EARLY_BUCKET,
+            // The loop state (len, bucket, iterations, cur, pending_maybe, status, fcur) is set per launch.
+            ..SxFused::default()
+        }
     }
 }
 
@@ -293,12 +294,17 @@ impl FusedSession<'_> {
         stats: &mut RunStats,
     ) -> Result<Handback, CudaError> {
         let (stream, opts) = (&self.gpu.stream, &self.opts);
-        let mut bytes = self.bytes.clone();
-        let words = [from.len, from.bucket, from.iterations, 0, u32::from(from.pending_maybe), 0, from.fcur];
-        for (i, x) in words.iter().enumerate() {
-            bytes[LOOP_STATE + 4 * i..LOOP_STATE + 4 * i + 4].copy_from_slice(&x.to_le_bytes());
-        }
-        let mut control = stream.clone_htod(&bytes).map_err(driver("uploading the fused-kernel state"))?;
+        let start = SxFused {
+            len: from.len,
+            bucket: from.bucket,
+            iterations: from.iterations,
+            cur: 0,
+            pending_maybe: u32::from(from.pending_maybe),
+            status: 0,
+            fcur: from.fcur,
+            ..self.control
+        };
+        let mut control = stream.clone_htod(&[start]).map_err(driver("uploading the fused-kernel state"))?;
 
         // Push-pull starts with the direction the first iteration will take; a switch relaunches.
         let mut which = match opts.fusion {
@@ -325,26 +331,21 @@ impl FusedSession<'_> {
             // structs point to outlives the launch, which is synchronised below.
             unsafe { b.launch_cooperative(cfg) }.map_err(driver("launching a fused kernel cooperatively"))?;
             launches += 1;
-            let back = stream.clone_dtoh(&control).map_err(driver("reading the fused-kernel state"))?;
-            let word = |i: usize| {
-                u32::from_le_bytes(back[LOOP_STATE + 4 * i..LOOP_STATE + 4 * i + 4].try_into().expect("4 bytes"))
-            };
-            let status = word(5);
-            if status != STATUS_SWITCH {
-                break (back, status);
+            let mut back = [SxFused::default()];
+            stream.memcpy_dtoh(&control, &mut back).map_err(driver("reading the fused-kernel state"))?;
+            let [back] = back;
+            if back.status != STATUS_SWITCH {
+                break (back, back.status);
             }
             which = 1 - which;
-            if launches > 2 * (word(2) - from.iterations) + 4 {
+            if launches > 2 * (back.iterations - from.iterations) + 4 {
                 return Err(CudaError::Driver {
                     what: "running fused kernels",
                     message: "direction switches do not settle".into(),
                 });
             }
         };
-        let word = |i: usize| {
-            u32::from_le_bytes(back[LOOP_STATE + 4 * i..LOOP_STATE + 4 * i + 4].try_into().expect("4 bytes"))
-        };
-        let iterations = word(2);
+        let iterations = back.iterations;
         let logged = from.iterations.min(self.log_capacity) as usize..iterations.min(self.log_capacity) as usize;
         if !logged.is_empty() {
             let rows = stream
@@ -370,7 +371,13 @@ impl FusedSession<'_> {
         let mut grid = self.grids[which];
         grid.blocks = self.blocks_override.unwrap_or(grid.blocks);
         self.last = Some((NAMES[which].to_string(), grid));
-        let state = LoopState { len: word(0), bucket: word(1), iterations, pending_maybe: word(4) != 0, fcur: word(6) };
+        let state = LoopState {
+            len: back.len,
+            bucket: back.bucket,
+            iterations,
+            pending_maybe: back.pending_maybe != 0,
+            fcur: back.fcur,
+        };
         Ok(match status {
             STATUS_HOST => Handback::Host(state),
             STATUS_ASYNC => Handback::Async(state),

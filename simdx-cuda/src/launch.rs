@@ -1,6 +1,6 @@
 //! What the engine, the fused kernels' host side and the device graph share, so that none of them
-//! imports another for it: the compiled kernels of a program ([`Kernels`]), the block size, the
-//! counters' layout and the grid barrier.
+//! imports another for it: the compiled kernels of a program ([`Kernels`]), the block size, the tile
+//! and the grid barrier.
 
 use cudarc::driver::{CudaFunction, CudaModule};
 
@@ -17,8 +17,6 @@ pub(crate) const BLOCK: u32 = 256;
 pub(crate) const ILP: u32 = 4;
 /// Vertices per tile of the ballot filter and the edge-balanced steps (`SX_TILE`).
 pub(crate) const TILE: u32 = BLOCK * 16;
-/// Counter slots per set (`SX_COUNTERS`).
-pub(crate) const COUNTERS: usize = 12;
 
 /// The kernels of one program.
 pub(crate) struct Kernels {

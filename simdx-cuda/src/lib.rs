@@ -9,6 +9,7 @@
 mod asynchronous;
 mod compile;
 mod dependencies;
+mod device_structs;
 mod energy;
 mod engine;
 mod error;
@@ -33,5 +34,5 @@ pub use gpu::{available, set_memory_limit, Gpu};
 pub use gpus::{gpu_count, open_gpus, split_sources, DeviceGraphs};
 pub use graph::DeviceGraph;
 pub use launch::{GRID_BARRIER, GRID_BARRIER_WORDS};
-pub use multi_source::search_source;
+pub use multi_source::{search_source, traversal_source};
 pub use nccl::{nccl, Communicators, Nccl};

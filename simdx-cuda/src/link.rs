@@ -10,13 +10,9 @@ use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use simdx_core::engine::linking::{largest_class, SAMPLED_ARCS, SAMPLES};
 use simdx_core::engine::{Direction, FilterUsed, IterationStats};
 
+use crate::device_structs::step::{CHANGE, EDGES, NEXT_LEN};
 use crate::error::{driver, CudaError};
 use crate::launch::{Kernels, BLOCK};
-
-/// Counter slots used (as in kernels/state.cu).
-const NEXT_LEN: usize = 0;
-const EDGES: usize = 4;
-const CHANGE: usize = 7;
 
 /// What a linking run works with.
 pub(crate) struct Linking<'a> {

@@ -19,18 +19,13 @@ use simdx_core::VertexId;
 
 use simdx_core::search_program::ErasedSearch;
 
+use crate::device_structs::multi_source::{COUNTS, EDGES, FINISHED, LEN, OUT_ARCS};
+use crate::device_structs::MsState;
 use crate::error::{driver, CudaError};
 use crate::gpu::Gpu;
 use crate::graph::DeviceGraph;
 use crate::launch::{launch_with_state, Kernels, BLOCK};
-use crate::search_buffers::{MultiSourceBuffers, STATE_WORDS};
-
-/// Counter slots (as in kernels/multi_source.cu).
-const LEN: usize = 0;
-const OUT_ARCS: usize = 3;
-const FINISHED: usize = 4;
-const EDGES: usize = 6;
-const COUNTS: usize = 8;
+use crate::search_buffers::{multi_source_unit, MultiSourceBuffers};
 /// A push whose frontier has more out-arcs than a quarter of the vertices lists nothing: the settle
 /// step scans every vertex instead. (H100, 64 searches: the scan takes kron:22's second level from 2.1
 /// to 0.6 ms and urand:22's third from 1.3 to 0.5; on a 2048x2048 grid, whose levels push fewer arcs
@@ -77,12 +72,14 @@ impl Searches for DeviceGraph {
 /// The device code of the traversal with `program` compiled in: what NVRTC compiles for
 /// [`Searches::accumulate`] (and what the syntax test checks without a GPU).
 pub fn search_source(program: &dyn ErasedSearch) -> String {
-    format!(
-        "{}
-{}",
-        program.device_unit(),
-        crate::search_buffers::MULTI_SOURCE_KERNELS
-    )
+    multi_source_unit(&program.device_unit())
+}
+
+/// The device code of the traversal without a search program: what NVRTC compiles for the
+/// traversals of [`Searches::summaries`] and [`Searches::levels`] (and what the syntax test checks
+/// without a GPU).
+pub fn traversal_source() -> String {
+    multi_source_unit("")
 }
 
 /// A search program on the device: the traversal's kernels compiled behind its code, its parameters
@@ -249,29 +246,28 @@ impl Traversing<'_> {
         let stream = self.stream().clone();
         let [(fo, ft), (bo, bt)] = self.arcs();
         let (b, g) = (&self.buffers, self.graph);
-        let words: [u64; STATE_WORDS] = [
-            fo.device_ptr(&stream).0,
-            ft.device_ptr(&stream).0,
-            bo.device_ptr(&stream).0,
-            bt.device_ptr(&stream).0,
-            b.seen.device_ptr(&stream).0,
-            b.frontier.device_ptr(&stream).0,
-            b.next.device_ptr(&stream).0,
-            b.reached.device_ptr(&stream).0,
-            b.queues[0].device_ptr(&stream).0,
-            b.queues[1].device_ptr(&stream).0,
-            b.counters.device_ptr(&stream).0,
+        let state = MsState {
+            fwd_off: fo.device_ptr(&stream).0,
+            fwd_tgt: ft.device_ptr(&stream).0,
+            bwd_off: bo.device_ptr(&stream).0,
+            bwd_tgt: bt.device_ptr(&stream).0,
+            seen: b.seen.device_ptr(&stream).0,
+            frontier: b.frontier.device_ptr(&stream).0,
+            next: b.next.device_ptr(&stream).0,
+            reached: b.reached.device_ptr(&stream).0,
+            queue: [b.queues[0].device_ptr(&stream).0, b.queues[1].device_ptr(&stream).0],
+            ctr: b.counters.device_ptr(&stream).0,
             levels,
-            u64::from(self.graph.num_vertices),
-            width as u64,
-            if count >= LANES { u64::MAX } else { (1u64 << count) - 1 },
-            b.chunk_end.device_ptr(&stream).0,
-            self.hook.as_ref().map_or(0, |h| h.params.device_ptr(&stream).0),
-            self.hook.as_ref().map_or(0, |h| h.acc.device_ptr(&stream).0),
-            g.out_offsets.device_ptr(&stream).0,
-            g.incoming.as_ref().map_or(&g.out_offsets, |(o, _)| o).device_ptr(&stream).0,
-        ];
-        stream.memcpy_htod(&words, &mut self.buffers.state).map_err(driver("uploading the traversal's state"))
+            n: u64::from(self.graph.num_vertices),
+            width: width as u64,
+            all: if count >= LANES { u64::MAX } else { (1u64 << count) - 1 },
+            chunk_end: b.chunk_end.device_ptr(&stream).0,
+            params: self.hook.as_ref().map_or(0, |h| h.params.device_ptr(&stream).0),
+            acc: self.hook.as_ref().map_or(0, |h| h.acc.device_ptr(&stream).0),
+            out_off: g.out_offsets.device_ptr(&stream).0,
+            in_off: g.incoming.as_ref().map_or(&g.out_offsets, |(o, _)| o).device_ptr(&stream).0,
+        };
+        stream.memcpy_htod(&[state], &mut self.buffers.state).map_err(driver("uploading the traversal's state"))
     }
 
     /// Reads the counters and zeroes them.

@@ -5,23 +5,29 @@
 use cudarc::driver::CudaSlice;
 use simdx_core::multi_source::LANES;
 
+use crate::device_structs::{self, multi_source::COUNTS, sweep, BcState, MsState};
 use crate::error::{driver, CudaError};
 use crate::gpu::Gpu;
 use crate::launch::Kernels;
 
-/// The multi-source kernels (CUDA C, self-contained).
-pub(crate) const MULTI_SOURCE_KERNELS: &str = include_str!("kernels/multi_source.cu");
-/// Counter words of the multi-source kernels: 8 slots, then one per search of a batch (`MS_COUNTS` in
-/// kernels/multi_source.cu, `COUNTS` in multi_source.rs).
-const MS_COUNTER_WORDS: usize = 8 + LANES;
-/// Words of the multi-source kernels' `ms_state`.
-pub(crate) const STATE_WORDS: usize = 20;
-/// Brandes' sweeps' kernels (CUDA C, self-contained).
+/// The multi-source kernels (CUDA C), compiled behind [`device_structs::multi_source_header`].
+const MULTI_SOURCE_KERNELS: &str = include_str!("kernels/multi_source.cu");
+/// Counter words of the multi-source kernels: the slots before `COUNTS`, then one per search of a
+/// batch.
+const MS_COUNTER_WORDS: usize = COUNTS + LANES;
+/// Brandes' sweeps' kernels (CUDA C), compiled behind [`device_structs::sweep_header`].
 const DEPENDENCY_KERNELS: &str = include_str!("kernels/dependencies.cu");
-/// Counter words of the sweeps.
-const BC_COUNTER_WORDS: usize = 3;
-/// Words of the sweeps' `bc_state`.
-pub(crate) const BC_STATE_WORDS: usize = 9;
+
+/// The multi-source kernels behind `program_unit` (a search program's device code, or nothing):
+/// `ms_state` and the counter slots between them.
+pub(crate) fn multi_source_unit(program_unit: &str) -> String {
+    format!("{program_unit}\n{}\n{MULTI_SOURCE_KERNELS}", device_structs::multi_source_header())
+}
+
+/// The sweeps' unit: `bc_state` and the counter slots, then the kernels.
+pub(crate) fn sweep_unit() -> String {
+    format!("{}\n{DEPENDENCY_KERNELS}", device_structs::sweep_header())
+}
 
 /// What a graph's traversals work in: the kernels, three status words per vertex, the list of a
 /// level's reached vertices, two queues (three degree classes of `n` entries each), the counters.
@@ -33,7 +39,7 @@ pub(crate) struct MultiSourceBuffers {
     pub(crate) reached: CudaSlice<u32>,
     pub(crate) queues: [CudaSlice<u32>; 2],
     pub(crate) counters: CudaSlice<u64>,
-    pub(crate) state: CudaSlice<u64>,
+    pub(crate) state: CudaSlice<MsState>,
     pub(crate) batch: CudaSlice<u32>,
     pub(crate) chunk_end: CudaSlice<u32>,
 }
@@ -42,7 +48,7 @@ impl MultiSourceBuffers {
     pub(crate) fn new(gpu: &Gpu, n: u32) -> Result<Self, CudaError> {
         let n = n as usize;
         gpu.check_free("the multi-source traversal", (n as u64 + 1) * (3 * 8 + 4 + 2 * 3 * 4 + 4))?;
-        let (module, _) = gpu.compile(MULTI_SOURCE_KERNELS)?;
+        let (module, _) = gpu.compile(&multi_source_unit(""))?;
         let s = &gpu.stream;
         let what = "allocating the multi-source traversal";
         let words = |len: usize| s.alloc_zeros::<u64>(len.max(1));
@@ -55,7 +61,7 @@ impl MultiSourceBuffers {
             reached: ids(n).map_err(driver(what))?,
             queues: [ids(3 * n).map_err(driver(what))?, ids(3 * n).map_err(driver(what))?],
             counters: words(MS_COUNTER_WORDS).map_err(driver(what))?,
-            state: words(STATE_WORDS).map_err(driver(what))?,
+            state: s.alloc_zeros::<MsState>(1).map_err(driver(what))?,
             batch: ids(LANES).map_err(driver(what))?,
             chunk_end: ids(n).map_err(driver(what))?,
         })
@@ -73,14 +79,14 @@ pub(crate) struct DependencyBuffers {
     pub(crate) order: CudaSlice<u32>,
     pub(crate) large: CudaSlice<u32>,
     pub(crate) counters: CudaSlice<u64>,
-    pub(crate) state: CudaSlice<u64>,
+    pub(crate) state: CudaSlice<BcState>,
 }
 
 impl DependencyBuffers {
     pub(crate) fn new(gpu: &Gpu, n: u32) -> Result<Self, CudaError> {
         let n = (n as usize).max(1);
         gpu.check_free("the dependency sweeps", n as u64 * (4 + 3 * 8 + 2 * 4))?;
-        let (module, _) = gpu.compile(DEPENDENCY_KERNELS)?;
+        let (module, _) = gpu.compile(&sweep_unit())?;
         let s = &gpu.stream;
         let what = "allocating the dependency sweeps";
         Ok(DependencyBuffers {
@@ -91,8 +97,8 @@ impl DependencyBuffers {
             sums: s.alloc_zeros::<f64>(n).map_err(driver(what))?,
             order: s.alloc_zeros::<u32>(n).map_err(driver(what))?,
             large: s.alloc_zeros::<u32>(n).map_err(driver(what))?,
-            counters: s.alloc_zeros::<u64>(BC_COUNTER_WORDS).map_err(driver(what))?,
-            state: s.alloc_zeros::<u64>(BC_STATE_WORDS).map_err(driver(what))?,
+            counters: s.alloc_zeros::<u64>(sweep::WORDS).map_err(driver(what))?,
+            state: s.alloc_zeros::<BcState>(1).map_err(driver(what))?,
         })
     }
 }

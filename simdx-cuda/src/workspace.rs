@@ -5,8 +5,9 @@ use cudarc::driver::CudaSlice;
 use simdx_core::engine::DegreeClasses;
 
 use crate::asynchronous::QueueBuffers;
+use crate::device_structs::step::COUNTERS;
 use crate::error::{driver, CudaError};
-use crate::launch::{COUNTERS, TILE};
+use crate::launch::TILE;
 
 /// The arrays a run works in, allocated once per device graph (values at 8 bytes, the widest type).
 pub(crate) struct Workspace {

@@ -15,7 +15,7 @@ use simdx_algos::{Bfs, Bp, KCore, Mlp, PageRank, Spmv, Sssp, Wcc};
 use simdx_core::acc::device::DeviceProgram;
 use simdx_core::acc::{CombineOp, Vertex, VertexData};
 use simdx_core::search_program::SearchProgram;
-use simdx_cuda::{kernel_source, search_source};
+use simdx_cuda::{kernel_source, search_source, traversal_source};
 use simdx_macros::search_kernel;
 
 /// A search program with a signed 64-bit `Max` and a per-vertex array.
@@ -94,7 +94,7 @@ fn kernel_templates_are_valid_cuda_cpp_for_every_algorithm() {
         check::<Spmv>("spmv", &cxx),
         check::<Bp>("bp", &cxx),
         check::<Mlp>("mlp", &cxx),
-        check_unit("multi_source", include_str!("../src/kernels/multi_source.cu"), &cxx),
+        check_unit("multi_source", &traversal_source(), &cxx),
         check_unit("search_harmonic", &search_source(&Harmonic), &cxx),
         check_unit("search_farthest", &search_source(&Farthest { scale: VertexData::filled(2, 4) }), &cxx),
         check_unit("search_cheapest", &search_source(&Cheapest { cost: 1.5 }), &cxx),

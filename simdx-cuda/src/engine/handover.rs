@@ -7,10 +7,10 @@
 use simdx_core::acc::device::{label_program, DeviceProgram};
 use simdx_core::engine::{Direction, FusionPolicy, IterationStats, LabelPolicy, Run};
 
-use super::kernels::OUT_EDGES;
 use super::run_state::HostRun;
 use super::steps::Step;
 use crate::asynchronous::AsyncRounds;
+use crate::device_structs::step::OUT_EDGES;
 use crate::error::CudaError;
 use crate::fused::{Handback, LoopState};
 use crate::link::Linking;

@@ -1,7 +1,7 @@
 //! The step kernels as the host launches them: their functions, looked up once a run
-//! ([`StepKernels`]), the launch shapes ([`Shapes`]), the launch itself ([`launch_step!`]), the
-//! counter slots the host reads after a step and the constants it passes (all as in
-//! kernels/state.cu).
+//! ([`StepKernels`]), the launch shapes ([`Shapes`]), the launch itself ([`launch_step!`]) and the
+//! constants it passes (as in kernels/state.cu; the counter slots the host reads after a step are in
+//! `device_structs`).
 
 use std::sync::Arc;
 
@@ -11,23 +11,12 @@ use crate::error::{driver, CudaError};
 use crate::launch::{Kernels, BLOCK};
 
 /// The pull stamp "every source, read live" (`SX_LIVE` in kernels/state.cu).
-pub(super) const LIVE_STAMP: u32 = u32::MAX;
-/// Counter slots, as in kernels/state.cu.
-pub(super) const NEXT_LEN: usize = 0;
-pub(super) const OVERFLOW: usize = 1;
-pub(super) const PENDING: usize = 2;
-pub(super) const EDGES: usize = 4;
-pub(super) const OUT_EDGES: usize = 5;
-pub(super) const GLOBAL: usize = 6;
-pub(super) const CHANGE: usize = 7;
-pub(super) const CLASS_LEN: usize = 8;
-/// `far_len`'s slot that counts delta-stepping's settle list (`SX_SETTLE_LEN` in kernels/state.cu).
-pub(super) const SETTLE_LEN: usize = 4;
+pub(crate) const LIVE_STAMP: u32 = u32::MAX;
 /// Which arcs a push step relaxes (`SX_ARCS_WITHIN`, `SX_ARCS_BEYOND` in kernels/state.cu): under
 /// delta-stepping's deferral, those whose update lands in the current bucket or below, or the others
 /// (the settle step); every arc for other programs.
-pub(super) const ARCS_WITHIN: u32 = 1;
-pub(super) const ARCS_BEYOND: u32 = 2;
+pub(crate) const ARCS_WITHIN: u32 = 1;
+pub(crate) const ARCS_BEYOND: u32 = 2;
 /// The ballot scan's predicates (`mode` in kernels/scan.cu): the vertices reached in this step, and
 /// the active ones (those of a later bucket are filed as waiting).
 pub(super) const SCAN_REACHED: u32 = 0;

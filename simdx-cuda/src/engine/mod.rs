@@ -10,7 +10,7 @@
 //! arcs and weights a program reads.
 
 mod handover;
-mod kernels;
+pub(crate) mod kernels;
 mod run_state;
 mod setup;
 mod steps;
@@ -22,10 +22,10 @@ use simdx_core::acc::device::{device_unit, DeviceProgram};
 use simdx_core::engine::{policy, Direction, FusionPolicy, Run, RunOptions};
 
 use self::handover::Flow;
-use self::kernels::EDGES;
 use self::run_state::{HostRun, RunPlan};
 use self::steps::Bucket;
 use crate::asynchronous::runs_asynchronously;
+use crate::device_structs::{self, step::EDGES};
 use crate::error::CudaError;
 use crate::graph::DeviceGraph;
 use crate::launch::{Kernels, GRID_BARRIER};
@@ -64,17 +64,24 @@ pub struct CudaEngine {
     last_grid: std::sync::Arc<std::sync::Mutex<Option<(String, crate::FusedGrid)>>>,
 }
 
-/// The full source compiled for program `P`: prelude, program, the kernel files (with `#line`
-/// directives, so that compiler messages name the kernel files rather than the program's source).
+/// The full source compiled for program `P`: prelude, program, the host-device structs and counter
+/// slots generated from their Rust declarations (`device_structs::engine_header`), the kernel files
+/// (with `#line` directives, so that compiler messages name the kernel files rather than the program's
+/// source), and the checks of the constants both sides keep (`device_structs::engine_footer`).
 pub fn kernel_source<P: DeviceProgram>() -> String {
-    let files = PHASES.iter().copied().chain([
-        ("barrier.cu", GRID_BARRIER),
-        ("fused.cu", FUSED_KERNELS),
-        ("async.cu", ASYNC_KERNEL),
-    ]);
+    let files = [("device_structs.rs (generated)", device_structs::engine_header())]
+        .into_iter()
+        .chain(PHASES.iter().copied())
+        .chain([
+            ("barrier.cu", GRID_BARRIER),
+            ("fused.cu", FUSED_KERNELS),
+            ("async.cu", ASYNC_KERNEL),
+            ("device_structs.rs (generated)", device_structs::engine_footer()),
+        ]);
     let mut source = device_unit::<P>();
     for (name, text) in files {
-        source.push_str(&format!("\n#line 1 \"simdx-cuda/src/kernels/{name}\"\n{text}"));
+        let dir = if name.ends_with(".cu") { "kernels/" } else { "" };
+        source.push_str(&format!("\n#line 1 \"simdx-cuda/src/{dir}{name}\"\n{text}"));
     }
     source
 }

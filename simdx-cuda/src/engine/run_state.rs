@@ -47,12 +47,10 @@ pub(super) struct HostRun<'a, P: DeviceProgram> {
     pub(super) kernels: Kernels,
     pub(super) f: StepKernels,
     pub(super) shapes: Shapes,
-    /// The run state `sx_state` (kernels/state.cu) that every kernel takes first.
+    /// The run state `sx_state` (`SxState` and the program's parameters) that every kernel takes first.
     pub(super) state: CudaSlice<u8>,
     /// The program's per-vertex arrays the state points to, kept as long as it.
     pub(super) _arrays: VertexArrays,
-    /// The offset of the online filter's capacity in the state.
-    pub(super) capacity_offset: usize,
 
     // The workspace's buffers the host's steps use.
     pub(super) now: &'a CudaSlice<u8>,
@@ -130,15 +128,15 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
         let in_place = P::APPLY == Apply::InPlace;
         let every = P::APPLY == Apply::Every;
         let tiles = n.div_ceil(TILE).max(1);
-        let sends = P::device_code().contains("#define SIMDX_HAS_SOURCE_VALUE 1");
+        let sends = P::FEATURES.source_value;
         let silent_pulls = sends && silent_pulls::<P>();
         let cells =
             engine.queue_cells.unwrap_or((u64::from(n) * CELLS_PER_VERTEX).min(u64::from(u32::MAX)) as u32).max(1);
         setup::prepare_queue(&mut ws.queue, gpu, n, cells, asynchronous)?;
         stream.memset_zeros(&mut ws.counters).map_err(driver("resetting counters"))?;
         let arcs = ProgramArcs::of::<P>(graph)?;
-        let (bytes, capacity_offset) = setup::state_bytes(&stream, n, &arcs, ws, (!in_place, sends), opts.classes);
-        let (state, arrays) = setup::upload_state(program, &stream, bytes)?;
+        let state = setup::run_state(&stream, n, &arcs, ws, (!in_place, sends), opts.classes);
+        let (state, arrays) = setup::upload_state(program, &stream, &state)?;
         let shapes = Shapes { sms: gpu.sm_count };
         let f = StepKernels::load(&kernels)?;
         setup::plan_pull(ws, &stream, &f, shapes, &state, arcs.in_offsets, n, opts.classes)?;
@@ -194,7 +192,6 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
             shapes,
             state,
             _arrays: arrays,
-            capacity_offset,
             now,
             far_len,
             frontier,
@@ -238,7 +235,7 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
     /// The first frontier, by a ballot scan of the initial values, with the online filter's capacity
     /// set for the run; ends the set-up's time.
     pub(super) fn first_frontier(&mut self) -> Result<(), CudaError> {
-        setup::set_capacity(&self.stream, &mut self.state, self.capacity_offset, self.capacity)?;
+        setup::set_capacity(&self.stream, &mut self.state, self.capacity)?;
         self.len = self.scan(SCAN_ACTIVE, self.bucket, List::Frontier)?;
         self.set_up = self.start.elapsed();
         Ok(())

@@ -9,9 +9,11 @@ use cudarc::driver::{CudaSlice, CudaStream, DevicePtr};
 use simdx_core::acc::device::DeviceProgram;
 use simdx_core::engine::{DegreeClasses, FilterPolicy, RunOptions};
 
-use super::kernels::{launch_step, read_counters, Shapes, StepKernels, CLASS_LEN};
+use super::kernels::{launch_step, read_counters, Shapes, StepKernels};
 use super::weights::ProgramArcs;
 use crate::asynchronous::QueueBuffers;
+use crate::device_structs::step::CLASS_LEN;
+use crate::device_structs::{DeviceStruct, SxState};
 use crate::error::{driver, CudaError};
 use crate::gpu::Gpu;
 use crate::workspace::{PullPlan, Workspace, PULL_CHUNK};
@@ -43,18 +45,18 @@ fn address<T>(slice: &CudaSlice<T>, stream: &Arc<CudaStream>) -> u64 {
     slice.device_ptr(stream).0
 }
 
-/// The run state `sx_state` (kernels/state.cu) as bytes up to the program's parameters: the arcs the
-/// program reads, the workspace's arrays (`acc` and `send` only where the program has them), then `n`,
-/// the online filter's capacity (0 here), the uniform weight's bits and the degree classes. Returns the
-/// bytes and the capacity's offset, which [`set_capacity`] writes once the run's filter is known.
-pub(super) fn state_bytes(
+/// The run state `sx_state` ([`SxState`]) up to the program's parameters: the arcs the program
+/// reads, the workspace's arrays (`acc` and `send` only where the program has them), `n`, the online
+/// filter's capacity (0 here: [`set_capacity`] writes it once the run's first frontier is prepared),
+/// the uniform weight's bits and the degree classes.
+pub(super) fn run_state(
     stream: &Arc<CudaStream>,
     n: u32,
     arcs: &ProgramArcs<'_>,
     ws: &Workspace,
     (acc, send): (bool, bool),
     classes: DegreeClasses,
-) -> (Vec<u8>, usize) {
+) -> SxState {
     let Workspace {
         now,
         seen,
@@ -71,49 +73,45 @@ pub(super) fn state_bytes(
         counters,
         ..
     } = ws;
-    let pointers = [
-        address(arcs.out_offsets, stream),
-        address(arcs.out_targets, stream),
-        arcs.out_weights.map_or(0, |w| address(w, stream)),
-        address(arcs.in_offsets, stream),
-        address(arcs.in_targets, stream),
-        arcs.in_weights.map_or(0, |w| address(w, stream)),
-        address(now, stream),
-        address(seen, stream),
-        if acc { address(&ws.acc, stream) } else { 0 },
-        address(touched, stream),
-        address(in_frontier, stream),
-        address(pending, stream),
-        address(counters, stream),
-        if send { address(&ws.send, stream) } else { 0 },
-        address(&far[0], stream),
-        address(&far[1], stream),
-        address(far_len, stream),
-        address(sent, stream),
-        address(prepared, stream),
-        address(frontier_bits, stream),
-        address(settle, stream),
-        address(settle_mark, stream),
-    ];
-    let mut bytes: Vec<u8> = Vec::new();
-    for p in pointers {
-        bytes.extend_from_slice(&p.to_le_bytes());
+    SxState {
+        out_offsets: address(arcs.out_offsets, stream),
+        out_targets: address(arcs.out_targets, stream),
+        out_weights: arcs.out_weights.map_or(0, |w| address(w, stream)),
+        in_offsets: address(arcs.in_offsets, stream),
+        in_targets: address(arcs.in_targets, stream),
+        in_weights: arcs.in_weights.map_or(0, |w| address(w, stream)),
+        now: address(now, stream),
+        seen: address(seen, stream),
+        acc: if acc { address(&ws.acc, stream) } else { 0 },
+        touched: address(touched, stream),
+        in_frontier: address(in_frontier, stream),
+        pending: address(pending, stream),
+        counters: address(counters, stream),
+        send: if send { address(&ws.send, stream) } else { 0 },
+        far: [address(&far[0], stream), address(&far[1], stream)],
+        far_len: address(far_len, stream),
+        sent: address(sent, stream),
+        prepared: address(prepared, stream),
+        frontier_bits: address(frontier_bits, stream),
+        settle: address(settle, stream),
+        settle_mark: address(settle_mark, stream),
+        n,
+        online_capacity: 0,
+        uniform_weight_bits: arcs.uniform_bits,
+        class_warp: classes.warp,
+        class_cta: classes.cta,
+        class_grid: classes.grid,
     }
-    // `online_capacity` follows the pointers and `n`; set per run by `set_capacity`.
-    let capacity_offset = bytes.len() + 4;
-    for x in [n, 0, arcs.uniform_bits, classes.warp, classes.cta, classes.grid] {
-        bytes.extend_from_slice(&x.to_le_bytes());
-    }
-    (bytes, capacity_offset)
 }
 
-/// Appends the program's parameters to the run state's `bytes` and uploads it. The program's
-/// per-vertex arrays are uploaded for this run (before the timed part, as the graph is) and returned
-/// with the state: they must live as long as it.
+/// Uploads the run state `state` followed by the program's parameters (`sx_state`'s `params`, padded
+/// to a multiple of 8 bytes, as the C struct is). The program's per-vertex arrays are uploaded for this
+/// run (before the timed part, as the graph is) and returned with the state: they must live as long as
+/// it.
 pub(super) fn upload_state<P: DeviceProgram>(
     program: &P,
     stream: &Arc<CudaStream>,
-    mut bytes: Vec<u8>,
+    state: &SxState,
 ) -> Result<(CudaSlice<u8>, VertexArrays), CudaError> {
     let mut arrays = Vec::new();
     for a in program.vertex_arrays() {
@@ -125,6 +123,7 @@ pub(super) fn upload_state<P: DeviceProgram>(
     }
     let addresses: Vec<u64> =
         arrays.iter().map(|a: &Option<CudaSlice<u8>>| a.as_ref().map_or(0, |a| a.device_ptr(stream).0)).collect();
+    let mut bytes = state.as_bytes().to_vec();
     bytes.extend_from_slice(&program.device_params(&addresses));
     while bytes.len() % 8 != 0 {
         bytes.push(0);
@@ -133,14 +132,14 @@ pub(super) fn upload_state<P: DeviceProgram>(
     Ok((state, arrays))
 }
 
-/// Writes the online filter's capacity into the run state at `offset` (from [`state_bytes`]).
+/// Writes the online filter's capacity into the uploaded run state (`online_capacity` of [`SxState`]).
 pub(super) fn set_capacity(
     stream: &Arc<CudaStream>,
     state: &mut CudaSlice<u8>,
-    offset: usize,
     capacity: u32,
 ) -> Result<(), CudaError> {
-    let mut view = state.slice_mut(offset..offset + 4);
+    let offset = std::mem::offset_of!(SxState, online_capacity);
+    let mut view = state.slice_mut(offset..offset + std::mem::size_of::<u32>());
     stream.memcpy_htod(&capacity.to_le_bytes(), &mut view).map_err(driver("setting the filter capacity"))
 }
 

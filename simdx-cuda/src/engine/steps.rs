@@ -12,12 +12,14 @@ use simdx_core::acc::device::DeviceProgram;
 use simdx_core::engine::{policy, Direction, DirectionPolicy, FilterUsed, IterationStats};
 
 use super::kernels::{
-    launch_step, push_tile_vertices, read_counters, ARCS_BEYOND, ARCS_WITHIN, CHANGE, CLASS_LEN, GLOBAL, GRID_SPLIT,
-    LIVE_STAMP, NEXT_LEN, OUT_EDGES, OVERFLOW, PENDING, SCAN_ACTIVE, SCAN_REACHED, SETTLE_LEN,
+    launch_step, push_tile_vertices, read_counters, ARCS_BEYOND, ARCS_WITHIN, GRID_SPLIT, LIVE_STAMP, SCAN_ACTIVE,
+    SCAN_REACHED,
 };
 use super::run_state::HostRun;
+use crate::device_structs::far::SETTLE_LEN;
+use crate::device_structs::step::{CHANGE, CLASS_LEN, COUNTERS, GLOBAL, NEXT_LEN, OUT_EDGES, OVERFLOW, PENDING};
 use crate::error::{driver, CudaError};
-use crate::launch::{BLOCK, COUNTERS, ILP};
+use crate::launch::{BLOCK, ILP};
 
 /// What the bucket change leaves for the next step.
 pub(super) enum Bucket {

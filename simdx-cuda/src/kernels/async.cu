@@ -22,19 +22,9 @@
  * without buckets chain: a lane relaxes one target it improved itself next instead of enqueueing it
  * (SX_Q_CHAIN). Called with a co-resident grid (cooperative launch). */
 
-/* Counter words of `ctl` (u64), each on its own 128-byte line. */
-#define SX_Q_HEAD 0
-#define SX_Q_TAIL 16
-#define SX_Q_FINISHED 32 /* relaxed, or enqueued past the last cell (dropped) */
-#define SX_Q_ITEMS 48
-#define SX_Q_EDGES 64
-#define SX_Q_EPOCHS 96
-#define SX_Q_BUCKET 104   /* the lowest bucket of a deferred active vertex, found between epochs */
-#define SX_Q_FAR_LEN 112  /* 2 words: the lengths of far[0] and far[1] */
-#define SX_Q_FAR_FULL 120 /* 1: a vertex did not fit in the far list; the next epoch scans every vertex */
-#define SX_Q_LOG 128      /* per epoch: items and edges so far, end time (ns); SX_Q_LOG_EPOCHS rows */
-#define SX_Q_LOG_EPOCHS 64
-#define SX_Q_WORDS (SX_Q_LOG + 3 * SX_Q_LOG_EPOCHS + 1) /* the last word: the start time */
+/* The counter words of `ctl` (u64, each on its own 128-byte line: SX_Q_HEAD, ..., SX_Q_LOG,
+ * SX_Q_LOG_EPOCHS, SX_Q_WORDS) are declared in Rust (simdx-cuda/src/device_structs.rs: counter_slots
+ * `queue`), which generates their `#define`s (see kernel_source). */
 /* Out-degree from which a warp relaxes a vertex's arcs together rather than one lane alone. */
 #define SX_Q_WARP_DEGREE 32
 /* An epoch that takes fewer vertices than this many per warp of the grid doubles the next one's span of
@@ -93,16 +83,7 @@
  * the kernel (an error the host reports) rather than hang the GPU, as the grid barrier does. */
 #define SX_Q_WATCHDOG 10000000000ull
 
-typedef struct {
-    unsigned long long* cells;  /* the queue */
-    unsigned long long* ctl;    /* SX_Q_WORDS counters, zeroed before the launch */
-    unsigned int* barrier;      /* SX_BARRIER_WORDS, zeroed */
-    const simdx_u32* list;      /* a frontier handed over from synchronous rounds, already prepared */
-    simdx_u32* far[2];          /* vertices deferred to later epochs (repeats allowed); far[cur] fills */
-    simdx_u32 len;
-    simdx_u32 capacity;
-    simdx_u32 far_capacity;     /* of each far list */
-} sx_queue;
+/* The queue as the kernel sees it, `sx_queue`, is declared in Rust (device_structs.rs: SxQueue). */
 
 /* A vertex's priority bucket (0 for programs without buckets). */
 __device__ __forceinline__ simdx_u32 sx_q_bucket(const simdx_params* p, simdx_value value) {

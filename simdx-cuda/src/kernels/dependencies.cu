@@ -15,24 +15,9 @@ typedef unsigned long long bc_u64;
 #define BC_UNREACHED 0xffffffffu
 #define BC_LARGE_FROM 4096u
 
-/* Counter slots: vertices appended to the next level, large vertices listed, arcs of the vertices
- * reached (for the statistics). */
-#define BC_NEXT 0
-#define BC_LARGE 1
-#define BC_ARCS 2
-
-/* Device pointers (the field order of dependencies.rs's state words). */
-typedef struct {
-    const bc_u64* off;
-    const bc_u32* tgt;
-    bc_u32* level;
-    double* sigma;
-    double* delta;
-    double* sums;
-    bc_u32* order;
-    bc_u32* large;
-    bc_u64* ctr;
-} bc_state;
+/* The sweeps' state `bc_state` (device pointers) and its counter slots (BC_NEXT, BC_LARGE, BC_ARCS) are
+ * declared in Rust (simdx-cuda/src/device_structs.rs: BcState, counter_slots `sweep`), which generates
+ * their C declarations and `#define`s in front of this file. */
 
 __device__ __forceinline__ bc_u32 bc_lane() { return threadIdx.x & 31u; }
 

@@ -15,45 +15,8 @@
 #define SX_STATUS_HOST 3u /* selective fusion: the frontier grew past host_above; the host runs it */
 #define SX_STATUS_ASYNC 4u /* selective fusion: a long run of small steps goes on in asynchronous rounds */
 
-/* What the host and a fused kernel hand each other. */
-typedef struct {
-    simdx_u32* lists[2];          /* frontier and next worklists, swapped by `cur` */
-    simdx_u32* push_classes[4];   /* degree-class worklists of a push step */
-    simdx_u32* pull_classes[4];   /* the pull step's candidates by in-degree class (fixed for the run) */
-    simdx_u32 pull_lens[4];
-    simdx_u32* tile_counts;
-    unsigned int* barrier;        /* SX_BARRIER_WORDS words: see kernels/barrier.cu */
-    unsigned long long* ring;     /* SX_RING sets of SX_COUNTERS counters */
-    unsigned long long* log;      /* per iteration: direction | filter << 8, frontier, edges, bucket, start ns */
-    simdx_u32 log_capacity;
-    simdx_u32 direction_policy;   /* 0 push, 1 pull, 2 auto */
-    double threshold_arcs;        /* auto: pull when the frontier's out-edges exceed this */
-    simdx_u32 max_iterations;
-    /* Loop state, carried across launches. */
-    simdx_u32 len, bucket, iterations, cur, pending_maybe, status, fcur;
-    const simdx_u64* pull_chunks; /* the pull's chunks of in-degree >= class_cta (ph_pull_chunks) */
-    simdx_u32 pull_chunk_count;
-    simdx_u32 silent_pulls;       /* SX_SILENT_PULLS, as a value read at run time (see fused.rs) */
-    unsigned long long host_above; /* selective fusion: hand back to the host when a step's work (the
-                                      frontier's out-edges plus `every_work`) exceeds this (0: never) */
-    simdx_u32 async_after;        /* selective fusion: hand a push step over to asynchronous rounds
-                                     (kernels/async.cu) from this iteration on (0: never) */
-    simdx_u32 async_early;        /* ... or from this one (with buckets: from `async_early_bucket` on), in a launch that began
-                                     the run, while every frontier has held fewer than `async_early_len`
-                                     vertices */
-    simdx_u32 async_early_len;
-    simdx_u32 every_work;         /* what a step of an `Every` program weighs beyond its out-edges (its
-                                     apply and test of every vertex; 0 for other programs): the host
-                                     computes it (step_work, fused.rs), so both sides weigh alike */
-    simdx_u32 spread_arcs;        /* selective fusion: a push whose frontier averages under this many
-                                     out-arcs a vertex stays here however big (SPREAD_ARCS_PER_VERTEX,
-                                     fused.rs: the host's rule is the same) */
-    simdx_u32 settle_pull_shift;  /* auto: an aggregation program's settle step pulls when its vertices'
-                                     out-arcs exceed all arcs >> this (SETTLE_PULL_SHIFT, fused.rs) */
-    simdx_u32 async_early_bucket; /* a program with buckets hands over early only from this bucket on
-                                     (ASYNC_EARLY_BUCKET, fused.rs) */
-    simdx_u32 pad;
-} sx_fused;
+/* What the host and a fused kernel hand each other, `sx_fused`, is declared in Rust
+ * (simdx-cuda/src/device_structs.rs: SxFused), which generates its C declaration (see kernel_source). */
 
 /* A counter written by other blocks before the last grid barrier, read once per block (thread 0) and
  * shared: a read by every thread would send thousands of requests for one address to one L2 slice.

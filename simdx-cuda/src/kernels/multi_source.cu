@@ -34,38 +34,11 @@ typedef unsigned long long ms_u64;
 /* In-degree from which a warp pulls for one vertex together. */
 #define MS_PULL_WARP_FROM 32u
 
-/* Counter slots (multi_source.rs reads them after every level): the next queue's length per class,
- * the out-arcs of its vertices, the in-arcs of the vertices every search has now reached, the length
- * of the list of vertices reached, the arcs a pull inspected, and the discoveries per search. */
-#define MS_LEN 0
-#define MS_OUT_ARCS 3
-#define MS_FINISHED 4
-#define MS_REACHED 5
-#define MS_EDGES 6
-#define MS_COUNTS 8
 
-/* Device pointers and sizes (the field order of multi_source.rs's state words). */
-typedef struct {
-    const ms_u64* fwd_off;
-    const ms_u32* fwd_tgt;
-    const ms_u64* bwd_off;
-    const ms_u32* bwd_tgt;
-    ms_u64* seen;
-    ms_u64* frontier;
-    ms_u64* next;
-    ms_u32* reached;
-    ms_u32* queue[2];
-    ms_u64* ctr;
-    ms_u32* levels; /* n * width words, level + 1 (0: unreached); null when not asked for */
-    ms_u64 n;
-    ms_u64 width;
-    ms_u64 all; /* the bits of the batch's searches */
-    ms_u32* chunk_end; /* per vertex of the large class: the end of its chunks (inclusive prefix) */
-    const void* params; /* the search program's simdx_params (or null) */
-    void* acc;          /* the search program's accumulators: a row of 64 per block of ms_settle (or null) */
-    const ms_u64* out_off; /* the graph's out- and in-arc offsets, for the program's vertex view */
-    const ms_u64* in_off;
-} ms_state;
+/* The traversal's state `ms_state` (device pointers and sizes) and its counter slots (MS_LEN, ...,
+ * MS_COUNTS: read by multi_source.rs after every level) are declared in Rust
+ * (simdx-cuda/src/device_structs.rs: MsState, counter_slots `multi_source`), which generates their C
+ * declarations and `#define`s in front of this file. */
 
 __device__ __forceinline__ ms_u32 ms_lane() { return threadIdx.x & 31u; }
 

@@ -1,8 +1,8 @@
-/* The run's state as every kernel sees it (sx_state), the counter slots the host reads, and the
- * helpers all phases share: value bits, weights, vertex views, atomic combines, the message a source
- * sends. Compiled by NVRTC after the device prelude and a program's device code, which define
- * simdx_value, simdx_weight, simdx_params and the simdx_<fn> functions; the phase files follow (see
- * kernel_source in engine.rs for the order). */
+/* The constants and helpers all phases share: value bits, weights, vertex views, atomic combines, the
+ * message a source sends. Compiled by NVRTC after the device prelude and a program's device code, which
+ * define simdx_value, simdx_weight, simdx_params and the simdx_<fn> functions, and after the run state
+ * sx_state and the counter slots, generated from simdx-cuda/src/device_structs.rs; the phase files
+ * follow (see kernel_source in engine/mod.rs for the order). */
 
 
 #define SX_BLOCK 256
@@ -41,52 +41,11 @@
 #define SX_ARCS_ALL 0u    /* every arc */
 #define SX_ARCS_WITHIN 1u /* under SX_DEFERS: those whose update lands in the current bucket or below */
 #define SX_ARCS_BEYOND 2u /* under SX_DEFERS: the others (the settle step) */
-/* far_len's slot that counts the settle list (after the waiting lists' lengths and bounds). */
-#define SX_SETTLE_LEN 4
 
-/* Counter slots (u64 each) that the host reads after a step. */
-#define SX_NEXT_LEN 0
-#define SX_OVERFLOW 1
-#define SX_PENDING 2
-/* slot 3 is free */
-#define SX_EDGES 4
-#define SX_OUT_EDGES 5
-#define SX_GLOBAL 6
-#define SX_CHANGE 7
-#define SX_CLASS_LEN 8 /* 4 slots: thread, warp, cta, grid */
-#define SX_COUNTERS 12
-
-typedef struct {
-    const simdx_u64* out_offsets;
-    const simdx_u32* out_targets;
-    const simdx_weight* out_weights; /* NULL: every edge weighs uniform_weight */
-    const simdx_u64* in_offsets;
-    const simdx_u32* in_targets;
-    const simdx_weight* in_weights;
-    simdx_value* now;
-    simdx_value* seen;
-    simdx_value* acc;
-    simdx_u32* touched;     /* 1: reached in this iteration */
-    simdx_u32* in_frontier; /* = the iteration's stamp: an active source of this pull step */
-    simdx_u32* pending;     /* 1: active, waiting in a later bucket */
-    unsigned long long* counters;
-    simdx_msg* send;        /* source_value of each frontier vertex (programs that define it) */
-    simdx_u32* far[2];      /* the waiting (pending) vertices, each once; far[fcur] is current */
-    unsigned long long* far_len; /* [5]: the lengths of far[0] and far[1], their bucket bounds, and the
-                                    settle list's length (SX_SETTLE_LEN) */
-    simdx_value* sent;      /* the seen value before this iteration's snapshot (programs that read it) */
-    simdx_u32* prepared;    /* the tag (iteration + 1) of the last snapshot of each vertex */
-    simdx_u32* frontier_bits; /* bit v: v's in_frontier stamp is the pull's (built before each stamped pull) */
-    simdx_u32* settle;      /* SX_DEFERS: the vertices of the current bucket that may owe arcs, each once */
-    simdx_u32* settle_mark; /* SX_DEFERS: bucket + 1 while the vertex is in that bucket's settle list */
-    simdx_u32 n;
-    simdx_u32 online_capacity;
-    simdx_u32 uniform_weight_bits;
-    simdx_u32 class_warp;
-    simdx_u32 class_cta;
-    simdx_u32 class_grid;
-    simdx_params params;
-} sx_state;
+/* The run state `sx_state` every kernel takes first, and the counter slots the host reads after a step
+ * (SX_NEXT_LEN, ..., SX_COUNTERS; far_len's SX_SETTLE_LEN), are declared in Rust
+ * (simdx-cuda/src/device_structs.rs: SxState, counter_slots `step` and `far`), which generates their C
+ * declarations and `#define`s in front of this file. */
 
 template <int N> struct sx_bits_of;
 template <> struct sx_bits_of<4> { typedef unsigned int T; };

@@ -43,6 +43,57 @@ pub trait DeviceProgram: Program {
     /// a pointer there: `array_addresses[i]` is the device address of the `i`-th array of
     /// [`Program::vertex_arrays`] (missing addresses are written as 0).
     fn device_params(&self, array_addresses: &[u64]) -> Vec<u8>;
+    /// Which optional functions the program defines and what its `compute` reads: the one place
+    /// that decides them, for the engines and for the device code (whose `SIMDX_HAS_<NAME>` and
+    /// `SIMDX_COMPUTE_READS_DST` defines [`DeviceFeatures::defines`] writes).
+    const FEATURES: DeviceFeatures;
+}
+
+/// What `#[graph_kernel]` found in a program: which of the optional [`Program`] functions it defines
+/// itself rather than taking the default, and whether its `compute` reads the destination's value.
+/// `init`, `active` and `compute` are always defined.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeviceFeatures {
+    /// The program defines `source_value` (the engines keep a send slot per vertex).
+    pub source_value: bool,
+    /// It defines `combine`.
+    pub combine: bool,
+    /// It defines `apply`.
+    pub apply: bool,
+    /// It defines `global`.
+    pub global: bool,
+    /// It defines `can_update`.
+    pub can_update: bool,
+    /// It defines `bucket` (delta-stepping's priority buckets).
+    pub bucket: bool,
+    /// It defines `done` (a stopping test of its own).
+    pub done: bool,
+    /// Its `compute` reads the destination's value (`edge.dst`), so an arc's update is not known
+    /// before the destination is loaded.
+    pub compute_reads_dst: bool,
+}
+
+impl DeviceFeatures {
+    /// The features as the device code's `#define`s: `SIMDX_HAS_<NAME>` (1 where the program defines
+    /// the function, in the order of [`Program`]'s functions) and `SIMDX_COMPUTE_READS_DST`.
+    pub fn defines(&self) -> String {
+        let has = [
+            ("INIT", true),
+            ("ACTIVE", true),
+            ("SOURCE_VALUE", self.source_value),
+            ("COMPUTE", true),
+            ("COMBINE", self.combine),
+            ("APPLY", self.apply),
+            ("GLOBAL", self.global),
+            ("CAN_UPDATE", self.can_update),
+            ("BUCKET", self.bucket),
+            ("DONE", self.done),
+        ];
+        let mut text: String =
+            has.iter().map(|(name, on)| format!("#define SIMDX_HAS_{name} {}\n", u32::from(*on))).collect();
+        text.push_str(&format!("#define SIMDX_COMPUTE_READS_DST {}\n", u32::from(self.compute_reads_dst)));
+        text
+    }
 }
 
 /// The whole translation unit of a program's device code: [`PRELUDE`] then the program.
