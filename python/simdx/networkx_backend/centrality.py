@@ -47,6 +47,11 @@ def betweenness_centrality(
         if seed is None or isinstance(seed, int):
             seed = nx.utils.create_py_random_state(seed)
         chosen = seed.sample(list(G.nodes), k)
+        if not chosen:
+            # networkx scales an empty sample by 1 / 0 unless there are too few nodes to scale.
+            if len(G) - 1 >= 2:
+                raise ZeroDivisionError("division by zero")
+            return dict.fromkeys(G.nodes, 0.0)
         values = simdx.betweenness(g, sources=G.ids_of(chosen), normalized=normalized, backend=DEVICE)
     return dict(zip(G.nodes, values.tolist()))
 

@@ -68,7 +68,8 @@ def _power_iteration(
     dangling: Optional[Dict[Hashable, float]],
 ) -> Dict[Hashable, float]:
     """networkx's power iteration (``_pagerank_scipy``), ``x @ A`` by ``simdx.spmv`` on the weighted
-    graph (parallel edges kept, so their weights add up as in networkx's adjacency matrix)."""
+    graph (parallel edges kept, so their weights add up as in networkx's adjacency matrix), iterated
+    on the changes of ``x``."""
     n = len(G)
     if weight is None or G.weights is None:
         g = G.simdx_graph(duplicates=True)
@@ -98,10 +99,20 @@ def _power_iteration(
     else:
         dangling_weights = _vector(G, dangling)
         dangling_weights /= dangling_weights.sum()
-    for _ in range(max_iter):
-        xlast = x
-        spread = simdx.spmv(g, x * scale, backend=DEVICE)
-        x = alpha * (spread + x[is_dangling].sum() * dangling_weights) + (1 - alpha) * p
-        if np.absolute(x - xlast).sum() < n * tol:
+
+    def step(v: np.ndarray) -> np.ndarray:
+        spread = simdx.spmv(g, v * scale, backend=DEVICE)
+        return alpha * (spread + v[is_dangling].sum() * dangling_weights)
+
+    # The iteration is linear in its changes: after the first, each change is the last one times the
+    # matrix, so simdx multiplies the changes, small numbers whose float32 rounding shrinks with them
+    # (the iterates themselves would carry float32's rounding into every step and stall above a
+    # tight tolerance).
+    change = step(x) + (1 - alpha) * p - x
+    for iteration in range(max_iter):
+        if iteration:
+            change = step(change)
+        x = x + change
+        if np.absolute(change).sum() < n * tol:
             return dict(zip(G.nodes, x.tolist()))
     raise nx.PowerIterationFailedConvergence(max_iter)
