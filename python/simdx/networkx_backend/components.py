@@ -10,7 +10,7 @@ import numpy as np
 
 import simdx
 
-from .graph import DEVICE, SimdxGraph
+from .graph import DEVICE, SimdxGraph, paused_gc
 
 
 def _component_labels(G: SimdxGraph) -> np.ndarray:
@@ -20,14 +20,27 @@ def _component_labels(G: SimdxGraph) -> np.ndarray:
 
 
 def _components(G: SimdxGraph) -> List[Set[Hashable]]:
-    """The components as sets of nodes, in networkx's order (by the first node of each in ``list(G)``)."""
+    """The components as sets of nodes, in networkx's order (by the first node of each in ``list(G)``,
+    which is the order of their smallest vertex numbers, simdx's labels)."""
     labels = _component_labels(G)
-    order = np.argsort(labels, kind="stable")
-    bounds = np.flatnonzero(np.diff(labels[order])) + 1
-    nodes = G.labels_of(order)
-    starts = [0, *bounds.tolist()]
-    ends = [*bounds.tolist(), len(nodes)]
-    return [set(nodes[start:end]) for start, end in zip(starts, ends) if end > start]
+    sizes = np.bincount(labels, minlength=len(G))
+    roots = np.flatnonzero(sizes)
+    # Every component as a set of its first node, then the larger ones filled in: graphs often have
+    # many isolated nodes, and a set literal is the cheapest set Python makes. The sets make no
+    # cycles; with the collector paused, making thousands of them does not trigger collections that
+    # walk the whole networkx graph.
+    with paused_gc():
+        components = [{node} for node in G.labels_of(roots)]
+        larger = np.flatnonzero(sizes[roots] > 1)
+        if larger.size:
+            members = np.flatnonzero(sizes[labels] > 1)
+            members = members[np.argsort(labels[members], kind="stable")]
+            nodes = G.labels_of(members)
+            start = 0
+            for position, size in zip(larger.tolist(), sizes[roots[larger]].tolist()):
+                components[position] = set(nodes[start : start + size])
+                start += size
+    return components
 
 
 def connected_components(G: SimdxGraph) -> Iterator[Set[Hashable]]:

@@ -6,8 +6,10 @@ second call on the same graph converts nothing).
 
 from __future__ import annotations
 
+import gc
 import os
-from typing import Any, Dict, Hashable, List, Optional, Tuple
+from contextlib import contextmanager
+from typing import Any, Dict, Hashable, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -15,6 +17,20 @@ import simdx
 
 #: Where the backend runs simdx: "auto" (a GPU when one is usable, else the CPU), "cpu" or "cuda".
 DEVICE = os.environ.get("SIMDX_NETWORKX_DEVICE", "auto")
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pauses Python's cyclic garbage collector (if it runs) while results are built: they hold no
+    cycles, and a collection triggered by many new containers walks every object of a large networkx
+    graph."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class SimdxGraph:
@@ -45,6 +61,7 @@ class SimdxGraph:
         #: Whether every weight is an integer (networkx's sums of them are then ints, not floats).
         self.weights_are_ints = True
         self._forms: Dict[Tuple[Any, ...], simdx.Graph] = {}
+        self._node_array: Optional[np.ndarray] = None
         self._read(weight, default)
 
     def _read(self, weight: Optional[str], default: Any) -> None:
@@ -146,8 +163,9 @@ class SimdxGraph:
 
     def labels_of(self, ids: Any) -> List[Hashable]:
         """The labels of vertex numbers ``ids``."""
-        nodes = self.nodes
-        return [nodes[i] for i in np.asarray(ids, dtype=np.int64).tolist()]
+        if self._node_array is None:
+            self._node_array = np.fromiter(self.nodes, dtype=object, count=len(self.nodes))
+        return self._node_array[np.asarray(ids, dtype=np.int64)].tolist()
 
     def ids_of(self, labels: Any) -> np.ndarray:
         """The vertex numbers of ``labels`` (each a node of the graph)."""
