@@ -4,7 +4,8 @@ betweenness_centrality(k=256) and connected_components, each timed in networkx a
 ``backend="simdx"`` (the first call converts the graph, the later ones use networkx's cached
 conversion). Prints a Markdown table.
 
-Usage (in python/.venv): python scripts/networkx-bench.py [--graph kron:16] [--device cpu] [--repeat 3]
+Usage (in python/.venv):
+    python scripts/networkx-bench.py [--graph kron:16] [--device cpu] [--repeat 3] [--only NAME]
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ def main() -> None:
     parser.add_argument("--graph", default="kron:16")
     parser.add_argument("--device", default="cpu", help="SIMDX_NETWORKX_DEVICE: auto, cpu or cuda")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--only", help="time only the functions whose names contain this")
     args = parser.parse_args()
     os.environ["SIMDX_NETWORKX_DEVICE"] = args.device
     nx.config.warnings_to_ignore.add("cache")
@@ -48,6 +50,8 @@ def main() -> None:
     print("| function | networkx (s) | simdx, first call (s) | simdx, cached (s) | speed-up (cached) |")
     print("|---|---:|---:|---:|---:|")
     for name, call in cases.items():
+        if args.only and args.only not in name:
+            continue
         G.__networkx_cache__.clear()
         _, ours_first = timed(lambda: call("simdx"))
         _, ours = timed(lambda: call("simdx"), args.repeat)

@@ -154,3 +154,20 @@ def test_readme_example_runs():
     code = "import networkx as nx; G = nx.karate_club_graph(); print(nx.pagerank(G, backend='simdx'))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert close(ast.literal_eval(out), nx.pagerank(nx.karate_club_graph()), 1e-6)
+
+
+def test_backend_priority_runs_large_graphs_on_simdx_and_small_ones_on_networkx():
+    large, small = nx.path_graph(1500), nx.path_graph(10)
+    saved = list(nx.config.backend_priority.algos)
+    nx.config.backend_priority.algos = ["simdx"]
+    try:
+        assert nx.number_connected_components(large) == 1
+        assert nx.number_connected_components(small) == 1
+        # A refused argument (wf_improved=False) runs on networkx, and gives networkx's answer.
+        assert nx.closeness_centrality(large, 0, wf_improved=False) == pytest.approx(
+            nx.closeness_centrality(large, 0, wf_improved=False, backend="networkx")
+        )
+    finally:
+        nx.config.backend_priority.algos = saved
+    assert "simdx" in large.__networkx_cache__.get("backends", {})
+    assert "simdx" not in small.__networkx_cache__.get("backends", {})

@@ -164,9 +164,9 @@ def should_run(name: str, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Verd
     """Whether simdx should take this call when not asked for by name: not on graphs with fewer than
     :data:`MIN_SIZE` nodes plus edges, where converting and launching cost more than networkx does."""
     graph = args[0] if args else kwargs.get("G")
-    if graph is None or isinstance(graph, SimdxGraph):
+    if graph is None or isinstance(graph, SimdxGraph) or len(graph) >= MIN_SIZE:
         return True
-    size = graph.number_of_nodes() + graph.number_of_edges()
+    size = len(graph) + graph.number_of_edges()  # counting edges takes a pass over the nodes
     if size < MIN_SIZE:
         return f"the graph is small ({size} nodes plus edges < {MIN_SIZE}); networkx is as fast"
     return True
