@@ -5,8 +5,9 @@ Runs the networkx test modules of the functions the backend implements with
 ``NETWORKX_TEST_BACKEND=simdx NETWORKX_FALLBACK_TO_NX=True`` (networkx converts every graph to simdx
 and calls the backend, falling back to networkx where ``can_run`` refuses or simdx lacks the
 function), on the CPU, one pytest run per module, and prints a Markdown table: passed, failed,
-skipped and xfailed tests per module, and how many calls simdx itself ran (counted by the pytest
-plugin ``networkx_backend_calls.py`` next to this script). Exits non-zero when a test fails.
+skipped and xfailed tests per module, how many calls simdx itself ran and how many its ``can_run``
+refused (counted by the pytest plugin ``networkx_backend_calls.py`` next to this script), then the
+reasons of the refusals. Exits non-zero when a test fails.
 
 Usage (in a virtual environment with simdx, networkx, scipy and pytest installed):
     python scripts/networkx-tests.py [--markdown FILE]
@@ -21,6 +22,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 #: The networkx test modules that exercise the backend's functions.
@@ -69,8 +71,11 @@ def run_module(module: str, calls_file: str) -> dict:
     counts = {outcome: 0 for outcome in OUTCOMES}
     for number, outcome in re.findall(r"(\d+) (passed|failed|skipped|xfailed|xpassed|errors?)", summary):
         counts["error" if outcome.startswith("error") else outcome] += int(number)
-    with open(calls_file) as f:
-        counts["simdx_calls"] = sum(json.load(f).values())
+    counts["simdx_calls"], counts["refused"] = 0, {}
+    if os.path.exists(calls_file):
+        with open(calls_file) as f:
+            calls = json.load(f)
+        counts["simdx_calls"], counts["refused"] = sum(calls["calls"].values()), calls["refused"]
     if done.returncode not in (0, 5):
         counts["failures"] = "\n".join(
             line for line in done.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))
@@ -83,14 +88,14 @@ def run_module(module: str, calls_file: str) -> dict:
 def table(results: dict) -> str:
     """The Markdown table of the results."""
     lines = [
-        "| networkx test module | passed | failed | skipped | xfailed | calls run by simdx |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| networkx test module | passed | failed | skipped | xfailed | calls run by simdx | refused by `can_run` |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for module, c in results.items():
         name = module.replace("networkx.algorithms.", "")
         lines.append(
             f"| `{name}` | {c['passed']} | {c['failed'] + c['error']} | {c['skipped']} | "
-            f"{c['xfailed'] + c['xpassed']} | {c['simdx_calls']} |"
+            f"{c['xfailed'] + c['xpassed']} | {c['simdx_calls']} | {sum(c['refused'].values())} |"
         )
     return "\n".join(lines)
 
@@ -106,6 +111,13 @@ def main() -> int:
             results[module] = run_module(module, os.path.join(tmp, f"calls-{i}.json"))
     text = table(results)
     print(text)
+    refused = Counter()
+    for counts in results.values():
+        refused.update(counts["refused"])
+    if refused:
+        print("\nCalls refused by can_run (networkx ran them), by reason:")
+        for reason, times in sorted(refused.items()):
+            print(f"  {times:5}  {reason}")
     if args.markdown:
         Path(args.markdown).write_text(text + "\n")
     failed = {m: c["failures"] for m, c in results.items() if "failures" in c}
