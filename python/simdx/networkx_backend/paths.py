@@ -27,7 +27,7 @@ def single_source_shortest_path_length(G: SimdxGraph, source: Hashable, cutoff: 
     levels = simdx.bfs(G.simdx_graph(), G.index[source], backend=DEVICE)
     reached = levels >= 0
     if cutoff is not None:
-        reached &= levels <= cutoff
+        reached &= (levels <= cutoff) | (levels == 0)  # the source, whatever the cutoff, as networkx
     return _ordered(G, levels, reached, int)
 
 
@@ -74,6 +74,7 @@ def _lengths(G: SimdxGraph, sources: Iterable[Hashable], cutoff: Optional[float]
     reached = np.isfinite(distances)
     if cutoff is not None:
         reached &= distances <= cutoff
+        reached[ids] = True  # the sources, whatever the cutoff, as networkx
     integers = weights is None or G.weights_are_ints
     return _ordered(G, distances, reached, int if integers else float)
 
