@@ -7,7 +7,8 @@ searches count hops; weights that are all 1 are accepted, and all equal for betw
 ``endpoints=True``, ``wf_improved=False``, ``harmonic_centrality(sources=...)`` and
 ``eccentricity(sp=...)``. What it learns about a graph's weights is kept in
 ``G.__networkx_cache__`` (which networkx empties when the graph changes), so repeated calls do not
-read the edges again. ``should_run`` declines graphs too small for simdx to gain.
+read the edges again, and the values it read wait there for the conversion of the same call (one pass
+over the edges, not two). ``should_run`` declines graphs too small for simdx to gain.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any, Callable, Dict, Optional, Tuple, Union
 
 import numpy as np
 
-from .graph import SimdxGraph
+from .graph import SimdxGraph, drop_kept_values, edge_values
 
 #: Graphs with fewer nodes plus edges than this are left to networkx unless simdx is asked for by name.
 MIN_SIZE = int(os.environ.get("SIMDX_NETWORKX_MIN_SIZE", "2000"))
@@ -65,7 +66,7 @@ def edge_weights(G: Any, attribute: str) -> Weights:
     known = cache.get(_CACHE_KEY, {}).get(attribute) if cache is not None else None
     if known is not None:
         return known
-    summary = Weights.of([value for _, _, value in G.edges(data=attribute, default=1)])
+    summary = Weights.of(edge_values(G, attribute, 1, keep=True))
     if cache is not None:
         cache.setdefault(_CACHE_KEY, {})[attribute] = summary
     return summary
@@ -157,7 +158,10 @@ def can_run(name: str, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Verdict
     arguments = _bind(name, args, kwargs)
     if arguments is None:
         return "the arguments do not match networkx's signature"
-    return rule(**arguments)
+    verdict = rule(**arguments)
+    if verdict is not True:
+        drop_kept_values(arguments["G"])
+    return verdict
 
 
 def should_run(name: str, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Verdict:
@@ -168,5 +172,6 @@ def should_run(name: str, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Verd
         return True
     size = len(graph) + graph.number_of_edges()  # counting edges takes a pass over the nodes
     if size < MIN_SIZE:
+        drop_kept_values(graph)
         return f"the graph is small ({size} nodes plus edges < {MIN_SIZE}); networkx is as fast"
     return True

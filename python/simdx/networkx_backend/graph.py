@@ -9,6 +9,8 @@ from __future__ import annotations
 import gc
 import os
 from contextlib import contextmanager
+from itertools import chain
+from operator import methodcaller
 from typing import Any, Dict, Hashable, Iterator, List, Optional, Tuple
 
 import numpy as np
@@ -17,6 +19,37 @@ import simdx
 
 #: Where the backend runs simdx: "auto" (a GPU when one is usable, else the CPU), "cpu" or "cuda".
 DEVICE = os.environ.get("SIMDX_NETWORKX_DEVICE", "auto")
+
+
+_VALUES_KEY = "simdx_edge_values"
+
+
+def edge_values(graph: Any, weight: str, default: Any, *, keep: bool = False) -> List[Any]:
+    """The ``weight`` attribute (``default`` where missing) of every arc of a networkx graph in
+    adjacency order: ``graph._adj[u]`` for each node ``u`` in turn (each undirected edge from both
+    ends, every parallel edge of a multigraph), read in one pass of C-level iteration. ``keep`` leaves
+    the values in ``graph.__networkx_cache__`` for the next call, which takes them out (``can_run``
+    reads them, then the conversion of the same call uses them)."""
+    cache = getattr(graph, "__networkx_cache__", None)
+    kept = cache.get(_VALUES_KEY) if cache is not None else None
+    if kept is not None and kept[0] == (weight, default):
+        if not keep:
+            del cache[_VALUES_KEY]
+        return kept[1]
+    arcs = chain.from_iterable(map(dict.values, graph._adj.values()))
+    if graph.is_multigraph():
+        arcs = chain.from_iterable(map(dict.values, arcs))
+    values = list(map(methodcaller("get", weight, default), arcs))
+    if keep and cache is not None:
+        cache[_VALUES_KEY] = ((weight, default), values)
+    return values
+
+
+def drop_kept_values(graph: Any) -> None:
+    """Drops the values :func:`edge_values` kept for a conversion that will not happen."""
+    cache = getattr(graph, "__networkx_cache__", None)
+    if cache is not None:
+        cache.pop(_VALUES_KEY, None)
 
 
 @contextmanager
@@ -65,37 +98,34 @@ class SimdxGraph:
         self._read(weight, default)
 
     def _read(self, weight: Optional[str], default: Any) -> None:
-        index, adj = self.index, self.graph._adj
-        degrees = np.fromiter((len(nbrs) for nbrs in adj.values()), dtype=np.int64, count=len(adj))
-        self.nbr_indptr = np.zeros(len(adj) + 1, dtype=np.int64)
+        index, adj, n = self.index, self.graph._adj, len(self.nodes)
+        degrees = np.fromiter(map(len, adj.values()), dtype=np.int64, count=n)
+        self.nbr_indptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(degrees, out=self.nbr_indptr[1:])
-        self.nbr_indices = np.fromiter(
-            (index[v] for nbrs in adj.values() for v in nbrs), dtype=np.int64, count=int(self.nbr_indptr[-1])
-        )
-        src = np.repeat(np.arange(len(adj), dtype=np.int64), degrees)
+        neighbours = chain.from_iterable(adj.values())
+        if not (n and self.nodes[0] == 0 and self.nodes[-1] == n - 1 and self.nodes == list(range(n))):
+            neighbours = map(index.__getitem__, neighbours)
+        self.nbr_indices = np.fromiter(neighbours, dtype=np.int64, count=int(self.nbr_indptr[-1]))
+        src = np.repeat(np.arange(n, dtype=np.int64), degrees)
         dst = self.nbr_indices
-        values: Optional[List[Any]] = None
         if self.multigraph:
-            counts = np.fromiter((len(keys) for nbrs in adj.values() for keys in nbrs.values()), np.int64, len(dst))
+            keys = chain.from_iterable(map(dict.values, adj.values()))
+            counts = np.fromiter(map(len, keys), dtype=np.int64, count=len(dst))
             src, dst = np.repeat(src, counts), np.repeat(dst, counts)
-            if weight is not None:
-                values = [
-                    d.get(weight, default) for nbrs in adj.values() for keys in nbrs.values() for d in keys.values()
-                ]
-        elif weight is not None:
-            values = [d.get(weight, default) for nbrs in adj.values() for d in nbrs.values()]
         keep = None if self.directed else src <= dst
         if keep is not None:
             src, dst = src[keep], dst[keep]
         self.arc_src, self.arc_dst = src, dst
-        if values is not None:
-            try:
-                weights = np.asarray(values, dtype=np.float64)
-            except (TypeError, ValueError):
-                self.weights_unusable = f"the {weight!r} attributes are not all numbers"
-                return
-            self.weights = weights if keep is None else weights[keep]
-            self.weights_are_ints = all(isinstance(v, (int, np.integer)) for v in values)
+        if weight is None:
+            return
+        values = edge_values(self.graph, weight, default)
+        try:
+            weights = np.asarray(values, dtype=np.float64)
+        except (TypeError, ValueError):
+            self.weights_unusable = f"the {weight!r} attributes are not all numbers"
+            return
+        self.weights = weights if keep is None else weights[keep]
+        self.weights_are_ints = all(issubclass(kind, (int, np.integer)) for kind in set(map(type, values)))
 
     def __len__(self) -> int:
         return len(self.nodes)
