@@ -175,3 +175,14 @@ def test_backend_priority_runs_large_graphs_on_simdx_and_small_ones_on_networkx(
         nx.config.backend_priority.algos = saved
     assert "simdx" in large.__networkx_cache__.get("backends", {})
     assert "simdx" not in small.__networkx_cache__.get("backends", {})
+
+
+def test_weighted_eccentricity_and_a_subset_of_a_digraph_match_networkx():
+    G = weighted_digraph().subgraph(max(nx.strongly_connected_components(weighted_digraph()), key=len)).copy()
+    assert nx.eccentricity(G, weight="weight", backend="simdx") == nx.eccentricity(G, weight="weight")
+    assert nx.diameter(G, weight="weight", backend="simdx") == nx.diameter(G, weight="weight")
+    # Only the nodes asked about must reach every other.
+    D = nx.DiGraph([(0, 1), (1, 2), (2, 0), (2, 3)])
+    assert nx.eccentricity(D, v=[0, 1], backend="simdx") == nx.eccentricity(D, v=[0, 1])
+    with pytest.raises(nx.NetworkXError, match="not strongly connected"):
+        nx.eccentricity(D, backend="simdx")

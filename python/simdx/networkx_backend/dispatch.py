@@ -1,9 +1,10 @@
 """Which calls the ``simdx`` backend takes (``can_run``) and which it should take (``should_run``).
 
 ``can_run`` refuses the arguments simdx does not implement, so that networkx runs those calls: a
-weight given as a function, weights that are not numbers, negative or (for shortest paths) not
-integers below 2**32, weighted betweenness, closeness, harmonic centrality and eccentricity (simdx's
-searches count hops; weights that are all 1 are accepted, and all equal for betweenness),
+weight given as a function, weights that are not numbers, negative or (for shortest paths,
+eccentricity and diameter) not integers below 2**32, weighted betweenness, closeness and harmonic
+centrality (simdx's searches count hops; weights that are all 1 are accepted, and all equal for
+betweenness),
 ``endpoints=True``, ``wf_improved=False``, ``harmonic_centrality(sources=...)`` and
 ``eccentricity(sp=...)``. What it learns about a graph's weights is kept in
 ``G.__networkx_cache__`` (which networkx empties when the graph changes), so repeated calls do not
@@ -131,9 +132,9 @@ RULES: Dict[str, Callable[..., Verdict]] = {
         _unit_weights(G, distance) if sources is None else "simdx's harmonic centrality sums over every source"
     ),
     "eccentricity": lambda G, weight, sp, **_: (
-        _unit_weights(G, weight) if sp is None else "simdx computes the distances itself (sp=None)"
+        _integer_weights(G, weight) if sp is None else "simdx computes the distances itself (sp=None)"
     ),
-    "diameter": lambda G, weight, e, **_: True if e is not None else _unit_weights(G, weight),
+    "diameter": lambda G, weight, e, **_: True if e is not None else _integer_weights(G, weight),
 }
 
 

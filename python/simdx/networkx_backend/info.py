@@ -14,8 +14,8 @@ _NOTES = {
     "those networkx samples (seed.sample(list(G), k)).",
     "closeness_centrality": "Hop counts (distance weights all 1); wf_improved=True only.",
     "harmonic_centrality": "Hop counts (distance weights all 1); sources=None only.",
-    "eccentricity": "Hop counts (weights all 1); sp=None only.",
-    "diameter": "Hop counts (weights all 1).",
+    "eccentricity": "Hop counts, or integer weights in [0, 2**32) (one SSSP per node); sp=None only.",
+    "diameter": "Hop counts, or integer weights in [0, 2**32) (one SSSP per node).",
     "core_number": "A directed graph's degree is in- plus out-degree, as in networkx.",
 }
 
