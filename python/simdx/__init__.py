@@ -21,6 +21,8 @@ its labels), ``max_iterations`` and ``threads``. With
 Vertices are numbered 0 to n-1. A graph made from networkx, or read with ``relabel=True``, keeps each
 vertex's name in :attr:`Graph.labels`; on such a graph sources are given by name, and
 :meth:`Graph.to_dict` turns a result into ``{name: value}``.
+
+The package is also a networkx backend (:mod:`simdx.networkx_backend`): ``nx.pagerank(G, backend="simdx")``.
 """
 
 from __future__ import annotations

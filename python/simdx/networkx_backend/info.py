@@ -1,0 +1,52 @@
+"""The ``networkx.backend_info`` entry point: what networkx's documentation says of the ``simdx``
+backend. Imports neither networkx nor the backend's algorithms (networkx reads it while importing)."""
+
+from __future__ import annotations
+
+from typing import Any, Dict
+
+_NOTES = {
+    "pagerank": "simdx's PageRank program when the jumps are uniform and every edge weighs the same; "
+    "otherwise networkx's power iteration with each product by simdx's weighted SpMV (float32).",
+    "single_source_dijkstra_path_length": "Delta-stepping; integer weights in [0, 2**32) only.",
+    "multi_source_dijkstra_path_length": "Delta-stepping; integer weights in [0, 2**32) only.",
+    "betweenness_centrality": "Unweighted (or equal weights), endpoints=False. With k, the sources are "
+    "those networkx samples (seed.sample(list(G), k)).",
+    "closeness_centrality": "Hop counts (distance weights all 1); wf_improved=True only.",
+    "harmonic_centrality": "Hop counts (distance weights all 1); sources=None only.",
+    "eccentricity": "Hop counts, or integer weights in [0, 2**32) (one SSSP per node); sp=None only.",
+    "diameter": "Hop counts, or integer weights in [0, 2**32) (one SSSP per node).",
+    "core_number": "A directed graph's degree is in- plus out-degree, as in networkx.",
+}
+
+_FUNCTIONS = [
+    "betweenness_centrality",
+    "bfs_layers",
+    "closeness_centrality",
+    "connected_components",
+    "core_number",
+    "diameter",
+    "eccentricity",
+    "harmonic_centrality",
+    "is_connected",
+    "k_core",
+    "multi_source_dijkstra_path_length",
+    "node_connected_component",
+    "number_connected_components",
+    "pagerank",
+    "single_source_dijkstra_path_length",
+    "single_source_shortest_path_length",
+    "weakly_connected_components",
+]
+
+
+def get_info() -> Dict[str, Any]:
+    """The backend's description for networkx: name, project, summary and per-function notes."""
+    return {
+        "backend_name": "simdx",
+        "project": "simdx",
+        "package": "simdx",
+        "url": "https://github.com/simdx/simdx",
+        "short_summary": "Graph algorithms on NVIDIA GPUs and multicore CPUs (SIMD-X style).",
+        "functions": {name: {"additional_docs": _NOTES[name]} if name in _NOTES else {} for name in _FUNCTIONS},
+    }
