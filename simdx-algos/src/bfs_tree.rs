@@ -1,7 +1,8 @@
 //! Breadth-first search with the parent tree Graph500 and GAP output: each vertex's value is its
 //! level and the vertex that reached it, packed in one word (`level << 32 | parent`), so that `min`
-//! keeps the lowest level and, among parents of that level, the smallest id.
-//! Combine: `min`, voting — every update a vertex receives in one iteration carries the same level.
+//! keeps the lowest level. Combine: `min`, voting — every update a vertex receives in one iteration
+//! carries the same level, and the vote keeps one of them: the parent is a vertex one level closer
+//! (the smallest such in-neighbour when the step pulls; any of them when it pushes).
 
 use simdx_core::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
 use simdx_core::VertexId;

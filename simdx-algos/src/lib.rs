@@ -138,6 +138,15 @@ mod tests {
     }
 
     #[test]
+    fn the_programs_that_promise_their_update_grows_with_the_weight_keep_it() {
+        use simdx_core::acc::VertexData;
+        use simdx_core::engine::promise::check_update_grows_with_weight as check;
+        check(&Sssp { source: 0, delta: 8 }).unwrap();
+        check(&WideSssp { sources: VertexData::set(4, &[1]), delta: 8 }).unwrap();
+        check(&MultiSourceSssp { sources: VertexData::set(4, &[1, 2]), delta: 8 }).unwrap();
+    }
+
+    #[test]
     fn the_width_is_the_largest_weight_over_the_degree_and_wider_on_sparse_graphs() {
         // Degree 16 and more: the Meyer-Sanders width.
         let (delta, max_weight, mean_degree) = delta_of("urand:12:w");

@@ -218,8 +218,9 @@ pub trait Program: Sync {
     /// prefix of its arcs whose updates stay in the bucket, and once the bucket is exhausted each of
     /// its vertices relaxes the rest once, from its final value (a pull by the vertices not settled
     /// yet when the bucket's vertices hold most arcs). Under the automatic direction rule its steps
-    /// within a bucket only push. A program that says so wrongly gets wrong results on the GPU; the
-    /// CPU engine does not read it.
+    /// within a bucket only push. The CUDA engine checks the promise before a run on sampled values
+    /// ([`crate::engine::promise::check_update_grows_with_weight`]) and refuses a program whose update
+    /// falls as the weight grows; the CPU engine does not read it.
     const UPDATE_GROWS_WITH_WEIGHT: bool = false;
 
     /// An active vertex's share of a sum handed to [`Program::apply`]: summed each iteration over the

@@ -7,7 +7,7 @@ pub use crate::run::options::{
     MAX_THREADS,
 };
 pub use crate::run::stats::{Direction, FilterUsed, IterationStats, RunStats};
-pub use crate::run::{linking, options, policy, stats, EngineError, Run};
+pub use crate::run::{linking, options, policy, promise, stats, EngineError, Run};
 
 use std::sync::Arc;
 

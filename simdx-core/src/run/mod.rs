@@ -6,6 +6,7 @@
 pub mod linking;
 pub mod options;
 pub mod policy;
+pub mod promise;
 pub mod stats;
 
 use self::stats::RunStats;
@@ -25,6 +26,9 @@ pub enum EngineError {
     /// The run's per-vertex state would not fit in memory (or under `--memory-limit`).
     #[error("{0}")]
     Memory(String),
+    /// A promise the program makes (a `const` of [`crate::acc::Program`]) that its own code breaks.
+    #[error("{0}")]
+    Promise(String),
     /// The thread pool could not be created.
     #[error("cannot start {threads} worker threads: {message}")]
     Threads {

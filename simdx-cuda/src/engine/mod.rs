@@ -148,6 +148,7 @@ impl CudaEngine {
     /// Runs `program` on `graph`.
     pub fn run<P: DeviceProgram>(&self, program: &P, graph: &DeviceGraph) -> Result<Run<P::Value>, CudaError> {
         let plan = self.plan_for::<P>()?;
+        simdx_core::engine::promise::check_update_grows_with_weight(program)?;
         let entered = Instant::now();
         let (module, _) = graph.gpu.compile(&kernel_source::<P>())?;
         simdx_core::acc::check_lengths(program, graph.num_vertices as usize)?;
