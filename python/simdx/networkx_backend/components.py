@@ -1,5 +1,6 @@
-"""networkx's connected components and k-cores on simdx: ``simdx.wcc`` labels every vertex with the
-smallest vertex number of its component, ``simdx.kcore`` peels the cores."""
+"""networkx's connected components, strongly connected components and k-cores on simdx: ``simdx.wcc``
+and ``simdx.scc`` label every vertex with the smallest vertex number of its component, ``simdx.kcore``
+peels the cores."""
 
 from __future__ import annotations
 
@@ -19,10 +20,12 @@ def _component_labels(G: SimdxGraph) -> np.ndarray:
     return simdx.wcc(G.simdx_graph(), backend=DEVICE)
 
 
-def _components(G: SimdxGraph) -> List[Set[Hashable]]:
-    """The components as sets of nodes, in networkx's order (by the first node of each in ``list(G)``,
-    which is the order of their smallest vertex numbers, simdx's labels)."""
-    labels = _component_labels(G)
+def _components(G: SimdxGraph, labels: Optional[np.ndarray] = None) -> List[Set[Hashable]]:
+    """The components (of ``labels``, default the weakly connected ones) as sets of nodes, by the
+    first node of each in ``list(G)``, which is the order of their smallest vertex numbers, simdx's
+    labels (networkx's order for connected components)."""
+    if labels is None:
+        labels = _component_labels(G)
     sizes = np.bincount(labels, minlength=len(G))
     roots = np.flatnonzero(sizes)
     # Every component as a set of its first node, then the larger ones filled in: graphs often have
@@ -70,6 +73,32 @@ def node_connected_component(G: SimdxGraph, n: Hashable) -> Set[Hashable]:
     vertex = G.index[n]
     labels = _component_labels(G)
     return set(G.labels_of(np.flatnonzero(labels == labels[vertex])))
+
+
+def _strong_labels(G: SimdxGraph) -> np.ndarray:
+    """Each vertex's strongly connected component: the smallest vertex number in it (``simdx.scc``)."""
+    if not G.directed:
+        raise nx.NetworkXNotImplemented("not implemented for undirected type")
+    return simdx.scc(G.simdx_graph())
+
+
+def strongly_connected_components(G: SimdxGraph) -> Iterator[Set[Hashable]]:
+    """A generator of the strongly connected components of a directed graph, each a set of nodes,
+    ordered by their first node in ``list(G)`` (networkx's own order, from its depth-first search,
+    differs; it promises none)."""
+    return iter(_components(G, _strong_labels(G)))
+
+
+def number_strongly_connected_components(G: SimdxGraph) -> int:
+    """The number of strongly connected components."""
+    return int(np.unique(_strong_labels(G)).size)
+
+
+def is_strongly_connected(G: SimdxGraph) -> bool:
+    """Whether every node reaches every other; raises ``NetworkXPointlessConcept`` on the null graph."""
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    return bool((_strong_labels(G) == 0).all())
 
 
 def _check_self_loops(G: SimdxGraph) -> None:
