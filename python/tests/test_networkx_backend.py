@@ -248,6 +248,11 @@ def test_strongly_connected_components_match_networkx(graph):
         return
     got = list(nx.strongly_connected_components(graph, backend="simdx"))
     assert sorted(map(sorted, got)) == sorted(map(sorted, nx.strongly_connected_components(graph)))
+    # As networkx's (Tarjan's): every component comes after the components it reaches.
+    position = {node: i for i, component in enumerate(got) for node in component}
+    assert all(position[u] >= position[v] for u, v in graph.edges())
+    D = nx.DiGraph([(1, 2), (1, 3), (1, 4), (4, 2), (3, 4), (2, 3), (5, 1), (5, 6), (6, 5)])
+    assert list(nx.strongly_connected_components(D, backend="simdx")) == list(nx.strongly_connected_components(D))
     assert nx.number_strongly_connected_components(graph, backend="simdx") == len(got)
     assert nx.is_strongly_connected(graph, backend="simdx") == nx.is_strongly_connected(graph)
     cycle = nx.cycle_graph(5, create_using=nx.DiGraph)

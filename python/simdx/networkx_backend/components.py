@@ -82,11 +82,43 @@ def _strong_labels(G: SimdxGraph) -> np.ndarray:
     return simdx.scc(G.simdx_graph())
 
 
+def _sinks_first(G: SimdxGraph, labels: np.ndarray) -> np.ndarray:
+    """The components' labels in reverse topological order of the condensation, as Tarjan's search
+    (networkx's) gives them: every component after the components it reaches. The condensation is
+    peeled a layer of sinks at a time, each layer by smallest vertex number; each round costs the arcs
+    into its layer."""
+    n = len(labels)
+    src, dst = labels[G.arc_src], labels[G.arc_dst]
+    between = src != dst
+    pairs = np.unique(src[between] * n + dst[between])
+    src, dst = pairs // n, pairs % n
+    out_degree = np.bincount(src, minlength=n)
+    by_target = np.argsort(dst, kind="stable")
+    predecessors = src[by_target]
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(dst, minlength=n), out=indptr[1:])
+    roots = np.flatnonzero(labels == np.arange(n))
+    layer = roots[out_degree[roots] == 0]
+    layers = []
+    while layer.size:
+        layers.append(layer)
+        starts, counts = indptr[layer], indptr[layer + 1] - indptr[layer]
+        offsets = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(counts.sum())
+        above, arcs = np.unique(predecessors[offsets], return_counts=True)
+        out_degree[above] -= arcs
+        layer = above[out_degree[above] == 0]
+    return np.concatenate(layers) if layers else roots
+
+
 def strongly_connected_components(G: SimdxGraph) -> Iterator[Set[Hashable]]:
-    """A generator of the strongly connected components of a directed graph, each a set of nodes,
-    ordered by their first node in ``list(G)`` (networkx's own order, from its depth-first search,
-    differs; it promises none)."""
-    return iter(_components(G, _strong_labels(G)))
+    """A generator of the strongly connected components of a directed graph, each a set of nodes, in
+    reverse topological order as networkx's (every component after those it reaches), components
+    otherwise unordered by that rule coming by their first node in ``list(G)``."""
+    labels = _strong_labels(G)
+    components = _components(G, labels)
+    roots = np.flatnonzero(labels == np.arange(len(labels)))
+    positions = np.searchsorted(roots, _sinks_first(G, labels))
+    return iter([components[i] for i in positions.tolist()])
 
 
 def number_strongly_connected_components(G: SimdxGraph) -> int:
