@@ -15,8 +15,8 @@ options as keyword arguments: ``direction`` (``"auto"``, ``"push"``, ``"pull"``)
 ``"none"``, ``"push-pull"``, ``"all"``), ``labels`` (``"link"``, ``"propagate"``: how ``wcc`` reaches
 its labels), ``max_iterations`` and ``threads``. With
 ``return_stats=True`` it returns ``(values, stats)``, where ``stats`` is a dict: ``backend``,
-``fallback``, ``iterations``, ``time_s``, ``edges_touched``, ``graph_edges`` and the per-iteration
-``trace``.
+``fallback``, ``gpus`` (how many it ran on, 0 on the CPU), ``iterations``, ``time_s``,
+``edges_touched``, ``graph_edges`` and the per-iteration ``trace``.
 
 Vertices are numbered 0 to n-1. A graph made from networkx, or read with ``relabel=True``, keeps each
 vertex's name in :attr:`Graph.labels`; on such a graph sources are given by name, and
