@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """networkx against its ``simdx`` backend on a generated graph held as a networkx graph: pagerank,
-betweenness_centrality(k=256) and connected_components, each timed in networkx and through
+betweenness_centrality(k=256), connected_components and triangles, and strongly_connected_components
+on the directed graph of the same spec (``:d`` appended), each timed in networkx and through
 ``backend="simdx"`` (the first call converts the graph, the later ones use networkx's cached
 conversion). Prints a Markdown table.
 
@@ -42,17 +43,36 @@ def main() -> None:
     g = simdx.generate(args.graph)
     G = nx.from_scipy_sparse_array(g.to_scipy())
     print(f"{args.graph}: {G.number_of_nodes()} nodes, {G.number_of_edges()} edges")
+    directed = {}
+
+    def digraph():
+        """The directed graph of the same spec, made when first needed."""
+        if not directed:
+            d = simdx.generate(args.graph + ":d")
+            directed["G"] = nx.from_scipy_sparse_array(d.to_scipy(), create_using=nx.DiGraph)
+            D = directed["G"]
+            print(f"{args.graph}:d: {D.number_of_nodes()} nodes, {D.number_of_edges()} arcs")
+        return directed["G"]
+
     cases = {
-        "pagerank": lambda backend: nx.pagerank(G, backend=backend),
-        "betweenness_centrality(k=256)": lambda backend: nx.betweenness_centrality(G, k=256, seed=1, backend=backend),
-        "connected_components": lambda backend: list(nx.connected_components(G, backend=backend)),
+        "pagerank": (lambda: G, lambda backend: nx.pagerank(G, backend=backend)),
+        "betweenness_centrality(k=256)": (
+            lambda: G,
+            lambda backend: nx.betweenness_centrality(G, k=256, seed=1, backend=backend),
+        ),
+        "connected_components": (lambda: G, lambda backend: list(nx.connected_components(G, backend=backend))),
+        "triangles": (lambda: G, lambda backend: nx.triangles(G, backend=backend)),
+        "strongly_connected_components (directed)": (
+            digraph,
+            lambda backend: list(nx.strongly_connected_components(digraph(), backend=backend)),
+        ),
     }
     print("| function | networkx (s) | simdx, first call (s) | simdx, cached (s) | speed-up (cached) |")
     print("|---|---:|---:|---:|---:|")
-    for name, call in cases.items():
+    for name, (graph, call) in cases.items():
         if args.only and args.only not in name:
             continue
-        G.__networkx_cache__.clear()
+        graph().__networkx_cache__.clear()
         _, ours_first = timed(lambda: call("simdx"))
         _, ours = timed(lambda: call("simdx"), args.repeat)
         _, theirs = timed(lambda: call("networkx"))

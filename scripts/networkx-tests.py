@@ -38,6 +38,9 @@ MODULES = [
     "networkx.algorithms.centrality.tests.test_closeness_centrality",
     "networkx.algorithms.centrality.tests.test_harmonic_centrality",
     "networkx.algorithms.tests.test_distance_measures",
+    "networkx.algorithms.tests.test_cluster",
+    "networkx.algorithms.tests.test_link_prediction",
+    "networkx.algorithms.components.tests.test_strongly_connected",
 ]
 
 OUTCOMES = ("passed", "failed", "skipped", "xfailed", "xpassed", "error")

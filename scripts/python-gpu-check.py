@@ -3,6 +3,7 @@
 backend="cuda" against backend="cpu" on generated graphs (exact for integer results, 1e-5 for real
 ones), and backend="auto" running on the GPU. Usage: PYTHONPATH=<folder holding simdx/> python3
 scripts/python-gpu-check.py; prints one line per check and exits 1 on any difference."""
+
 import sys
 
 import numpy as np
@@ -42,6 +43,27 @@ for spec in ("kron:14:w", "urand:13:w", "grid:64x64"):
             same = np.array_equal(gpu, cpu) if exact else np.allclose(gpu, cpu, rtol=1e-5, atol=1e-6)
         detail = f"on {spec}: {stats['backend']}, {stats['iterations']} iterations, {stats['time_s'] * 1e3:.2f} ms"
         check(name, same and stats["backend"] == "cuda", detail)
+    # BFS parents: the same levels; each parent on the level above with an arc to its child.
+    (parents, stats), levels = simdx.bfs_parents(g, source, backend="cuda", return_stats=True), simdx.bfs(g, source)
+    indptr, indices, _ = g.csr()
+    n = g.num_vertices
+    arcs = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr.astype(np.int64))) * n + indices
+    child = np.flatnonzero((levels > 0))
+    valid = (
+        np.array_equal(stats["levels"], levels)
+        and parents[source] == source
+        and (parents[levels < 0] == -1).all()
+        and (levels[parents[child]] == levels[child] - 1).all()
+        and np.isin(parents[child] * n + child, arcs).all()
+    )
+    check("bfs_parents", valid and stats["backend"] == "cuda", f"on {spec}: {stats['backend']}")
+    if simdx.gpu_count() > 1:
+        ids = list(range(300))
+        values, stats = simdx.closeness(g, ids, backend="cuda", gpus="all", return_stats=True)
+        same = np.array_equal(values, simdx.closeness(g, ids, backend="cpu"))
+        check("closeness gpus=all", same and stats["gpus"] == simdx.gpu_count(), f"on {spec}: {stats['gpus']} GPUs")
+        levels_many = simdx.msbfs(g, ids, backend="cuda", gpus=2)
+        check("msbfs gpus=2", np.array_equal(levels_many, simdx.msbfs(g, ids, backend="cpu")), f"on {spec}")
     _, stats = simdx.bfs(g, source, return_stats=True)
     check("auto", stats["backend"] == "cuda" and stats["fallback"] is None, f"on {spec}: {stats['backend']}")
 print(f"{failures} failures")

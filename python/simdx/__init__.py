@@ -15,12 +15,16 @@ options as keyword arguments: ``direction`` (``"auto"``, ``"push"``, ``"pull"``)
 ``"none"``, ``"push-pull"``, ``"all"``), ``labels`` (``"link"``, ``"propagate"``: how ``wcc`` reaches
 its labels), ``max_iterations`` and ``threads``. With
 ``return_stats=True`` it returns ``(values, stats)``, where ``stats`` is a dict: ``backend``,
-``fallback``, ``iterations``, ``time_s``, ``edges_touched``, ``graph_edges`` and the per-iteration
-``trace``.
+``fallback``, ``gpus`` (how many it ran on, 0 on the CPU), ``iterations``, ``time_s``,
+``edges_touched``, ``graph_edges`` and the per-iteration ``trace``.
 
 Vertices are numbered 0 to n-1. A graph made from networkx, or read with ``relabel=True``, keeps each
 vertex's name in :attr:`Graph.labels`; on such a graph sources are given by name, and
 :meth:`Graph.to_dict` turns a result into ``{name: value}``.
+
+``msbfs``, ``closeness``, ``harmonic``, ``eccentricity`` and ``betweenness`` also take ``gpus=N`` (or
+``"all"``): their searches split over the first N GPUs of the host. ``triangle_count``, ``triangles``,
+``jaccard`` and ``scc`` run on the CPU.
 
 The package is also a networkx backend (:mod:`simdx.networkx_backend`): ``nx.pagerank(G, backend="simdx")``.
 """
@@ -56,6 +60,12 @@ __all__ = [
     "harmonic",
     "eccentricity",
     "betweenness",
+    "bfs_parents",
+    "triangle_count",
+    "triangles",
+    "jaccard",
+    "scc",
+    "gpu_count",
 ]
 
 __version__ = "0.1.0"
@@ -327,6 +337,24 @@ def bfs(
     return _finish(graph, _native.bfs(graph._native, ids, backend, options), backend, return_stats)
 
 
+def bfs_parents(
+    graph: Graph,
+    source: Any,
+    *,
+    backend: str = "auto",
+    return_stats: bool = False,
+    **options: Any,
+) -> Result:
+    """The breadth-first tree from ``source``: each vertex's parent as int64, a vertex of the level
+    above adjacent to it (an in-neighbour on a directed graph; the smallest-numbered such when the run
+    keeps one ``direction``, ``"push"`` or ``"pull"``); the source is its own parent, -1 where
+    unreached (Graph500's output, and ``simdx run bfs --parents``'). One run gives levels and
+    parents: ``stats["levels"]`` holds the levels as :func:`bfs` gives them."""
+    parents, levels, stats = _native.bfs_parents(graph._native, graph.vertex(source), backend, options)
+    stats["levels"] = levels
+    return _finish(graph, (parents, stats), backend, return_stats)
+
+
 def sssp(
     graph: Graph,
     source: Any = None,
@@ -415,12 +443,27 @@ def _vertex_ids(graph: Graph, vertices: Optional[Sequence[Any]]) -> Optional[np.
     return np.array([graph.vertex(name) for name in vertices], dtype=np.int64)
 
 
+def _gpus(gpus: Optional[Union[int, str]]) -> Optional[int]:
+    """The number of GPUs ``gpus=`` asks for: ``None`` (one), a count, or ``"all"`` (every GPU of the
+    host, at least one)."""
+    if gpus is None:
+        return None
+    if gpus == "all":
+        return max(1, _native.gpu_count())
+    if isinstance(gpus, bool) or not isinstance(gpus, (int, np.integer)):
+        raise TypeError(f"gpus must be a number of GPUs or 'all', not {gpus!r}")
+    if gpus < 1:
+        raise ValueError(f"gpus = {gpus} is not at least 1")
+    return int(gpus)
+
+
 def msbfs(
     graph: Graph,
     sources: Sequence[Any],
     *,
     group_by: bool = False,
     backend: str = "auto",
+    gpus: Optional[Union[int, str]] = None,
     return_stats: bool = False,
     **options: Any,
 ) -> Result:
@@ -429,7 +472,7 @@ def msbfs(
     ``direction`` and ``direction_threshold`` choose top-down/bottom-up; ``group_by`` batches sources
     that share a highest-degree neighbour (iBFS's GroupBy)."""
     ids = _sources(graph, None, sources)
-    output = _native.levels_from_each(graph._native, ids, group_by, backend, options)
+    output = _native.levels_from_each(graph._native, ids, group_by, backend, options, _gpus(gpus))
     return _finish(graph, output, backend, return_stats)
 
 
@@ -439,6 +482,7 @@ def closeness(
     *,
     group_by: bool = False,
     backend: str = "auto",
+    gpus: Optional[Union[int, str]] = None,
     return_stats: bool = False,
     **options: Any,
 ) -> Result:
@@ -446,7 +490,9 @@ def closeness(
     the Wasserman-Faust correction), float64, for ``vertices`` (default: all, in vertex order).
     64 searches per pass."""
     ids = _vertex_ids(graph, vertices)
-    return _finish(graph, _native.closeness(graph._native, ids, group_by, backend, options), backend, return_stats)
+    return _finish(
+        graph, _native.closeness(graph._native, ids, group_by, backend, options, _gpus(gpus)), backend, return_stats
+    )
 
 
 def harmonic(
@@ -455,6 +501,7 @@ def harmonic(
     *,
     group_by: bool = False,
     backend: str = "auto",
+    gpus: Optional[Union[int, str]] = None,
     return_stats: bool = False,
     **options: Any,
 ) -> Result:
@@ -462,7 +509,9 @@ def harmonic(
     other vertex that reaches it), float64, for ``vertices`` (default: all, in vertex order). A search
     program (``#[search_kernel]``) on the multi-source traversal, 64 searches per pass."""
     ids = _vertex_ids(graph, vertices)
-    return _finish(graph, _native.harmonic(graph._native, ids, group_by, backend, options), backend, return_stats)
+    return _finish(
+        graph, _native.harmonic(graph._native, ids, group_by, backend, options, _gpus(gpus)), backend, return_stats
+    )
 
 
 def eccentricity(
@@ -471,13 +520,14 @@ def eccentricity(
     *,
     group_by: bool = False,
     backend: str = "auto",
+    gpus: Optional[Union[int, str]] = None,
     return_stats: bool = False,
     **options: Any,
 ) -> Result:
     """Each vertex's eccentricity within what it reaches (networkx's ``eccentricity`` on a connected
     graph), int64, for ``vertices`` (default: all); the largest is the diameter."""
     ids = _vertex_ids(graph, vertices)
-    output = _native.eccentricity(graph._native, ids, group_by, backend, options)
+    output = _native.eccentricity(graph._native, ids, group_by, backend, options, _gpus(gpus))
     return _finish(graph, output, backend, return_stats)
 
 
@@ -489,6 +539,7 @@ def betweenness(
     normalized: bool = True,
     seed: Optional[int] = None,
     backend: str = "auto",
+    gpus: Optional[Union[int, str]] = None,
     return_stats: bool = False,
     **options: Any,
 ) -> Result:
@@ -507,5 +558,52 @@ def betweenness(
         ids: Optional[np.ndarray] = np.array(random.Random(seed).sample(range(graph.num_vertices), k), dtype=np.int64)
     else:
         ids = _vertex_ids(graph, sources)
-    output = _native.betweenness(graph._native, ids, normalized, backend, options)
+    output = _native.betweenness(graph._native, ids, normalized, backend, options, _gpus(gpus))
     return _finish(graph, output, backend, return_stats)
+
+
+def gpu_count() -> int:
+    """How many CUDA devices this host has (0 without the CUDA backend or a driver): the most
+    ``gpus=`` can ask for."""
+    return _native.gpu_count()
+
+
+def triangle_count(graph: Graph) -> int:
+    """The number of triangles of an undirected graph (each counted once; self-loops and repeated
+    edges ignored), on the CPU. Raises ``ValueError`` on a directed graph."""
+    return _native.triangle_count(graph._native)
+
+
+def triangles(graph: Graph) -> np.ndarray:
+    """The number of triangles each vertex of an undirected graph is in (networkx's ``triangles``),
+    uint64, on the CPU. Raises ``ValueError`` on a directed graph."""
+    return _native.triangles(graph._native)
+
+
+def jaccard(graph: Graph, pairs: Any = None) -> Tuple[np.ndarray, np.ndarray]:
+    """The Jaccard similarity ``|N(u) & N(v)| / |N(u) | N(v)|`` of vertex pairs of an undirected
+    graph (0 where both have no neighbours), on the CPU: ``(pairs, coefficients)``, the pairs an int64
+    array of shape ``(k, 2)`` of vertex numbers and the coefficients float64. ``pairs`` (shape
+    ``(k, 2)``; names on a graph with labels) defaults to every edge once, ``u < v``. On a graph with
+    self-loops a vertex with one is its own neighbour (networkx's ``jaccard_coefficient`` leaves
+    ``u`` and ``v`` out of the common neighbours). Raises ``ValueError`` on a directed graph."""
+    if pairs is not None:
+        if graph.labels is not None:
+            pairs = [[graph.vertex(u), graph.vertex(v)] for u, v in pairs]
+        array = np.asarray(pairs)
+        if array.size == 0:
+            array = array.reshape(0, 2)
+        if array.ndim != 2 or array.shape[1] != 2:
+            raise ValueError(f"pairs must have shape (k, 2), not {array.shape}")
+        if array.size and array.dtype.kind not in "iu":
+            raise TypeError(f"pairs must hold integer vertex ids, not {array.dtype}")
+        pairs = np.ascontiguousarray(array, dtype=np.int64)
+    return _native.jaccard(graph._native, pairs)
+
+
+def scc(graph: Graph, *, return_stats: bool = False) -> Result:
+    """Strongly connected components: each vertex's component id, the smallest vertex number in it
+    (int64), by the Multistep method on the CPU (trimming, forward-backward from a pivot, colouring);
+    on an undirected graph, its connected components. ``stats`` has ``trimmed`` (vertices placed by
+    trimming), ``pivot_component`` (the size of the pivot's) and ``colour_rounds``."""
+    return _finish(graph, _native.scc(graph._native), "cpu", return_stats)

@@ -2,20 +2,22 @@
 //! backend name and a dict of engine options, releases the GIL while it runs, and returns the values
 //! as a numpy array and what the run did as a dict (`simdx/__init__.py` wraps them for users).
 
-use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use simdx::acc::{DeviceProgram, VertexData};
 use simdx::algos::{
-    core_numbers, Bfs, KCore, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp, Wcc, WideSssp,
+    bfs_tree, core_numbers, Bfs, BfsTree, KCore, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp, Wcc,
+    WideSssp,
 };
 use simdx::engine::{Direction, FilterUsed, Run, RunStats};
+use simdx::intersect::IntersectError;
 use simdx::multi_source::{MultiSourceError, MultiStats, Searches, Traversal};
-use simdx::{Graph, RunError, Runner, VertexId};
+use simdx::{Backend, Graph, RunError, Runner, VertexId};
 
 use crate::errors::{simdx_error, value_error};
 use crate::graph::{NativeGraph, Ran, Runners};
-use crate::options::{backend, run_options};
+use crate::options::{backend, gpu_count, run_options};
 
 const UNREACHED: u32 = u32::MAX;
 
@@ -74,6 +76,26 @@ pub fn bfs<'py>(
     };
     let levels = levels_as_i64(&run.values);
     Ok((PyArray1::from_vec(py, levels).into_any(), stats(py, &run.stats, &ran)?))
+}
+
+/// The breadth-first tree from `source` (the `BfsTree` program): each vertex's parent, the vertex of
+/// the level above that reached it with the smallest id (`int64`; the source its own, -1 where
+/// unreached), and its level.
+#[pyfunction]
+#[pyo3(signature = (graph, source, backend, options=None))]
+pub fn bfs_parents<'py>(
+    py: Python<'py>,
+    graph: &NativeGraph,
+    source: i64,
+    backend: &str,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyDict>)> {
+    let ids = self::sources(graph.graph(), &PyArray1::from_vec(py, vec![source]).readonly())?;
+    let (run, ran) = self::run(py, graph.prepared(), &BfsTree { source: ids[0] }, backend, options)?;
+    let parents = levels_as_i64(&bfs_tree::parents(&run.values));
+    let levels = levels_as_i64(&bfs_tree::levels(&run.values));
+    let (parents, levels) = (PyArray1::from_vec(py, parents).into_any(), PyArray1::from_vec(py, levels).into_any());
+    Ok((parents, levels, stats(py, &run.stats, &ran)?))
 }
 
 /// Shortest-path distances from the nearest of `sources` (`float64`, `inf` where unreached), by
@@ -251,7 +273,8 @@ pub fn spmv<'py>(
 /// The levels from each of `sources`: an `int64` array of shape (vertices, sources), -1 where
 /// unreached; 64 searches per pass over the graph, on `backend`.
 #[pyfunction]
-#[pyo3(signature = (graph, sources, group_by, backend, options=None))]
+#[pyo3(signature = (graph, sources, group_by, backend, options=None, gpus=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn levels_from_each<'py>(
     py: Python<'py>,
     graph: &NativeGraph,
@@ -259,17 +282,19 @@ pub fn levels_from_each<'py>(
     group_by: bool,
     backend: &str,
     options: Option<&Bound<'py, PyDict>>,
+    gpus: Option<usize>,
 ) -> PyResult<Output<'py>> {
     let ids = self::sources(graph.graph(), &sources)?;
     let (levels, stats) =
-        searching(py, graph, backend, options, group_by, |s, how| simdx::algos::levels_from_each(s, &ids, how))?;
+        searching(py, graph, backend, gpus, options, group_by, |s, how| simdx::algos::levels_from_each(s, &ids, how))?;
     let array = PyArray1::from_vec(py, levels_as_i64(&levels)).reshape([graph.graph().num_vertices(), ids.len()])?;
     Ok((array.into_any(), stats))
 }
 
 /// Closeness centrality (networkx's) of `vertices` (all when `None`), `float64`, on `backend`.
 #[pyfunction]
-#[pyo3(signature = (graph, vertices, group_by, backend, options=None))]
+#[pyo3(signature = (graph, vertices, group_by, backend, options=None, gpus=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn closeness<'py>(
     py: Python<'py>,
     graph: &NativeGraph,
@@ -277,14 +302,16 @@ pub fn closeness<'py>(
     group_by: bool,
     backend: &str,
     options: Option<&Bound<'py, PyDict>>,
+    gpus: Option<usize>,
 ) -> PyResult<Output<'py>> {
     let measure: Centrality = |s, ids, how| simdx::algos::closeness(s, ids, how);
-    centrality(py, graph, vertices, group_by, backend, options, measure)
+    centrality(py, graph, vertices, group_by, backend, options, gpus, measure)
 }
 
 /// Harmonic centrality (networkx's) of `vertices` (all when `None`), `float64`, on `backend`.
 #[pyfunction]
-#[pyo3(signature = (graph, vertices, group_by, backend, options=None))]
+#[pyo3(signature = (graph, vertices, group_by, backend, options=None, gpus=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn harmonic<'py>(
     py: Python<'py>,
     graph: &NativeGraph,
@@ -292,15 +319,17 @@ pub fn harmonic<'py>(
     group_by: bool,
     backend: &str,
     options: Option<&Bound<'py, PyDict>>,
+    gpus: Option<usize>,
 ) -> PyResult<Output<'py>> {
     let measure: Centrality = |s, ids, how| simdx::algos::harmonic(s, ids, how);
-    centrality(py, graph, vertices, group_by, backend, options, measure)
+    centrality(py, graph, vertices, group_by, backend, options, gpus, measure)
 }
 
 /// A centrality of the multi-search applications: one `f64` per vertex asked for.
 type Centrality = fn(&dyn Searches, &[VertexId], Traversal) -> Result<(Vec<f64>, MultiStats), MultiSourceError>;
 
 /// `measure` of `vertices` (all when `None`) on `backend`, as a `float64` array.
+#[allow(clippy::too_many_arguments)]
 fn centrality<'py>(
     py: Python<'py>,
     graph: &NativeGraph,
@@ -308,16 +337,18 @@ fn centrality<'py>(
     group_by: bool,
     backend: &str,
     options: Option<&Bound<'py, PyDict>>,
+    gpus: Option<usize>,
     measure: Centrality,
 ) -> PyResult<Output<'py>> {
     let ids = chosen(graph.graph(), vertices)?;
-    let (values, stats) = searching(py, graph, backend, options, group_by, |s, how| measure(s, &ids, how))?;
+    let (values, stats) = searching(py, graph, backend, gpus, options, group_by, |s, how| measure(s, &ids, how))?;
     Ok((PyArray1::from_vec(py, values).into_any(), stats))
 }
 
 /// Eccentricity of `vertices` (all when `None`) within what each reaches, `int64`, on `backend`.
 #[pyfunction]
-#[pyo3(signature = (graph, vertices, group_by, backend, options=None))]
+#[pyo3(signature = (graph, vertices, group_by, backend, options=None, gpus=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn eccentricity<'py>(
     py: Python<'py>,
     graph: &NativeGraph,
@@ -325,28 +356,33 @@ pub fn eccentricity<'py>(
     group_by: bool,
     backend: &str,
     options: Option<&Bound<'py, PyDict>>,
+    gpus: Option<usize>,
 ) -> PyResult<Output<'py>> {
     let ids = chosen(graph.graph(), vertices)?;
     let (values, stats) =
-        searching(py, graph, backend, options, group_by, |s, how| simdx::algos::eccentricity(s, &ids, how))?;
+        searching(py, graph, backend, gpus, options, group_by, |s, how| simdx::algos::eccentricity(s, &ids, how))?;
     let values: Vec<i64> = values.iter().map(|&e| i64::from(e)).collect();
     Ok((PyArray1::from_vec(py, values).into_any(), stats))
 }
 
-/// Runs a multi-search application `job` on `backend_name` (the graph's multi-source traversal there),
-/// without the GIL; its values and statistics.
+/// Runs a multi-search application `job` on `backend_name` (the graph's multi-source traversal there,
+/// on `gpus` GPUs when given), without the GIL; its values and statistics.
+#[allow(clippy::too_many_arguments)]
 fn searching<'py, T: Send>(
     py: Python<'py>,
     graph: &NativeGraph,
     backend_name: &str,
+    gpus: Option<usize>,
     options: Option<&Bound<'py, PyDict>>,
     group_by: bool,
     job: impl FnOnce(&dyn Searches, Traversal) -> Result<(T, MultiStats), MultiSourceError> + Send,
 ) -> PyResult<(T, Bound<'py, PyDict>)> {
     let (backend, options) = (backend(backend_name)?, run_options(options)?);
+    let gpus = gpu_count(backend, gpus)?;
     let how = Traversal { direction: options.direction, group_by, ..Traversal::default() };
     let (g, runners) = graph.prepared();
-    let (result, ran) = py.detach(|| runners.with(g, backend, options, |runner| Ok(job(runner.searches(), how))))?;
+    let (result, ran) =
+        py.detach(|| runners.on(g, backend, gpus, options, |runner| Ok(job(runner.searches(), how))))?;
     let (values, stats) = result.map_err(simdx_error)?;
     Ok((values, multi_stats(py, g, stats, &ran)?))
 }
@@ -354,7 +390,8 @@ fn searching<'py, T: Send>(
 /// Betweenness centrality from `sources` (all when `None`: exact), scaled as networkx's
 /// `betweenness_centrality` (by n / len(sources) for a sample), `float64`, on `backend`.
 #[pyfunction]
-#[pyo3(signature = (graph, sources, normalized, backend, options=None))]
+#[pyo3(signature = (graph, sources, normalized, backend, options=None, gpus=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn betweenness<'py>(
     py: Python<'py>,
     graph: &NativeGraph,
@@ -362,11 +399,95 @@ pub fn betweenness<'py>(
     normalized: bool,
     backend: &str,
     options: Option<&Bound<'py, PyDict>>,
+    gpus: Option<usize>,
 ) -> PyResult<Output<'py>> {
     let ids = chosen(graph.graph(), sources)?;
     let (values, stats) =
-        searching(py, graph, backend, options, false, |s, _| simdx::algos::betweenness(s, &ids, normalized))?;
+        searching(py, graph, backend, gpus, options, false, |s, _| simdx::algos::betweenness(s, &ids, normalized))?;
     Ok((PyArray1::from_vec(py, values).into_any(), stats))
+}
+
+/// An edge computation's refusal as Python sees it: a directed graph is a `ValueError`.
+fn intersect_error(what: &str, error: IntersectError) -> PyErr {
+    match error {
+        IntersectError::Directed => value_error(format!(
+            "{what} needs an undirected graph, and this one is directed (make it with directed=False, or read \
+             a file with undirected=True)"
+        )),
+        other => value_error(other.to_string()),
+    }
+}
+
+/// The number of triangles of an undirected graph (CPU).
+#[pyfunction]
+pub fn triangle_count(py: Python<'_>, graph: &NativeGraph) -> PyResult<u64> {
+    let g = graph.graph();
+    py.detach(|| simdx::algos::triangle_count(g)).map_err(|e| intersect_error("triangle_count", e))
+}
+
+/// The number of triangles each vertex of an undirected graph is in (`uint64`, CPU).
+#[pyfunction]
+pub fn triangles<'py>(py: Python<'py>, graph: &NativeGraph) -> PyResult<Bound<'py, PyAny>> {
+    let g = graph.graph();
+    let counts = py.detach(|| simdx::algos::triangles(g)).map_err(|e| intersect_error("triangles", e))?;
+    Ok(PyArray1::from_vec(py, counts).into_any())
+}
+
+/// The Jaccard coefficients of `pairs` (an `int64` array of shape (k, 2); every edge `u < v` when
+/// `None`) on an undirected graph: the pairs (`int64`, (k, 2)) and the coefficients (`float64`), CPU.
+#[pyfunction]
+#[pyo3(signature = (graph, pairs=None))]
+pub fn jaccard<'py>(
+    py: Python<'py>,
+    graph: &NativeGraph,
+    pairs: Option<PyReadonlyArray2<'_, i64>>,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let g = graph.graph();
+    if g.is_directed() {
+        return Err(intersect_error("jaccard", IntersectError::Directed));
+    }
+    let n = g.num_vertices();
+    let pairs: Vec<(VertexId, VertexId)> = match pairs {
+        None => py.detach(|| simdx::algos::jaccard::edge_pairs(g)),
+        Some(array) => {
+            let view = array.as_array();
+            if view.ncols() != 2 {
+                return Err(value_error(format!("pairs must have shape (k, 2), not {:?}", view.shape())));
+            }
+            let id = |i: usize, x: i64| match u32::try_from(x) {
+                Ok(v) if (v as usize) < n => Ok(v),
+                _ => Err(value_error(format!("pairs[{i}] names {x}, not a vertex id in [0, {n})"))),
+            };
+            view.rows()
+                .into_iter()
+                .enumerate()
+                .map(|(i, row)| Ok((id(i, row[0])?, id(i, row[1])?)))
+                .collect::<PyResult<_>>()?
+        }
+    };
+    let values = py.detach(|| simdx::algos::jaccard(g, &pairs)).map_err(|e| intersect_error("jaccard", e))?;
+    let flat: Vec<i64> = pairs.iter().flat_map(|&(u, v)| [i64::from(u), i64::from(v)]).collect();
+    let pairs = PyArray1::from_vec(py, flat).reshape([pairs.len(), 2])?;
+    Ok((pairs.into_any(), PyArray1::from_vec(py, values).into_any()))
+}
+
+/// Strongly connected components: each vertex's component, the smallest vertex id in it (`int64`),
+/// and how they were found (CPU); on an undirected graph, its connected components.
+#[pyfunction]
+pub fn scc<'py>(py: Python<'py>, graph: &NativeGraph) -> PyResult<Output<'py>> {
+    let g = graph.graph();
+    let ((components, found), time) = py.detach(|| {
+        let start = std::time::Instant::now();
+        (simdx::algos::scc(g), start.elapsed())
+    });
+    let components: Vec<i64> = components.iter().map(|&c| i64::from(c)).collect();
+    let dict = PyDict::new(py);
+    dict.set_item("backend", Backend::Cpu.name())?;
+    dict.set_item("time_s", time.as_secs_f64())?;
+    dict.set_item("trimmed", found.trimmed)?;
+    dict.set_item("pivot_component", found.pivot_component)?;
+    dict.set_item("colour_rounds", found.colour_rounds)?;
+    Ok((PyArray1::from_vec(py, components).into_any(), dict))
 }
 
 /// The vertices given (checked), or every vertex.
@@ -391,6 +512,12 @@ fn stats<'py>(py: Python<'py>, stats: &RunStats, ran: &Ran) -> PyResult<Bound<'p
     let dict = PyDict::new(py);
     dict.set_item("backend", ran.backend.name())?;
     dict.set_item("fallback", ran.fallback.as_deref())?;
+    let gpus = match ran.backend {
+        Backend::Gpus(n) => n,
+        Backend::Cuda => 1,
+        Backend::Auto | Backend::Cpu => 0,
+    };
+    dict.set_item("gpus", gpus)?;
     dict.set_item("iterations", stats.iterations.len())?;
     dict.set_item("time_s", stats.time.as_secs_f64())?;
     dict.set_item("edges_touched", stats.edges_touched())?;

@@ -23,11 +23,13 @@ pub struct NativeGraph {
     undirected: OnceLock<(Arc<Graph>, Runners)>,
 }
 
-/// The runners of one graph: one per backend, made when first asked for.
+/// The runners of one graph: one per backend (and per number of GPUs), made when first asked for.
 #[derive(Default)]
 pub struct Runners {
     cpu: Mutex<Option<Runner<'static>>>,
-    cuda: Mutex<Option<Result<Runner<'static>, String>>>,
+    /// CUDA runners by how many GPUs they hold (1: [`Backend::Cuda`], more: [`Backend::Gpus`]), or
+    /// why they could not be made.
+    cuda: Mutex<Vec<(usize, Result<Runner<'static>, String>)>>,
 }
 
 /// The backend a call ran on, and why `auto` ran on the CPU if it did.
@@ -46,18 +48,37 @@ impl Runners {
         options: RunOptions,
         job: impl FnOnce(&Runner<'static>) -> Result<T, RunError>,
     ) -> PyResult<(T, Ran)> {
+        self.on(graph, backend, 1, options, job)
+    }
+
+    /// [`Runners::with`] on the first `gpus` GPUs when it runs on CUDA (`backend` is `Auto`, `Cpu` or
+    /// `Cuda`; `Auto` on several GPUs still falls back to the CPU). Several GPUs split a many-search
+    /// traversal's sources; a program runs on the first. One runner is kept per number of GPUs.
+    pub fn on<T>(
+        &self,
+        graph: &Arc<Graph>,
+        backend: Backend,
+        gpus: usize,
+        options: RunOptions,
+        job: impl FnOnce(&Runner<'static>) -> Result<T, RunError>,
+    ) -> PyResult<(T, Ran)> {
         if backend != Backend::Cpu {
             let mut cuda = self.cuda.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            let prepared = cuda.get_or_insert_with(|| {
-                Runner::shared(graph.clone(), Backend::Cuda, options).map_err(|e| e.to_string())
-            });
-            match prepared {
+            let at = match cuda.iter().position(|(count, _)| *count == gpus) {
+                Some(at) => at,
+                None => {
+                    let on = if gpus > 1 { Backend::Gpus(gpus) } else { Backend::Cuda };
+                    cuda.push((gpus, Runner::shared(graph.clone(), on, options).map_err(|e| e.to_string())));
+                    cuda.len() - 1
+                }
+            };
+            match &mut cuda[at].1 {
                 Ok(runner) => {
                     runner.set_options(options);
                     let value = job(runner).map_err(simdx_error)?;
-                    return Ok((value, Ran { backend: Backend::Cuda, fallback: None }));
+                    return Ok((value, Ran { backend: runner.backend(), fallback: None }));
                 }
-                Err(why) if backend == Backend::Cuda => return Err(simdx_error(why)),
+                Err(why) if backend != Backend::Auto => return Err(simdx_error(why)),
                 Err(why) => {
                     let fallback = Some(why.clone());
                     drop(cuda);

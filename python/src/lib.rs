@@ -9,6 +9,12 @@ mod options;
 
 use pyo3::prelude::*;
 
+/// How many CUDA devices this host has (0 without a driver): the most `gpus=` can ask for.
+#[pyfunction]
+fn gpu_count() -> usize {
+    simdx::gpu_count()
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<graph::NativeGraph>()?;
@@ -27,5 +33,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(algorithms::harmonic, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms::eccentricity, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms::betweenness, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms::bfs_parents, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms::triangle_count, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms::triangles, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms::jaccard, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms::scc, m)?)?;
+    m.add_function(wrap_pyfunction!(gpu_count, m)?)?;
     Ok(())
 }

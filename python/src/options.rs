@@ -23,6 +23,19 @@ pub fn backend(name: &str) -> PyResult<Backend> {
     }
 }
 
+/// How many GPUs a many-search call asks for (`None`: one), checked against `backend`: several
+/// apply to `auto` and `cuda` only.
+pub fn gpu_count(backend: Backend, gpus: Option<usize>) -> PyResult<usize> {
+    match gpus {
+        None => Ok(1),
+        Some(0) => Err(value_error("gpus must be at least 1")),
+        Some(n) if n > 1 && backend == Backend::Cpu => {
+            Err(value_error(format!("gpus={n} needs backend 'auto' or 'cuda', not 'cpu'")))
+        }
+        Some(n) => Ok(n),
+    }
+}
+
 /// The run options from a dict of keyword arguments (absent: the defaults).
 pub fn run_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<RunOptions> {
     let mut run = RunOptions::default();

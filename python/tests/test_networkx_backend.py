@@ -186,3 +186,90 @@ def test_weighted_eccentricity_and_a_subset_of_a_digraph_match_networkx():
     assert nx.eccentricity(D, v=[0, 1], backend="simdx") == nx.eccentricity(D, v=[0, 1])
     with pytest.raises(nx.NetworkXError, match="not strongly connected"):
         nx.eccentricity(D, backend="simdx")
+
+
+def test_triangles_and_clustering_match_networkx(graph):
+    if graph.is_directed():
+        assert isinstance(dispatch.can_run("triangles", (graph,), {}), str)
+        assert isinstance(dispatch.can_run("transitivity", (graph,), {}), str)
+        return
+    assert nx.triangles(graph, backend="simdx") == nx.triangles(graph)
+    node = list(graph)[-1]
+    assert nx.triangles(graph, node, backend="simdx") == nx.triangles(graph, node)
+    some = list(graph)[::3] + ["not a node"]
+    assert list(nx.triangles(graph, some, backend="simdx").items()) == list(nx.triangles(graph, some).items())
+    assert nx.transitivity(graph, backend="simdx") == nx.transitivity(graph)
+    assert nx.clustering(graph, backend="simdx") == nx.clustering(graph)
+    assert nx.clustering(graph, node, backend="simdx") == nx.clustering(graph, node)
+    assert nx.average_clustering(graph, backend="simdx") == nx.average_clustering(graph)
+    if nx.transitivity(graph) == 0:
+        with pytest.raises(ZeroDivisionError):
+            nx.average_clustering(graph, count_zeros=False, backend="simdx")
+        return
+    expected = nx.average_clustering(graph, count_zeros=False)
+    assert nx.average_clustering(graph, count_zeros=False, backend="simdx") == expected
+
+
+def test_clustering_with_self_loops_and_weights():
+    G = nx.karate_club_graph()
+    G.add_edges_from([(0, 0), (5, 5)])
+    assert nx.triangles(G, backend="simdx") == nx.triangles(G)
+    assert nx.clustering(G, backend="simdx") == nx.clustering(G)
+    assert nx.transitivity(G, backend="simdx") == nx.transitivity(G)
+    assert isinstance(dispatch.can_run("clustering", (G,), {"weight": "weight"}), str)
+    assert nx.transitivity(nx.Graph(), backend="simdx") == nx.transitivity(nx.Graph()) == 0
+
+
+def test_jaccard_coefficients_match_networkx(graph):
+    if graph.is_directed():
+        assert isinstance(dispatch.can_run("jaccard_coefficient", (graph,), {}), str)
+        return
+    nodes = list(graph)
+    ebunch = [(nodes[i], nodes[(7 * i + 3) % len(nodes)]) for i in range(len(nodes))]
+    assert list(nx.jaccard_coefficient(graph, ebunch, backend="simdx")) == list(nx.jaccard_coefficient(graph, ebunch))
+    assert list(nx.jaccard_coefficient(graph, backend="simdx")) == list(nx.jaccard_coefficient(graph))
+    with pytest.raises(nx.NodeNotFound):
+        nx.jaccard_coefficient(graph, [(nodes[0], "missing")], backend="simdx")
+
+
+def test_jaccard_coefficients_with_self_loops_and_isolated_nodes():
+    G = nx.Graph([(0, 1), (1, 2), (0, 2), (2, 2), (2, 3)])
+    G.add_nodes_from([8, 9])
+    pairs = [(0, 1), (2, 3), (1, 3), (2, 2), (8, 9), (0, 8)]
+    got = list(nx.jaccard_coefficient(G, pairs, backend="simdx"))
+    expected = list(nx.jaccard_coefficient(G, pairs))
+    assert got == expected
+    assert [type(c) for _, _, c in got] == [type(c) for _, _, c in expected]
+
+
+def test_strongly_connected_components_match_networkx(graph):
+    if not graph.is_directed():
+        assert isinstance(dispatch.can_run("strongly_connected_components", (graph,), {}), str)
+        return
+    got = list(nx.strongly_connected_components(graph, backend="simdx"))
+    assert sorted(map(sorted, got)) == sorted(map(sorted, nx.strongly_connected_components(graph)))
+    # As networkx's (Tarjan's): every component comes after the components it reaches.
+    position = {node: i for i, component in enumerate(got) for node in component}
+    assert all(position[u] >= position[v] for u, v in graph.edges())
+    D = nx.DiGraph([(1, 2), (1, 3), (1, 4), (4, 2), (3, 4), (2, 3), (5, 1), (5, 6), (6, 5)])
+    assert list(nx.strongly_connected_components(D, backend="simdx")) == list(nx.strongly_connected_components(D))
+    assert nx.number_strongly_connected_components(graph, backend="simdx") == len(got)
+    assert nx.is_strongly_connected(graph, backend="simdx") == nx.is_strongly_connected(graph)
+    cycle = nx.cycle_graph(5, create_using=nx.DiGraph)
+    assert nx.is_strongly_connected(cycle, backend="simdx")
+    with pytest.raises(nx.NetworkXPointlessConcept):
+        nx.is_strongly_connected(nx.DiGraph(), backend="simdx")
+
+
+def test_bfs_edges_and_trees_match_networkx(graph):
+    for source in list(graph)[:3]:
+        for depth_limit in (None, 0, 1, 2):
+            for reverse in (False, True):
+                kwargs = {"reverse": reverse, "depth_limit": depth_limit}
+                expected = list(nx.bfs_edges(graph, source, **kwargs))
+                assert list(nx.bfs_edges(graph, source, backend="simdx", **kwargs)) == expected
+                tree = nx.bfs_tree(graph, source, backend="simdx", **kwargs)
+                assert list(tree.edges) == list(nx.bfs_tree(graph, source, **kwargs).edges)
+    assert isinstance(dispatch.can_run("bfs_edges", (graph, list(graph)[0]), {"sort_neighbors": sorted}), str)
+    with pytest.raises(nx.NetworkXError, match="is not in the"):
+        list(nx.bfs_edges(graph, "missing", backend="simdx"))

@@ -1,5 +1,6 @@
-"""networkx's connected components and k-cores on simdx: ``simdx.wcc`` labels every vertex with the
-smallest vertex number of its component, ``simdx.kcore`` peels the cores."""
+"""networkx's connected components, strongly connected components and k-cores on simdx: ``simdx.wcc``
+and ``simdx.scc`` label every vertex with the smallest vertex number of its component, ``simdx.kcore``
+peels the cores."""
 
 from __future__ import annotations
 
@@ -19,10 +20,12 @@ def _component_labels(G: SimdxGraph) -> np.ndarray:
     return simdx.wcc(G.simdx_graph(), backend=DEVICE)
 
 
-def _components(G: SimdxGraph) -> List[Set[Hashable]]:
-    """The components as sets of nodes, in networkx's order (by the first node of each in ``list(G)``,
-    which is the order of their smallest vertex numbers, simdx's labels)."""
-    labels = _component_labels(G)
+def _components(G: SimdxGraph, labels: Optional[np.ndarray] = None) -> List[Set[Hashable]]:
+    """The components (of ``labels``, default the weakly connected ones) as sets of nodes, by the
+    first node of each in ``list(G)``, which is the order of their smallest vertex numbers, simdx's
+    labels (networkx's order for connected components)."""
+    if labels is None:
+        labels = _component_labels(G)
     sizes = np.bincount(labels, minlength=len(G))
     roots = np.flatnonzero(sizes)
     # Every component as a set of its first node, then the larger ones filled in: graphs often have
@@ -70,6 +73,64 @@ def node_connected_component(G: SimdxGraph, n: Hashable) -> Set[Hashable]:
     vertex = G.index[n]
     labels = _component_labels(G)
     return set(G.labels_of(np.flatnonzero(labels == labels[vertex])))
+
+
+def _strong_labels(G: SimdxGraph) -> np.ndarray:
+    """Each vertex's strongly connected component: the smallest vertex number in it (``simdx.scc``)."""
+    if not G.directed:
+        raise nx.NetworkXNotImplemented("not implemented for undirected type")
+    return simdx.scc(G.simdx_graph())
+
+
+def _sinks_first(G: SimdxGraph, labels: np.ndarray) -> np.ndarray:
+    """The components' labels in reverse topological order of the condensation, as Tarjan's search
+    (networkx's) gives them: every component after the components it reaches. The condensation is
+    peeled a layer of sinks at a time, each layer by smallest vertex number; each round costs the arcs
+    into its layer."""
+    n = len(labels)
+    src, dst = labels[G.arc_src], labels[G.arc_dst]
+    between = src != dst
+    pairs = np.unique(src[between] * n + dst[between])
+    src, dst = pairs // n, pairs % n
+    out_degree = np.bincount(src, minlength=n)
+    by_target = np.argsort(dst, kind="stable")
+    predecessors = src[by_target]
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(dst, minlength=n), out=indptr[1:])
+    roots = np.flatnonzero(labels == np.arange(n))
+    layer = roots[out_degree[roots] == 0]
+    layers = []
+    while layer.size:
+        layers.append(layer)
+        starts, counts = indptr[layer], indptr[layer + 1] - indptr[layer]
+        offsets = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(counts.sum())
+        above, arcs = np.unique(predecessors[offsets], return_counts=True)
+        out_degree[above] -= arcs
+        layer = above[out_degree[above] == 0]
+    return np.concatenate(layers) if layers else roots
+
+
+def strongly_connected_components(G: SimdxGraph) -> Iterator[Set[Hashable]]:
+    """A generator of the strongly connected components of a directed graph, each a set of nodes, in
+    reverse topological order as networkx's (every component after those it reaches), components
+    otherwise unordered by that rule coming by their first node in ``list(G)``."""
+    labels = _strong_labels(G)
+    components = _components(G, labels)
+    roots = np.flatnonzero(labels == np.arange(len(labels)))
+    positions = np.searchsorted(roots, _sinks_first(G, labels))
+    return iter([components[i] for i in positions.tolist()])
+
+
+def number_strongly_connected_components(G: SimdxGraph) -> int:
+    """The number of strongly connected components."""
+    return int(np.unique(_strong_labels(G)).size)
+
+
+def is_strongly_connected(G: SimdxGraph) -> bool:
+    """Whether every node reaches every other; raises ``NetworkXPointlessConcept`` on the null graph."""
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    return bool((_strong_labels(G) == 0).all())
 
 
 def _check_self_loops(G: SimdxGraph) -> None:

@@ -5,8 +5,11 @@ weight given as a function, weights that are not numbers, negative or (for short
 eccentricity and diameter) not integers below 2**32, weighted betweenness, closeness and harmonic
 centrality (simdx's searches count hops; weights that are all 1 are accepted, and all equal for
 betweenness),
-``endpoints=True``, ``wf_improved=False``, ``harmonic_centrality(sources=...)`` and
-``eccentricity(sp=...)``. What it learns about a graph's weights is kept in
+``endpoints=True``, ``wf_improved=False``, ``harmonic_centrality(sources=...)``,
+``eccentricity(sp=...)``, ``bfs_edges``/``bfs_tree`` with ``sort_neighbors``, weighted clustering,
+and the graphs networkx itself refuses (directed ones for triangles, clustering and Jaccard
+coefficients, multigraphs where networkx raises, undirected ones for strong connectivity), so that
+networkx raises its own errors. What it learns about a graph's weights is kept in
 ``G.__networkx_cache__`` (which networkx empties when the graph changes), so repeated calls do not
 read the edges again, and the values it read wait there for the conversion of the same call (one pass
 over the edges, not two). ``should_run`` declines graphs too small for simdx to gain.
@@ -108,6 +111,24 @@ def _always(**_: Any) -> Verdict:
     return True
 
 
+def _undirected(G: Any) -> Verdict:
+    """Triangles are counted on undirected graphs (networkx raises on a directed one)."""
+    return True if not G.is_directed() else "simdx counts triangles of undirected graphs"
+
+
+def _simple_undirected(G: Any) -> Verdict:
+    """Undirected graphs without parallel edges (networkx raises on the others, or computes directed
+    clustering, which simdx does not)."""
+    if G.is_directed():
+        return "simdx computes this on undirected graphs"
+    return True if not G.is_multigraph() else "networkx does not take multigraphs here"
+
+
+def _directed(G: Any) -> Verdict:
+    """Strong connectivity is for directed graphs (networkx raises on an undirected one)."""
+    return True if G.is_directed() else "strongly connected components are for directed graphs"
+
+
 #: Per function: a check of its bound arguments, True or the reason it cannot run.
 RULES: Dict[str, Callable[..., Verdict]] = {
     "pagerank": lambda G, weight, **_: _any_weights(G, weight),
@@ -135,6 +156,24 @@ RULES: Dict[str, Callable[..., Verdict]] = {
         _integer_weights(G, weight) if sp is None else "simdx computes the distances itself (sp=None)"
     ),
     "diameter": lambda G, weight, e, **_: True if e is not None else _integer_weights(G, weight),
+    "bfs_edges": lambda sort_neighbors, **_: (
+        True if sort_neighbors is None else "simdx visits neighbours in the graph's order (sort_neighbors=None)"
+    ),
+    "bfs_tree": lambda sort_neighbors, **_: (
+        True if sort_neighbors is None else "simdx visits neighbours in the graph's order (sort_neighbors=None)"
+    ),
+    "triangles": lambda G, nodes, **_: _undirected(G) if nodes is None else _simple_undirected(G),
+    "transitivity": lambda G, **_: _simple_undirected(G),
+    "clustering": lambda G, weight, **_: (
+        _simple_undirected(G) if weight is None else "simdx's clustering is unweighted (weight=None)"
+    ),
+    "average_clustering": lambda G, weight, **_: (
+        _simple_undirected(G) if weight is None else "simdx's clustering is unweighted (weight=None)"
+    ),
+    "jaccard_coefficient": lambda G, **_: _simple_undirected(G),
+    "strongly_connected_components": lambda G, **_: _directed(G),
+    "number_strongly_connected_components": lambda G, **_: _directed(G),
+    "is_strongly_connected": lambda G, **_: _directed(G),
 }
 
 

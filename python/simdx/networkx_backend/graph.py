@@ -95,6 +95,7 @@ class SimdxGraph:
         self.weights_are_ints = True
         self._forms: Dict[Tuple[Any, ...], simdx.Graph] = {}
         self._node_array: Optional[np.ndarray] = None
+        self._pred: Optional[Tuple[np.ndarray, np.ndarray]] = None
         self._read(weight, default)
 
     def _read(self, weight: Optional[str], default: Any) -> None:
@@ -126,6 +127,20 @@ class SimdxGraph:
             return
         self.weights = weights if keep is None else weights[keep]
         self.weights_are_ints = all(issubclass(kind, (int, np.integer)) for kind in set(map(type, values)))
+
+    def adjacency(self, reverse: bool = False) -> Tuple[np.ndarray, np.ndarray]:
+        """Each node's distinct neighbours in networkx's order, as ``(indptr, indices)``: ``G[node]``
+        (``nbr_indptr``/``nbr_indices``), or with ``reverse`` on a directed graph its predecessors in
+        ``G.pred[node]`` order (read from the networkx graph when first asked for, then kept)."""
+        if not (reverse and self.directed):
+            return self.nbr_indptr, self.nbr_indices
+        if self._pred is None:
+            index, pred, n = self.index, self.graph._pred, len(self.nodes)
+            indptr = np.zeros(n + 1, dtype=np.int64)
+            np.cumsum(np.fromiter(map(len, pred.values()), dtype=np.int64, count=n), out=indptr[1:])
+            nodes = map(index.__getitem__, chain.from_iterable(pred.values()))
+            self._pred = (indptr, np.fromiter(nodes, dtype=np.int64, count=int(indptr[-1])))
+        return self._pred
 
     def __len__(self) -> int:
         return len(self.nodes)

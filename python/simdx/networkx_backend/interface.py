@@ -3,7 +3,7 @@ conversion hooks, ``can_run``/``should_run``, and the algorithms, each with netw
 
 from __future__ import annotations
 
-from . import centrality, components, dispatch, distance, graph, link_analysis, paths
+from . import centrality, cluster, components, dispatch, distance, graph, link_analysis, link_prediction, paths
 
 
 class BackendInterface:
@@ -33,6 +33,16 @@ class BackendInterface:
     harmonic_centrality = staticmethod(centrality.harmonic_centrality)
     eccentricity = staticmethod(distance.eccentricity)
     diameter = staticmethod(distance.diameter)
+    bfs_edges = staticmethod(paths.bfs_edges)
+    bfs_tree = staticmethod(paths.bfs_tree)
+    triangles = staticmethod(cluster.triangles)
+    transitivity = staticmethod(cluster.transitivity)
+    clustering = staticmethod(cluster.clustering)
+    average_clustering = staticmethod(cluster.average_clustering)
+    jaccard_coefficient = staticmethod(link_prediction.jaccard_coefficient)
+    strongly_connected_components = staticmethod(components.strongly_connected_components)
+    number_strongly_connected_components = staticmethod(components.number_strongly_connected_components)
+    is_strongly_connected = staticmethod(components.is_strongly_connected)
 
 
 #: The entry point's object.
