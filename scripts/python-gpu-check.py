@@ -31,6 +31,7 @@ for spec in ("kron:14:w", "urand:13:w", "grid:64x64"):
         ("wcc", lambda b: simdx.wcc(g, backend=b, return_stats=True), True),
         ("kcore", lambda b: simdx.kcore(g, backend=b, return_stats=True), True),
         ("spmv", lambda b: simdx.spmv(g, np.arange(g.num_vertices) % 7 + 1.0, backend=b, return_stats=True), False),
+        ("bp", lambda b: simdx.bp(g, backend=b, return_stats=True), False),
         ("msbfs", lambda b: simdx.msbfs(g, list(range(0, 700, 7)), backend=b, return_stats=True), True),
         ("closeness", lambda b: simdx.closeness(g, list(range(200)), backend=b, return_stats=True), True),
         ("eccentricity", lambda b: simdx.eccentricity(g, list(range(130)), backend=b, return_stats=True), True),
@@ -66,5 +67,9 @@ for spec in ("kron:14:w", "urand:13:w", "grid:64x64"):
         check("msbfs gpus=2", np.array_equal(levels_many, simdx.msbfs(g, ids, backend="cpu")), f"on {spec}")
     _, stats = simdx.bfs(g, source, return_stats=True)
     check("auto", stats["backend"] == "cuda" and stats["fallback"] is None, f"on {spec}: {stats['backend']}")
+network = simdx.generate("mlp:784,256,10")
+gpu, stats = simdx.mlp(network, bias=-0.5, backend="cuda", return_stats=True)
+cpu = simdx.mlp(network, bias=-0.5, backend="cpu")
+check("mlp", np.allclose(gpu, cpu, rtol=1e-5, atol=1e-6) and stats["backend"] == "cuda", "on mlp:784,256,10")
 print(f"{failures} failures")
 sys.exit(1 if failures else 0)

@@ -22,6 +22,9 @@ Vertices are numbered 0 to n-1. A graph made from networkx, or read with ``relab
 vertex's name in :attr:`Graph.labels`; on such a graph sources are given by name, and
 :meth:`Graph.to_dict` turns a result into ``{name: value}``.
 
+``bp`` (belief propagation) and ``mlp`` (a layered network's forward pass) take per-vertex numpy
+arrays, as ``simdx run bp --priors`` and ``simdx run mlp --input --bias`` take files.
+
 ``msbfs``, ``closeness``, ``harmonic``, ``eccentricity`` and ``betweenness`` also take ``gpus=N`` (or
 ``"all"``): their searches split over the first N GPUs of the host. ``triangle_count``, ``triangles``,
 ``jaccard`` and ``scc`` run on the CPU.
@@ -55,6 +58,8 @@ __all__ = [
     "wcc",
     "kcore",
     "spmv",
+    "bp",
+    "mlp",
     "msbfs",
     "closeness",
     "harmonic",
@@ -435,6 +440,68 @@ def spmv(graph: Graph, x: Any, *, backend: str = "auto", return_stats: bool = Fa
     if vector.ndim != 1:
         raise ValueError(f"x must be one-dimensional, not of shape {vector.shape}")
     return _finish(graph, _native.spmv(graph._native, vector, backend, options), backend, return_stats)
+
+
+def _per_vertex(name: str, values: Any) -> np.ndarray:
+    """A 1-D float64 array of per-vertex values (the length is checked by the native side)."""
+    array = np.ascontiguousarray(np.asarray(values, dtype=np.float64))
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, not of shape {array.shape}")
+    return array
+
+
+def bp(
+    graph: Graph,
+    priors: Any = None,
+    *,
+    iterations: int = 10,
+    backend: str = "auto",
+    return_stats: bool = False,
+    **options: Any,
+) -> Result:
+    """Belief propagation in SIMD-X's form (``simdx run bp``): beliefs start at ``priors`` (one
+    finite, non-negative value per vertex, not all 0; uniform ``1 / n`` by default), and each of the
+    ``iterations`` iterations sets ``y[v] = priors[v] * sum of w * belief[u] over in-arcs u -> v`` (the
+    likelihood ``w`` is the edge weight as float32, 1 on an unweighted graph), then normalises the
+    beliefs to ``y / y.sum()``. Returns the beliefs, float64, summing to 1; a vertex without
+    in-neighbours ends at 0. Raises ``ValueError`` where the CLI refuses: ``iterations`` below 1,
+    priors negative, NaN, infinite, all 0 or not one per vertex, and a graph and priors that leave
+    every belief 0 (no vertex with a positive prior receives belief along an arc of positive weight).
+    """
+    if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)):
+        raise TypeError(f"iterations must be an integer, not {iterations!r}")
+    if iterations < 1:
+        raise ValueError(f"iterations = {iterations} is not at least 1")
+    vector = None if priors is None else _per_vertex("priors", priors)
+    output = _native.bp(graph._native, vector, int(iterations), backend, options)
+    return _finish(graph, output, backend, return_stats)
+
+
+def mlp(
+    graph: Graph,
+    input: Any = None,
+    bias: Any = 0.0,
+    *,
+    backend: str = "auto",
+    return_stats: bool = False,
+    **options: Any,
+) -> Result:
+    """The forward pass of a multi-layer perceptron laid out as a layered directed graph
+    (``simdx run mlp``; ``simdx.generate("mlp:784,256,10")`` makes one): neurons are vertices, weights
+    are the edge weights (1 on an unweighted graph). Input neurons, the vertices without in-arcs, hold
+    ``input[v]`` (one value per vertex, the others unread; ``((v mod 10) + 1) / 10`` by default); each
+    further layer becomes ``sigmoid(sum of w * x[u] over in-arcs u -> v + bias[v])``. ``bias`` is one
+    number for every neuron or one value per vertex. Returns every neuron's activation, float32.
+    Raises ``ValueError`` for a graph that is not a layered network (undirected, an arc that skips or
+    goes back a layer, a vertex no input reaches) and for inputs or biases that are not finite float32
+    values or not one per vertex."""
+    vector = None if input is None else _per_vertex("input", input)
+    if np.ndim(bias) == 0:
+        one, each = float(bias), None
+    else:
+        one, each = 0.0, _per_vertex("bias", bias)
+    output = _native.mlp(graph._native, vector, one, each, backend, options)
+    return _finish(graph, output, backend, return_stats)
 
 
 def _vertex_ids(graph: Graph, vertices: Optional[Sequence[Any]]) -> Optional[np.ndarray]:

@@ -75,6 +75,21 @@ def ppr(
 def wcc(graph: Graph, backend: str, options: Optional[Dict[str, Any]] = None) -> Output: ...
 def kcore(graph: Graph, k: Optional[int], backend: str, options: Optional[Dict[str, Any]] = None) -> Output: ...
 def spmv(graph: Graph, x: np.ndarray, backend: str, options: Optional[Dict[str, Any]] = None) -> Output: ...
+def bp(
+    graph: Graph,
+    priors: Optional[np.ndarray],
+    iterations: int,
+    backend: str,
+    options: Optional[Dict[str, Any]] = None,
+) -> Output: ...
+def mlp(
+    graph: Graph,
+    input: Optional[np.ndarray],
+    bias: float,
+    biases: Optional[np.ndarray],
+    backend: str,
+    options: Optional[Dict[str, Any]] = None,
+) -> Output: ...
 def levels_from_each(
     graph: Graph,
     sources: np.ndarray,

@@ -7,8 +7,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use simdx::acc::{DeviceProgram, VertexData};
 use simdx::algos::{
-    bfs_tree, core_numbers, Bfs, BfsTree, KCore, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp, Wcc,
-    WideSssp,
+    bfs_tree, core_numbers, Bfs, BfsTree, Bp, KCore, Mlp, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp,
+    Wcc, WideSssp,
 };
 use simdx::engine::{Direction, FilterUsed, Run, RunStats};
 use simdx::intersect::IntersectError;
@@ -252,21 +252,92 @@ pub fn spmv<'py>(
     backend: &str,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Output<'py>> {
-    let n = graph.graph().num_vertices();
-    if x.as_array().len() != n {
-        return Err(value_error(format!("x has {} values but the graph has {n} vertices", x.as_array().len())));
+    let x = f32_per_vertex("x", &x, graph.graph().num_vertices())?;
+    let program = Spmv { x: x.into() };
+    let (run, ran) = self::run(py, graph.prepared(), &program, backend, options)?;
+    Ok((PyArray1::from_vec(py, run.values).into_any(), stats(py, &run.stats, &ran)?))
+}
+
+/// `values`, the argument `name`, checked to hold one value per vertex of an `n`-vertex graph.
+fn per_vertex<'a>(name: &str, values: &'a PyReadonlyArray1<'_, f64>, n: usize) -> PyResult<&'a [f64]> {
+    let values = values.as_slice().map_err(|_| value_error(format!("{name} must be a contiguous array")))?;
+    if values.len() != n {
+        return Err(value_error(format!("{name} has {} values but the graph has {n} vertices", values.len())));
     }
-    let x = x
-        .as_array()
+    Ok(values)
+}
+
+/// `values`, the argument `name`, as one finite `f32` per vertex of an `n`-vertex graph.
+fn f32_per_vertex(name: &str, values: &PyReadonlyArray1<'_, f64>, n: usize) -> PyResult<Vec<f32>> {
+    per_vertex(name, values, n)?
         .iter()
         .enumerate()
         .map(|(v, &value)| match value as f32 {
             x32 if x32.is_finite() => Ok(x32),
-            _ => Err(value_error(format!("x[{v}] = {value} is not a finite float32 value"))),
+            _ => Err(value_error(format!("{name}[{v}] = {value} is not a finite float32 value"))),
         })
-        .collect::<PyResult<Vec<f32>>>()?;
-    let program = Spmv { x: x.into() };
+        .collect()
+}
+
+/// Belief propagation (the `Bp` program) for `iterations` BP iterations from `priors` (uniform,
+/// `1 / n`, when `None`): each vertex's belief, `float64`, the beliefs summing to 1. Refuses what the
+/// CLI refuses, as `ValueError`: priors that are negative, not finite, all 0 or not one per vertex,
+/// and inputs whose beliefs would all be 0 (nothing to normalise).
+#[pyfunction]
+#[pyo3(signature = (graph, priors, iterations, backend, options=None))]
+pub fn bp<'py>(
+    py: Python<'py>,
+    graph: &NativeGraph,
+    priors: Option<PyReadonlyArray1<'_, f64>>,
+    iterations: u32,
+    backend: &str,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Output<'py>> {
+    if iterations == 0 {
+        return Err(value_error("iterations must be at least 1 for bp"));
+    }
+    let g = graph.graph();
+    let program = match &priors {
+        Some(priors) => Bp { iterations, priors: per_vertex("priors", priors, g.num_vertices())?.to_vec().into() },
+        None => Bp::uniform(g.num_vertices(), iterations),
+    };
+    simdx::algos::bp::check_inputs(g, program.priors.as_slice()).map_err(value_error)?;
     let (run, ran) = self::run(py, graph.prepared(), &program, backend, options)?;
+    simdx::algos::bp::check_beliefs(&run.values).map_err(value_error)?;
+    Ok((PyArray1::from_vec(py, run.values).into_any(), stats(py, &run.stats, &ran)?))
+}
+
+/// The forward pass of a layered network (the `Mlp` program): each neuron's activation, `float32`;
+/// input neurons (no in-arcs) hold `input` (`((v mod 10) + 1) / 10` when `None`), every other
+/// neuron `sigmoid(weighted sum + bias)`, its bias `biases[v]` when given, otherwise `bias`. Refuses,
+/// as `ValueError`, a graph that is not a layered network and values that are not finite `float32`s
+/// or not one per vertex.
+#[pyfunction]
+#[pyo3(signature = (graph, input, bias, biases, backend, options=None))]
+pub fn mlp<'py>(
+    py: Python<'py>,
+    graph: &NativeGraph,
+    input: Option<PyReadonlyArray1<'_, f64>>,
+    bias: f64,
+    biases: Option<PyReadonlyArray1<'_, f64>>,
+    backend: &str,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Output<'py>> {
+    let g = graph.graph();
+    let n = g.num_vertices();
+    let bias = match &biases {
+        Some(biases) => f32_per_vertex("bias", biases, n)?.into(),
+        None => match bias as f32 {
+            b if b.is_finite() => VertexData::filled(b, n),
+            _ => return Err(value_error(format!("bias {bias} is not a finite float32 value"))),
+        },
+    };
+    let input = match &input {
+        Some(input) => f32_per_vertex("input", input, n)?.into(),
+        None => Mlp::default_input(n, 0.0).input,
+    };
+    simdx::algos::mlp::check_network(g).map_err(value_error)?;
+    let (run, ran) = self::run(py, graph.prepared(), &Mlp { input, bias }, backend, options)?;
     Ok((PyArray1::from_vec(py, run.values).into_any(), stats(py, &run.stats, &ran)?))
 }
 

@@ -28,6 +28,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(algorithms::wcc, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms::kcore, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms::spmv, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms::bp, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms::mlp, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms::levels_from_each, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms::closeness, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms::harmonic, m)?)?;
