@@ -7,26 +7,19 @@ use std::process::{Command, Stdio};
 
 use super::*;
 
-/// The kernel files, by name.
-const KERNELS: &[(&str, &str)] = &[
-    ("state.cu", include_str!("../kernels/state.cu")),
-    ("online_filter.cu", include_str!("../kernels/online_filter.cu")),
-    ("prepare.cu", include_str!("../kernels/prepare.cu")),
-    ("push.cu", include_str!("../kernels/push.cu")),
-    ("pull.cu", include_str!("../kernels/pull.cu")),
-    ("tiles.cu", include_str!("../kernels/tiles.cu")),
-    ("chunks.cu", include_str!("../kernels/chunks.cu")),
-    ("apply.cu", include_str!("../kernels/apply.cu")),
-    ("select.cu", include_str!("../kernels/select.cu")),
-    ("buckets.cu", include_str!("../kernels/buckets.cu")),
-    ("scan.cu", include_str!("../kernels/scan.cu")),
-    ("link.cu", include_str!("../kernels/link.cu")),
+/// The kernel files the engine's steps do not compile (the steps' own are `engine::PHASES`).
+const OTHER_KERNELS: [(&str, &str); 5] = [
     ("barrier.cu", include_str!("../kernels/barrier.cu")),
     ("fused.cu", include_str!("../kernels/fused.cu")),
     ("async.cu", include_str!("../kernels/async.cu")),
     ("multi_source.cu", include_str!("../kernels/multi_source.cu")),
     ("dependencies.cu", include_str!("../kernels/dependencies.cu")),
 ];
+
+/// Every kernel file, by name.
+fn kernels() -> impl Iterator<Item = (&'static str, &'static str)> {
+    crate::engine::PHASES.into_iter().chain(OTHER_KERNELS)
+}
 
 /// The declarations of CUDA's built-ins for a host compiler (as the kernel syntax test uses).
 const SHIM: &str = include_str!("../../tests/syntax_shim.h");
@@ -58,8 +51,7 @@ fn check_struct<T: DeviceStruct>(users: &[&str]) {
     expected.extend(T::TAIL.map(|(_, field)| field.to_string()));
     assert_eq!(c_fields(&declaration::<T>(), T::C_NAME), expected, "{}", T::C_NAME);
     for f in T::FIELDS.iter().filter(|f| f.name != "pad") {
-        let used = KERNELS
-            .iter()
+        let used = kernels()
             .filter(|(file, _)| users.contains(file))
             .any(|(_, text)| text.contains(&format!("->{}", f.name)) || text.contains(&format!(".{}", f.name)));
         assert!(used, "{}.{} is read by none of {users:?}", T::C_NAME, f.name);
@@ -94,7 +86,7 @@ fn counter_slots_are_declared_only_here() {
     let slots = [step::DEFINES, far::DEFINES, queue::DEFINES, multi_source::DEFINES, sweep::DEFINES].concat();
     for (name, _, doc) in &slots {
         assert!(!doc.trim().is_empty(), "{name} has no documentation");
-        for (file, text) in KERNELS {
+        for (file, text) in kernels() {
             assert!(!text.contains(&format!("#define {name} ")), "kernels/{file} defines {name} itself");
         }
     }

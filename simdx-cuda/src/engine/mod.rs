@@ -33,7 +33,7 @@ use crate::workspace::Workspace;
 
 /// The step kernels (one launch per phase), one file per phase, in the order they are compiled: after
 /// the prelude and the program's device code, before the grid barrier and the fused kernels.
-const PHASES: [(&str, &str); 12] = [
+pub(crate) const PHASES: [(&str, &str); 12] = [
     ("state.cu", include_str!("../kernels/state.cu")),
     ("online_filter.cu", include_str!("../kernels/online_filter.cu")),
     ("prepare.cu", include_str!("../kernels/prepare.cu")),
