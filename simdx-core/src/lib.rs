@@ -11,7 +11,9 @@
 //!   engines follow) and the CPU backend, built in; the CUDA backend (simdx-cuda) runs the same
 //!   programs through these traits;
 //! * many breadth-first searches at once and the search programs they run ([`multi_source`],
-//!   [`search_program`]), and Brandes' dependency accumulation for betweenness ([`dependencies`]).
+//!   [`search_program`]), and Brandes' dependency accumulation for betweenness ([`dependencies`]);
+//! * edge computations on sorted neighbour lists (triangles, Jaccard: [`intersect`]) and strongly
+//!   connected components ([`strong`]), which are not vertex programs.
 //!
 //! ```
 //! use simdx_core::gen::GeneratorSpec;
