@@ -115,6 +115,57 @@ fn sssp(
     Ok(outcome(Values::U32(run.values), times, run.stats, source, validation))
 }
 
+/// BFS levels from `--source` (or the nearest of `--sources`), or with `--parents` the search tree.
+fn bfs(
+    params: &AlgorithmArgs,
+    graph: &Graph,
+    seed: u64,
+    runner: &Runner<'_>,
+    count: u32,
+    validate: bool,
+) -> Result<Outcome, CliError> {
+    if let Some(sources) = sources(params, graph)? {
+        let program = MultiSourceBfs { sources: VertexData::set(graph.num_vertices(), &sources) };
+        let (run, times) = trials(runner, &program, count)?;
+        let validation = check(validate, || verify::bfs_from(graph, &sources, &run.values).map(|()| String::new()));
+        return Ok(outcome(Values::U32(run.values), times, run.stats, None, validation));
+    }
+    let source = pick_source(params.source, graph, seed)?;
+    if params.parents {
+        return bfs_parents(graph, source, runner, count, validate);
+    }
+    let (run, times) = trials(runner, &Bfs { source }, count)?;
+    let validation = check(validate, || verify::bfs(graph, source, &run.values).map(|()| String::new()));
+    Ok(outcome(Values::U32(run.values), times, run.stats, Some(source), validation))
+}
+
+/// Personalized PageRank jumping to `--sources` (or `--source`).
+fn ppr(
+    params: &AlgorithmArgs,
+    graph: &Graph,
+    seed: u64,
+    runner: &Runner<'_>,
+    count: u32,
+    validate: bool,
+) -> Result<Outcome, CliError> {
+    let allowed = rank_allowance(params, validate)?;
+    let seeds = match sources(params, graph)? {
+        Some(seeds) => seeds,
+        None => vec![pick_source(params.source, graph, seed)?],
+    };
+    let program = Ppr {
+        damping: params.damping,
+        tolerance: params.tolerance,
+        max_iterations: params.rank_iterations(),
+        ..Ppr::from_seeds(graph.num_vertices(), &seeds)
+    };
+    let (run, times) = trials(runner, &program, count)?;
+    let validation = check(validate, || {
+        verify::ppr(graph, &program, &run.values, allowed).map(|l1| format!(" (L1 distance {l1:.2e})"))
+    });
+    Ok(outcome(Values::F64(run.values), times, run.stats, None, validation))
+}
+
 /// `bfs --parents`: the search tree from `source`, checked by Graph500's rules and its levels against
 /// the serial BFS.
 fn bfs_parents(
@@ -235,22 +286,7 @@ impl Algorithm {
         validate: bool,
     ) -> Result<Outcome, CliError> {
         match self {
-            Algorithm::Bfs => {
-                if let Some(sources) = sources(params, graph)? {
-                    let program = MultiSourceBfs { sources: VertexData::set(graph.num_vertices(), &sources) };
-                    let (run, times) = trials(runner, &program, count)?;
-                    let validation =
-                        check(validate, || verify::bfs_from(graph, &sources, &run.values).map(|()| String::new()));
-                    return Ok(outcome(Values::U32(run.values), times, run.stats, None, validation));
-                }
-                let source = pick_source(params.source, graph, seed)?;
-                if params.parents {
-                    return bfs_parents(graph, source, runner, count, validate);
-                }
-                let (run, times) = trials(runner, &Bfs { source }, count)?;
-                let validation = check(validate, || verify::bfs(graph, source, &run.values).map(|()| String::new()));
-                Ok(outcome(Values::U32(run.values), times, run.stats, Some(source), validation))
-            }
+            Algorithm::Bfs => bfs(params, graph, seed, runner, count, validate),
             Algorithm::Sssp => sssp(params, graph, seed, runner, count, validate),
             Algorithm::Pr => {
                 let allowed = rank_allowance(params, validate)?;
@@ -265,24 +301,7 @@ impl Algorithm {
                 });
                 Ok(Outcome { values: Values::F64(run.values), times, stats: run.stats, source: None, validation })
             }
-            Algorithm::Ppr => {
-                let allowed = rank_allowance(params, validate)?;
-                let seeds = match sources(params, graph)? {
-                    Some(seeds) => seeds,
-                    None => vec![pick_source(params.source, graph, seed)?],
-                };
-                let program = Ppr {
-                    damping: params.damping,
-                    tolerance: params.tolerance,
-                    max_iterations: params.rank_iterations(),
-                    ..Ppr::from_seeds(graph.num_vertices(), &seeds)
-                };
-                let (run, times) = trials(runner, &program, count)?;
-                let validation = check(validate, || {
-                    verify::ppr(graph, &program, &run.values, allowed).map(|l1| format!(" (L1 distance {l1:.2e})"))
-                });
-                Ok(outcome(Values::F64(run.values), times, run.stats, None, validation))
-            }
+            Algorithm::Ppr => ppr(params, graph, seed, runner, count, validate),
             Algorithm::Wcc => {
                 let sym = undirected(graph);
                 let own = on_undirected(runner, &sym, graph)?;
