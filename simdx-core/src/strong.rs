@@ -2,7 +2,8 @@
 //! Multistep method: each component is named by its smallest vertex id.
 //!
 //! 1. **Trim**: a vertex with no remaining in-arc or no remaining out-arc is a component of its own;
-//!    repeated while it finds some (cheap rounds that remove the graph's many small components).
+//!    placing it may leave its neighbours so, and they follow (a peeling that removes the graph's many
+//!    small components, and any acyclic part whole, in time linear in its arcs).
 //! 2. **Forward-backward** from a pivot (the remaining vertex of largest in-degree x out-degree): what
 //!    both reaches and is reached from it is one component, usually the giant one.
 //! 3. **Colouring** for the rest: every remaining vertex takes the smallest id that reaches it
@@ -57,13 +58,20 @@ fn open(component: &[AtomicU32], v: VertexId) -> bool {
     component[v as usize].load(Ordering::Relaxed) == OPEN
 }
 
+/// Rounds of [`trim`] that look for lone vertices by scanning every open vertex's lists (each stops at
+/// its first open neighbour) before it turns to peeling, which counts every list in full once but then
+/// follows chains of lone vertices in time linear in their arcs.
+const SCANNED_TRIM_ROUNDS: usize = 4;
+
 /// Places every open vertex without an open in- or out-neighbour (other than itself) in a component
-/// of its own, round after round while some are found; returns how many.
+/// of its own, and so on while that leaves others without one; returns how many it placed. A few
+/// scanning rounds take what most graphs have; a graph that still yields lone vertices after them (a
+/// long chain) is peeled.
 fn trim(graph: &Graph, component: &[AtomicU32]) -> u64 {
     let n = graph.num_vertices() as VertexId;
     let linked = |v: VertexId, list: &[VertexId]| list.iter().any(|&u| u != v && open(component, u));
     let mut total = 0;
-    loop {
+    for _ in 0..SCANNED_TRIM_ROUNDS {
         let lone: Vec<VertexId> = (0..n)
             .into_par_iter()
             .filter(|&v| open(component, v))
@@ -75,6 +83,44 @@ fn trim(graph: &Graph, component: &[AtomicU32]) -> u64 {
         total += lone.len() as u64;
         lone.par_iter().for_each(|&v| component[v as usize].store(v, Ordering::Relaxed));
     }
+    total + peel(graph, component)
+}
+
+/// The rest of [`trim`] as a peeling in O(n + m): each placed vertex takes one from its open
+/// neighbours' counts of open in- and out-neighbours, and a count reaching 0 places its vertex.
+fn peel(graph: &Graph, component: &[AtomicU32]) -> u64 {
+    let n = graph.num_vertices() as VertexId;
+    let open_others = |v: VertexId, list: &[VertexId]| {
+        let count = list.iter().filter(|&&u| u != v && open(component, u)).count();
+        AtomicU32::new(if open(component, v) { count as u32 } else { 0 })
+    };
+    let ins: Vec<AtomicU32> = (0..n).into_par_iter().map(|v| open_others(v, graph.in_neighbors(v))).collect();
+    let outs: Vec<AtomicU32> = (0..n).into_par_iter().map(|v| open_others(v, graph.out_neighbors(v))).collect();
+    let claim =
+        |v: VertexId| component[v as usize].compare_exchange(OPEN, v, Ordering::Relaxed, Ordering::Relaxed).is_ok();
+    let lone =
+        |v: VertexId| ins[v as usize].load(Ordering::Relaxed) == 0 || outs[v as usize].load(Ordering::Relaxed) == 0;
+    let mut frontier: Vec<VertexId> =
+        (0..n).into_par_iter().filter(|&v| open(component, v) && lone(v) && claim(v)).collect();
+    let mut total = 0;
+    while !frontier.is_empty() {
+        total += frontier.len() as u64;
+        // A count reaching 0 makes its vertex lone; a vertex placed already (or before the counts were
+        // taken) is not claimed again, whatever its count does.
+        let last = |counts: &[AtomicU32], w: VertexId| counts[w as usize].fetch_sub(1, Ordering::Relaxed) == 1;
+        let (ins, outs) = (&ins, &outs);
+        frontier = frontier
+            .par_iter()
+            .with_max_len(64)
+            .flat_map_iter(|&v| {
+                let forward = graph.out_neighbors(v).iter().filter(move |&&w| w != v && last(ins, w));
+                let backward = graph.in_neighbors(v).iter().filter(move |&&w| w != v && last(outs, w));
+                forward.chain(backward).copied()
+            })
+            .filter(|&w| claim(w))
+            .collect();
+    }
+    total
 }
 
 /// The open vertex of largest in-degree x out-degree, if any is open.
@@ -176,6 +222,18 @@ mod tests {
         let g = directed(7, &[(0, 1), (1, 2), (2, 0), (2, 3), (3, 4), (4, 3), (6, 6)]);
         let (components, _) = strongly_connected(&g);
         assert_eq!(components, vec![0, 0, 0, 3, 3, 5, 6]);
+    }
+
+    #[test]
+    fn a_long_chain_into_a_cycle_is_peeled() {
+        // 0 -> 1 -> ... -> 999 and 999 -> 990: the chain 0..989 is trimmed (past the scanning rounds,
+        // by peeling), 990..999 is one component.
+        let mut arcs: Vec<(u32, u32)> = (0..999).map(|v| (v, v + 1)).collect();
+        arcs.push((999, 990));
+        let (components, stats) = strongly_connected(&directed(1000, &arcs));
+        let want: Vec<u32> = (0..1000).map(|v| v.min(990)).collect();
+        assert_eq!(components, want);
+        assert_eq!(stats.trimmed, 990);
     }
 
     #[test]
