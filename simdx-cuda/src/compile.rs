@@ -124,6 +124,9 @@ pub fn modules(
     Ok((out, hit))
 }
 
+/// A CUBIN NVRTC made and the seconds it took, or why it could not.
+type Compiled = Result<(Vec<u8>, f64), CudaError>;
+
 /// The cache key of `source` compiled for `arch` with the extra `defines` by this NVRTC.
 fn cache_key(arch: &str, defines: &[String], source: &str) -> u64 {
     let version = nvrtc_version();
@@ -140,7 +143,7 @@ fn compile_missing(
     stored: &[Option<Vec<u8>>],
 ) -> Result<Vec<Option<Vec<u8>>>, CudaError> {
     let started = std::time::Instant::now();
-    let results: Vec<Option<Result<(Vec<u8>, f64), CudaError>>> = std::thread::scope(|scope| {
+    let results: Vec<Option<Compiled>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..sources.len())
             .map(|i| {
                 let missing = loaded[i].is_none() && stored[i].is_none();
