@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Keeps in .gpu/ (made by ../shared/tools/gpu-pack) only what needs a GPU: the test executables whose
-# source names the CUDA backend, the library tests of simdx-cuda and the facade, and the CLI binary, so
+# source names the CUDA backend, the library tests of simdx-cuda and the facade, the CLI binary and the compile_time example, so
 # that the folder fits what the device tool carries (64 MiB); writes .gpu/run-all.sh, which puts the CLI
 # where the CLI tests look for it (target/release/simdx) and runs .gpu/run.sh.
 # Usage: bash scripts/gpu-prune.sh, then on the GPU machine: bash .gpu/run-all.sh
@@ -17,7 +17,7 @@ while IFS=$'\t' read -r name pkg; do
   fi
 done < .gpu/tests.tsv
 mv .gpu/tests.keep .gpu/tests.tsv
-find .gpu/bin -type f ! -name simdx -delete
+find .gpu/bin -type f ! -name simdx ! -name compile_time -delete
 cat > .gpu/run-all.sh <<'RUN'
 #!/usr/bin/env bash
 # Every packed test, the CLI tests included: they run the binary cargo built, target/release/simdx.
