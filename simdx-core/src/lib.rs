@@ -36,6 +36,7 @@ pub mod io;
 pub mod memory;
 pub mod multi_source;
 pub(crate) mod parallel;
+pub mod partition;
 mod run;
 pub mod search_program;
 mod search_run;
