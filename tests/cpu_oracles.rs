@@ -1,7 +1,7 @@
 //! Every hand-written program on the CPU backend against its serial oracle, on generated graphs and
 //! hand-made edge cases, under every direction and filter policy.
 
-use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
+use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, ProgramHints, Vertex};
 use simdx::engine::{
     DegreeClasses, Direction, DirectionPolicy, Engine, FilterPolicy, FilterUsed, FusionPolicy, RunOptions,
 };
@@ -164,7 +164,6 @@ impl Program for BrokenPromise {
     const APPLY: Apply = Apply::Every;
     const IDENTITY: f64 = 0.0;
     const UNSEEN: f64 = 0.0;
-    const IDENTITY_KEEPS_VALUE: bool = true;
 
     fn init(&self, _: Vertex) -> f64 {
         1.0
@@ -181,6 +180,11 @@ impl Program for BrokenPromise {
     fn done(&self, iterations: u32, _: f64) -> bool {
         iterations >= 3
     }
+}
+
+#[cfg(debug_assertions)]
+impl ProgramHints for BrokenPromise {
+    const IDENTITY_KEEPS_VALUE: bool = true;
 }
 
 #[test]
@@ -533,6 +537,8 @@ impl Program for NarrowHops {
     }
 }
 
+impl ProgramHints for NarrowHops {}
+
 #[test]
 fn a_program_may_send_a_narrower_type_than_it_keeps() {
     let g = generated("kron:10");
@@ -559,7 +565,6 @@ impl Program for LevelPairs {
     const APPLY: Apply = Apply::InPlace;
     const IDENTITY: u32 = u32::MAX;
     const UNSEEN: u32 = u32::MAX;
-    const SOURCE_IGNORES_SENT: bool = true;
 
     fn init(&self, v: Vertex) -> u32 {
         if v.id == self.source {
@@ -580,6 +585,10 @@ impl Program for LevelPairs {
     fn bucket(&self, level: u32) -> u32 {
         level / 2
     }
+}
+
+impl ProgramHints for LevelPairs {
+    const SOURCE_IGNORES_SENT: bool = true;
 }
 
 #[test]

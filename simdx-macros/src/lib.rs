@@ -63,10 +63,11 @@ pub fn graph_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
                     (TokenStream2::new(), Vec::new())
                 }
             };
-            if let Some(with_defaults) = program::with_defaults(&imp, &facade_path(), &arrays) {
+            let (with_defaults, hints) = program::with_defaults(&imp, &facade_path(), &arrays);
+            if let Some(with_defaults) = with_defaults {
                 original = quote!(#with_defaults);
             }
-            generated
+            quote!(#hints #generated)
         }
         Err(_) => {
             errors.push(syn::Error::new(

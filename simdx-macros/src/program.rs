@@ -169,25 +169,44 @@ fn features(krate: &TokenStream, bodies: &[(&str, Option<LoweredFn>)], reads_dst
     }
 }
 
-/// The impl with what the macro fills in added, or `None` when nothing is to add:
+/// The constants of `ProgramHints` (with `fn vertex_arrays`, its items), which an impl of `Program`
+/// under the macro may declare: they are moved into the hints' impl.
+const HINTS: [&str; 4] = ["SILENT", "IDENTITY_KEEPS_VALUE", "SOURCE_IGNORES_SENT", "USES_GLOBAL"];
+
+/// The impl with what the macro fills in added, or `None` when nothing is to add, and the impl of
+/// `ProgramHints` for the same type (made for every trait impl; an inherent impl, an error the macro
+/// reports, gets none). The impl gets:
 /// * `type Message = <its Value>;` after `type Value`, when it declares a `Value` but no `Message`
 ///   (Rust has no defaults for associated types);
-/// * `fn vertex_arrays` listing `arrays`, the fields that kernel code indexes (`self.x[v.id]`, from
-///   [`expand`]);
-/// * `const SOURCE_IGNORES_SENT: bool = true;` when it does not declare that constant and its
-///   `source_value` ignores `sent` ([`source_ignores_sent`]);
-/// * `const USES_GLOBAL: bool = true;` when it does not declare it, defines `global`, and its
-///   `apply` reads the sum ([`uses_global`]);
-/// * `const SILENT = Some(0)` when it does not declare it and a 0 message provably adds nothing
-///   ([`zero_is_silent`]);
-/// * `const IDENTITY_KEEPS_VALUE: bool = true;` when it does not declare it and its `apply` returns
-///   `old` when handed the identity and a 0 sum ([`identity_keeps_value`]);
 /// * `#[inline]` on every method without an inline attribute: the engine calls them once per edge
 ///   or vertex from another crate, where a method not so marked is a call (SSSP's `bucket`, a
 ///   division, cost 6% of a grid run as a call).
-pub fn with_defaults(item: &ItemImpl, krate: &TokenStream, arrays: &[String]) -> Option<ItemImpl> {
+///
+/// The hints hold the [`HINTS`] the impl declares itself (moved out of it), and otherwise:
+/// * `fn vertex_arrays` listing `arrays`, the fields that kernel code indexes (`self.x[v.id]`, from
+///   [`expand`]);
+/// * `const SOURCE_IGNORES_SENT: bool = true;` when its `source_value` ignores `sent`
+///   ([`source_ignores_sent`]);
+/// * `const USES_GLOBAL: bool = true;` when it defines `global` and its `apply` reads the sum
+///   ([`uses_global`]);
+/// * `const SILENT = Some(0)` when a 0 message provably adds nothing ([`zero_is_silent`]);
+/// * `const IDENTITY_KEEPS_VALUE: bool = true;` when its `apply` returns `old` when handed the
+///   identity and a 0 sum ([`identity_keeps_value`]).
+pub fn with_defaults(item: &ItemImpl, krate: &TokenStream, arrays: &[String]) -> (Option<ItemImpl>, Option<ItemImpl>) {
     let mut out = item.clone();
-    crate::params::add_vertex_arrays(item, &mut out, krate, arrays);
+    let self_ty = &item.self_ty;
+    let (impl_generics, _, where_clause) = item.generics.split_for_impl();
+    let mut hints: ItemImpl =
+        syn::parse_quote!(impl #impl_generics #krate::acc::ProgramHints for #self_ty #where_clause {});
+    let is_hint = |i: &ImplItem| match i {
+        ImplItem::Const(c) => HINTS.iter().any(|h| c.ident == h),
+        ImplItem::Fn(f) => f.sig.ident == "vertex_arrays",
+        _ => false,
+    };
+    hints.items.extend(item.items.iter().filter(|i| is_hint(i)).cloned());
+    let moved = item.items.iter().any(is_hint);
+    out.items.retain(|i| !is_hint(i));
+    crate::params::add_vertex_arrays(item, &mut hints, krate, arrays);
     let declares = |name: &str| item.items.iter().position(|i| matches!(i, ImplItem::Type(t) if t.ident == name));
     if let (None, Some(at)) = (declares("Message"), declares("Value")) {
         if let ImplItem::Type(value) = &item.items[at] {
@@ -199,23 +218,23 @@ pub fn with_defaults(item: &ItemImpl, krate: &TokenStream, arrays: &[String]) ->
     }
     let declares_const = |name: &str| item.items.iter().any(|i| matches!(i, ImplItem::Const(c) if c.ident == name));
     if !declares_const("SOURCE_IGNORES_SENT") && source_ignores_sent(item) {
-        out.items.push(syn::parse_quote!(
+        hints.items.push(syn::parse_quote!(
             const SOURCE_IGNORES_SENT: bool = true;
         ));
     }
     if !declares_const("USES_GLOBAL") && uses_global(item) {
-        out.items.push(syn::parse_quote!(
+        hints.items.push(syn::parse_quote!(
             const USES_GLOBAL: bool = true;
         ));
     }
     if !declares_const("SILENT") && zero_is_silent(item) {
-        out.items.push(syn::parse_quote!(
+        hints.items.push(syn::parse_quote!(
             const SILENT: ::core::option::Option<<Self as #krate::acc::Program>::Message> =
                 ::core::option::Option::Some(0 as <Self as #krate::acc::Program>::Message);
         ));
     }
     if !declares_const("IDENTITY_KEEPS_VALUE") && identity_keeps_value(item) {
-        out.items.push(syn::parse_quote!(
+        hints.items.push(syn::parse_quote!(
             const IDENTITY_KEEPS_VALUE: bool = true;
         ));
     }
@@ -229,7 +248,7 @@ pub fn with_defaults(item: &ItemImpl, krate: &TokenStream, arrays: &[String]) ->
             marked = true;
         }
     }
-    (marked || out.items.len() != item.items.len()).then_some(out)
+    ((marked || moved || out.items.len() != item.items.len()).then_some(out), item.trait_.is_some().then_some(hints))
 }
 
 /// Whether the impl's `source_value` ignores its `sent` parameter (the third): it has none (the

@@ -3,6 +3,7 @@
 
 pub mod combine;
 pub mod device;
+pub mod hints;
 pub mod program;
 pub mod value;
 pub mod vertex_data;
@@ -10,6 +11,7 @@ pub mod weight;
 
 pub use combine::{Combinable, CombineOp};
 pub use device::{DeviceProgram, DeviceScalar};
+pub use hints::ProgramHints;
 pub use program::{Apply, CombineKind, Edge, Program, Vertex};
 pub use value::{convert, AtomicCell, Value, Wide};
 pub use vertex_data::{check_lengths, LengthMismatch, VertexArray, VertexData, VertexScalar};

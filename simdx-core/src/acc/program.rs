@@ -3,7 +3,6 @@
 
 use super::combine::{Combinable, CombineOp};
 use super::value::{convert, Value, Wide};
-use super::vertex_data::VertexArray;
 use super::weight::EdgeWeight;
 use crate::VertexId;
 
@@ -74,10 +73,16 @@ pub struct Edge<M, W, V = M> {
 /// It stops when no vertex is active, when [`Program::done`] says so, or at the iteration cap.
 /// The program contains no threads, atomics or kernels: the backend provides them.
 ///
-/// # Example: breadth-first search
+/// A program is written as an `impl Program` under `#[graph_kernel]` (the `simdx` crate's docs show
+/// one): the macro also generates its [`ProgramHints`](super::ProgramHints), inferred from the code,
+/// and its [`DeviceProgram`](super::DeviceProgram), the CUDA C that lets it run on a GPU; the
+/// `simdx` runner takes such programs on either backend. Without the macro a program runs on the
+/// CPU engine only, and states its hints itself, as the example below does with the defaults.
+///
+/// # Example: breadth-first search, without the macro
 ///
 /// ```
-/// use simdx_core::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
+/// use simdx_core::acc::{Apply, CombineKind, CombineOp, Edge, Program, ProgramHints, Vertex};
 /// use simdx_core::engine::{Engine, RunOptions};
 /// use simdx_core::{EdgeList, GraphBuilder};
 ///
@@ -99,6 +104,8 @@ pub struct Edge<M, W, V = M> {
 ///     fn compute(&self, e: Edge<u32, ()>) -> u32 { e.src + 1 }
 ///     fn can_update(&self, value: u32) -> bool { value == u32::MAX }
 /// }
+/// // What `#[graph_kernel]` would infer from the code; written by hand, the defaults promise nothing.
+/// impl ProgramHints for Bfs {}
 ///
 /// let path = EdgeList { num_vertices: 4, src: vec![0, 1, 2], dst: vec![1, 2, 3], weights: None };
 /// let graph = GraphBuilder::new().build(path).unwrap();
@@ -162,36 +169,6 @@ pub trait Program: Sync {
         self.combine(old, combined)
     }
 
-    /// Whether [`Program::global`] is used: the engine then sums it over the iteration's active
-    /// vertices.
-    const USES_GLOBAL: bool = false;
-
-    /// A message that contributes nothing, if there is one: Compute maps it to [`Program::IDENTITY`]
-    /// on every edge, whatever the edge's weight and destination (PageRank's `0.0` change). Pulls of
-    /// aggregation programs then let the vertices that do not send hold it instead of testing every
-    /// source: the CPU's dense step, and on a GPU the pulls of [`Apply::Every`] programs. Debug
-    /// builds check the promise on the CPU on every arc they skip this way.
-    const SILENT: Option<Self::Message> = None;
-
-    /// Whether `apply(v, old, IDENTITY, 0.0) == old` for every vertex `v` and value `old`: a vertex
-    /// that received nothing keeps its value while the [`Program::global`] sum is 0 (PageRank's apply
-    /// adds what arrived). An [`Apply::Every`] program that says so has a push or sparse pull step
-    /// apply only the vertices an update reached, as [`Apply::Received`] does, whenever that sum is 0,
-    /// instead of every vertex (on a graph with no dangling vertex, PageRank's pushes then cost what
-    /// they move). The CPU backend uses it; debug builds check the promise on a few vertices each
-    /// time they rely on it. `#[graph_kernel]` sets it when the impl has no `apply`, or its `apply`
-    /// reduces to `old` when the update is a literal-0 identity and the sum is 0 (PageRank's does).
-    const IDENTITY_KEEPS_VALUE: bool = false;
-
-    /// Whether [`Program::source_value`] ignores its `sent` argument, as the default (which sends the
-    /// value itself) does. The CPU engine then does not keep, for programs that push their live value
-    /// (in-place min and max: SSSP, BFS, WCC), the value each vertex held when it last sent: that
-    /// saves a load and a store per pushed vertex (SSSP 3-4% faster); and its fused rounds claim a
-    /// vertex with a plain store instead of a locked instruction. `#[graph_kernel]` sets it when
-    /// the impl has no `source_value`, or its `sent` parameter is `_` or never named in the body; a
-    /// hand-written impl may set it under the same condition.
-    const SOURCE_IGNORES_SENT: bool = false;
-
     /// Whether the values are class labels: each value names a vertex (an integer vertex id) of the
     /// vertex's own class, classes are what arcs join, and the result is each class's best vertex under
     /// [`Program::OP`] (`Min`: the smallest id). Connected components are the example. A program that
@@ -227,7 +204,7 @@ pub trait Program: Sync {
     /// vertices processed in it (the active ones; every vertex while all are active), from the value
     /// each holds and the value it held when last processed (`sent`, as in
     /// [`Program::source_value`]). PageRank sums the change of the rank held by dangling vertices.
-    /// Only called when [`Program::USES_GLOBAL`] is true.
+    /// Only called when [`ProgramHints::USES_GLOBAL`](super::ProgramHints::USES_GLOBAL) is true.
     fn global(&self, v: Vertex, value: Self::Value, sent: Self::Value) -> f64 {
         let _ = (v, value, sent);
         0.0
@@ -245,14 +222,6 @@ pub trait Program: Sync {
     fn bucket(&self, value: Self::Value) -> u32 {
         let _ = value;
         0
-    }
-
-    /// The program's per-vertex arrays ([`VertexData`](super::VertexData) fields that its kernel code
-    /// reads): the engines check that each holds one value per vertex before a run, and the CUDA
-    /// engine uploads them. `#[graph_kernel]` fills this in; a hand-written impl that reads such a
-    /// field lists it here, or gets a panic instead of an error when its length is wrong.
-    fn vertex_arrays(&self) -> Vec<VertexArray<'_>> {
-        Vec::new()
     }
 
     /// Whether to stop after `iterations` iterations, given `change`, the sum over applied vertices of

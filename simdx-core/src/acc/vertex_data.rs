@@ -1,7 +1,7 @@
 //! [`VertexData`]: a read-only array with one value per vertex that a program carries as a field
 //! (inputs, biases, priors, personalisation, source sets) and kernel code reads by vertex id,
 //! `self.x[v.id]`, on every backend. The engines check its length against the graph before a run
-//! ([`Program::vertex_arrays`](super::Program::vertex_arrays)), and the CUDA engine uploads it.
+//! ([`ProgramHints::vertex_arrays`](super::ProgramHints::vertex_arrays)), and the CUDA engine uploads it.
 
 use std::ops::Index;
 use std::sync::Arc;
@@ -115,7 +115,7 @@ pub struct LengthMismatch {
 
 /// Checks that every per-vertex array of `program` holds one value per vertex of a graph with
 /// `vertices` vertices (what both engines do before a run).
-pub fn check_lengths<P: super::Program + ?Sized>(program: &P, vertices: usize) -> Result<(), LengthMismatch> {
+pub fn check_lengths<P: super::ProgramHints + ?Sized>(program: &P, vertices: usize) -> Result<(), LengthMismatch> {
     match program.vertex_arrays().into_iter().find(|a| a.len != vertices) {
         Some(a) => Err(LengthMismatch { name: a.name, len: a.len, vertices }),
         None => Ok(()),

@@ -7,7 +7,7 @@
 //! send buffer; with most vertices active that test is well predicted, and the general pull step
 //! (frontier bitmap, separate snapshot and apply passes) took 1.5x as long on kron:18. The test still
 //! cost a quarter of such an iteration; an aggregation program with a message that contributes
-//! nothing ([`Program::SILENT`], PageRank's `0.0`) has it stored for the vertices that do not send,
+//! nothing ([`ProgramHints::SILENT`], PageRank's `0.0`) has it stored for the vertices that do not send,
 //! and its gathers test nothing.
 //!
 //! The send buffers are plain vectors, not atomics: during a step the sources' buffer is only read,
@@ -21,14 +21,14 @@ use rayon::prelude::*;
 
 use super::record::filled;
 use super::state::VertexState;
-use crate::acc::{convert, Apply, AtomicCell, CombineKind, Edge, Program, Value, WeightView};
+use crate::acc::{convert, Apply, AtomicCell, CombineKind, Edge, ProgramHints, Value, WeightView};
 use crate::{Csr, VertexId};
 
 /// Work (edges plus vertices) per vertex range, roughly.
 const TASK_WORK: u64 = 16 * 1024;
 
 /// The buffers and partition of the dense step, made once per run.
-pub(crate) struct Dense<P: Program> {
+pub(crate) struct Dense<P: ProgramHints> {
     /// What each vertex sends this iteration.
     send: Vec<P::Message>,
     /// What each vertex will send next iteration, filled by the fused pass.
@@ -74,7 +74,7 @@ impl DenseStep {
     }
 }
 
-impl<P: Program> Dense<P> {
+impl<P: ProgramHints> Dense<P> {
     /// Buffers for `state`'s graph; `hubs` are the vertices whose in-degree reaches `split`.
     pub(crate) fn new(state: &VertexState<'_, P>, hubs: Vec<VertexId>) -> Self {
         let n = state.len();
@@ -193,7 +193,7 @@ impl<P: Program> Dense<P> {
 }
 
 /// What the sources send in the current iteration: read, never written, during a step.
-struct Sources<'a, P: Program> {
+struct Sources<'a, P: ProgramHints> {
     /// Each vertex's message.
     send: &'a [P::Message],
     /// Whether each vertex sends, a bit per vertex.
@@ -202,7 +202,7 @@ struct Sources<'a, P: Program> {
     global: f64,
 }
 
-impl<P: Program> Sources<'_, P> {
+impl<P: ProgramHints> Sources<'_, P> {
     /// The fused pass over the vertices `range`, which writes their next messages into `next` and
     /// their sending bits into `flags` (both the range's own slices); `ALL_ACTIVE` as `all_active` in
     /// [`Dense::step`]. The sums are kept in locals: through `&mut DenseStep` they would be stored
@@ -276,7 +276,7 @@ impl<P: Program> Sources<'_, P> {
         DenseStep { edges: edges_seen, change, near, out_edges, global: next_global }
     }
 
-    /// The message the vertices that do not send hold ([`Program::SILENT`]), for aggregation programs
+    /// The message the vertices that do not send hold ([`ProgramHints::SILENT`]), for aggregation programs
     /// that have one: their gathers then need not test each source.
     const SILENT: Option<P::Message> = match P::KIND {
         CombineKind::Aggregate => P::SILENT,
@@ -292,7 +292,7 @@ impl<P: Program> Sources<'_, P> {
     /// Combines the updates along the in-arcs `first..first + sources.len()` (whose sources are
     /// `sources`) of a vertex holding `dst`; returns the combined
     /// update ([`Program::IDENTITY`] if none) and the arcs inspected. Unless `ALL_SEND`, sources that
-    /// do not send are skipped, or hold [`Program::SILENT`]. Aggregation programs combine into four independent partial results
+    /// do not send are skipped, or hold [`ProgramHints::SILENT`]. Aggregation programs combine into four independent partial results
     /// (combine is commutative and associative), so that consecutive edges do not wait for each other.
     #[inline(always)]
     fn gather<const ALL_SEND: bool>(
@@ -318,7 +318,7 @@ impl<P: Program> Sources<'_, P> {
                 program.compute(Edge { src, dst, weight: weights.get(i), src_out_degree: state.out_degree(u) });
             debug_assert!(
                 !silent_sources || self.sends(u) || update == P::IDENTITY,
-                "Program::SILENT promises that Compute maps it to IDENTITY, but on arc {i} it gave {update:?}"
+                "ProgramHints::SILENT promises that Compute maps it to IDENTITY, but on arc {i} it gave {update:?}"
             );
             update
         };

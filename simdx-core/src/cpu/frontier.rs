@@ -10,7 +10,7 @@
 use rayon::prelude::*;
 
 use super::state::VertexState;
-use crate::acc::Program;
+use crate::acc::ProgramHints;
 use crate::VertexId;
 
 /// Buckets kept as separate lists ahead of the window's base; later ones go to the overflow list.
@@ -107,7 +107,7 @@ impl Frontier {
 
     /// The next frontier from the vertices `reached` in the last iteration (duplicate-free);
     /// `clear_touched` also clears their "touched" flags on the way.
-    pub(crate) fn select<P: Program>(
+    pub(crate) fn select<P: ProgramHints>(
         &mut self,
         program: &P,
         state: &VertexState<'_, P>,
@@ -118,7 +118,7 @@ impl Frontier {
     }
 
     /// [`Frontier::select`]'s list.
-    fn select_list<P: Program>(
+    fn select_list<P: ProgramHints>(
         &mut self,
         program: &P,
         state: &VertexState<'_, P>,
@@ -138,7 +138,7 @@ impl Frontier {
 
     /// The next frontier from active vertices already sorted by bucket (their window must start at
     /// this window's base).
-    pub(crate) fn select_filed<P: Program>(
+    pub(crate) fn select_filed<P: ProgramHints>(
         &mut self,
         program: &P,
         state: &VertexState<'_, P>,
@@ -152,7 +152,7 @@ impl Frontier {
     }
 
     /// The first frontier: every active vertex of the graph; [`Active::All`] if that is every vertex.
-    pub(crate) fn select_all<P: Program>(&mut self, program: &P, state: &VertexState<'_, P>) -> Active {
+    pub(crate) fn select_all<P: ProgramHints>(&mut self, program: &P, state: &VertexState<'_, P>) -> Active {
         // Asked first without a list: PageRank's million active vertices would otherwise be listed
         // (and the list grown and copied) only to be dropped. Where not every vertex is active, the
         // test stops at the first that is not.
@@ -168,7 +168,7 @@ impl Frontier {
     }
 
     /// As [`Frontier::select_all`], always as a list.
-    pub(crate) fn active_list<P: Program>(&mut self, program: &P, state: &VertexState<'_, P>) -> Vec<VertexId> {
+    pub(crate) fn active_list<P: ProgramHints>(&mut self, program: &P, state: &VertexState<'_, P>) -> Vec<VertexId> {
         let active = active_vertices(program, state);
         self.select_list(program, state, active, false)
     }
@@ -270,7 +270,7 @@ impl Frontier {
 
     /// The current bucket is exhausted: moves to the lowest bucket with an active vertex waiting (and
     /// the span's later ones) and returns those vertices (duplicate-free); empty when nothing waits.
-    pub(crate) fn advance<P: Program>(&mut self, program: &P, state: &VertexState<'_, P>) -> Vec<VertexId> {
+    pub(crate) fn advance<P: ProgramHints>(&mut self, program: &P, state: &VertexState<'_, P>) -> Vec<VertexId> {
         while let Some((bucket, waiting)) = self.take_lowest(program, state) {
             let near = self.take(program, state, waiting, bucket);
             if !near.is_empty() {
@@ -284,7 +284,11 @@ impl Frontier {
     /// As [`Frontier::advance`], for fused rounds (module `fused`): the lists waiting for the lowest
     /// bucket that has any (and the span's later ones), as they are (possibly stale or duplicated: a
     /// fused round checks each vertex itself); empty when nothing waits.
-    pub(crate) fn advance_lists<P: Program>(&mut self, program: &P, state: &VertexState<'_, P>) -> Vec<Vec<VertexId>> {
+    pub(crate) fn advance_lists<P: ProgramHints>(
+        &mut self,
+        program: &P,
+        state: &VertexState<'_, P>,
+    ) -> Vec<Vec<VertexId>> {
         match self.take_lowest(program, state) {
             Some((bucket, lists)) => {
                 self.bucket = bucket;
@@ -298,7 +302,7 @@ impl Frontier {
     /// window, moving the window over the overflow list when it is empty; returns the last bucket
     /// taken (the new current one: vertices improved up to it run in its rounds) and the lists, or
     /// `None` when nothing waits.
-    fn take_lowest<P: Program>(
+    fn take_lowest<P: ProgramHints>(
         &mut self,
         program: &P,
         state: &VertexState<'_, P>,
@@ -333,7 +337,7 @@ impl Frontier {
     /// The active vertices of `waiting` that belong to `bucket` or an earlier one, duplicate-free;
     /// those whose bucket grew are filed again. Duplicates are dropped through the "touched" flags,
     /// which are clear between iterations and cleared again before returning.
-    fn take<P: Program>(
+    fn take<P: ProgramHints>(
         &mut self,
         program: &P,
         state: &VertexState<'_, P>,
@@ -357,7 +361,7 @@ impl Frontier {
 
     /// Moves the window to the lowest bucket among the active overflow vertices and files them;
     /// false when none is active.
-    fn rebase<P: Program>(&mut self, program: &P, state: &VertexState<'_, P>) -> bool {
+    fn rebase<P: ProgramHints>(&mut self, program: &P, state: &VertexState<'_, P>) -> bool {
         let mut waiting = std::mem::take(&mut self.overflow);
         waiting.retain(|&v| state.is_active(program, v));
         let Some(lowest) = waiting.iter().map(|&v| state.bucket(program, v)).min() else {
@@ -380,7 +384,7 @@ fn span_edges_bound() -> u64 {
 }
 
 /// The graph's mean out-degree, rounded down.
-fn mean_degree<P: Program>(state: &VertexState<'_, P>) -> u64 {
+fn mean_degree<P: ProgramHints>(state: &VertexState<'_, P>) -> u64 {
     state.graph.num_arcs() / (state.len() as u64).max(1)
 }
 
@@ -440,7 +444,7 @@ impl Filed {
 }
 
 /// Every active vertex of the graph, in increasing order.
-fn active_vertices<P: Program>(program: &P, state: &VertexState<'_, P>) -> Vec<VertexId> {
+fn active_vertices<P: ProgramHints>(program: &P, state: &VertexState<'_, P>) -> Vec<VertexId> {
     (0..state.len() as VertexId)
         .into_par_iter()
         .with_min_len(SEQUENTIAL)

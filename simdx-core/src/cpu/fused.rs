@@ -31,7 +31,7 @@ use super::frontier::Filed;
 use super::prefetch;
 use super::state::VertexState;
 use super::team::Team;
-use crate::acc::{AtomicCell, Edge, Program, WeightView};
+use crate::acc::{AtomicCell, Edge, ProgramHints, WeightView};
 use crate::VertexId;
 
 /// How far ahead a worker prefetches a frontier vertex's value, seen value and degree.
@@ -73,7 +73,7 @@ pub(crate) struct Round {
 /// bucket `base`; vertices of degree `split` or more are relaxed after the others, in chunks. Its
 /// workers are the threads of `team` where there is one, else a rayon region's.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn round<P: Program>(
+pub(crate) fn round<P: ProgramHints>(
     program: &P,
     state: &VertexState<'_, P>,
     weights: &WeightView<'_, P::Weight>,
@@ -142,7 +142,7 @@ type Log<V> = Vec<(VertexId, V)>;
 /// Combines every improvement the workers stored with a plain store into its vertex again, so that
 /// one a concurrent store overwrote is not lost (as the push step's repair does), and files the
 /// vertices it improves: the lost value may have been what made them active.
-fn repair<P: Program>(
+fn repair<P: ProgramHints>(
     program: &P,
     state: &VertexState<'_, P>,
     workers: &mut [Worker<'_, '_, P>],
@@ -196,7 +196,7 @@ fn repair<P: Program>(
 }
 
 /// Whether `frontier` has so few out-edges that one thread should run it.
-fn is_small<P: Program>(state: &VertexState<'_, P>, frontier: &Lists<'_>) -> bool {
+fn is_small<P: ProgramHints>(state: &VertexState<'_, P>, frontier: &Lists<'_>) -> bool {
     frontier.len() <= SEQUENTIAL_VERTICES
         && frontier.lists.iter().flatten().map(|&u| u64::from(state.out_degree(u))).sum::<u64>() <= SEQUENTIAL_EDGES
 }
@@ -240,7 +240,7 @@ impl<'a> Lists<'a> {
 }
 
 /// One worker of a round: what it filed and counted.
-struct Worker<'a, 'g, P: Program> {
+struct Worker<'a, 'g, P: ProgramHints> {
     program: &'a P,
     state: &'a VertexState<'g, P>,
     weights: &'a WeightView<'g, P::Weight>,
@@ -258,7 +258,7 @@ struct Worker<'a, 'g, P: Program> {
     edges: u64,
 }
 
-impl<'a, 'g, P: Program> Worker<'a, 'g, P> {
+impl<'a, 'g, P: ProgramHints> Worker<'a, 'g, P> {
     /// A worker of a round in bucket `current` with a window at `base`, which leaves vertices of
     /// degree `split` or more for the hub chunks.
     fn new(
@@ -396,7 +396,7 @@ impl<'a, 'g, P: Program> Worker<'a, 'g, P> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::acc::{weights_of, Apply, AtomicCell, CombineKind, CombineOp, Vertex};
+    use crate::acc::{weights_of, Apply, AtomicCell, CombineKind, CombineOp, Program, Vertex};
     use crate::{EdgeList, GraphBuilder};
 
     /// Hop counts in buckets of 10.
@@ -425,6 +425,7 @@ pub(crate) mod tests {
             value / 10
         }
     }
+    impl ProgramHints for Hops {}
 
     /// A worker after a round in bucket `current` that stored `stored` with plain stores.
     fn repaired(now: [u32; 3], stored: Vec<(VertexId, u32)>, current: u32) -> ([u32; 3], Vec<(usize, Vec<VertexId>)>) {

@@ -7,7 +7,7 @@
 
 use super::state::VertexState;
 use super::uniform::Uniform;
-use crate::acc::{AtomicCell, Program};
+use crate::acc::{AtomicCell, ProgramHints};
 use crate::VertexId;
 
 /// The next frontier as a step handed it on: the vertices it reached, marked in a bitmap rather than
@@ -37,7 +37,7 @@ impl<M: PartialEq + Copy> Tally<M> {
     /// Counts `vertices` (reached this step) and tests each against `bucket`. The sums are kept in
     /// locals: through `&mut self` they would be stored every vertex (3% of a BFS on kron:20).
     #[inline]
-    pub(crate) fn add<P: Program<Message = M>>(
+    pub(crate) fn add<P: ProgramHints<Message = M>>(
         &mut self,
         program: &P,
         state: &VertexState<'_, P>,

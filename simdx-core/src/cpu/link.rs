@@ -23,7 +23,7 @@ use rayon::prelude::*;
 use super::state::VertexState;
 use super::{in_order, prefetch};
 use crate::acc::program::labelled_vertex;
-use crate::acc::{AtomicCell, Edge, Program, Value, WeightView, Wide};
+use crate::acc::{AtomicCell, Edge, ProgramHints, Value, WeightView, Wide};
 use crate::gen::rng::WyRand;
 use crate::run::linking::{largest_class, SAMPLED_ARCS, SAMPLES};
 use crate::run::stats::{Direction, FilterUsed, IterationStats};
@@ -53,7 +53,7 @@ const PROBES: usize = 16;
 
 /// Links every arc of `graph` as the module doc says and leaves each vertex's value at the root of
 /// its class. Returns one record per phase: the sampled links, the links of the remaining arcs.
-pub(crate) fn link_all<P: Program>(
+pub(crate) fn link_all<P: ProgramHints>(
     program: &P,
     state: &VertexState<'_, P>,
     graph: &Graph,
@@ -122,7 +122,7 @@ pub(crate) fn link_all<P: Program>(
 }
 
 /// What linking reads.
-struct Links<'a, 'g, P: Program> {
+struct Links<'a, 'g, P: ProgramHints> {
     program: &'a P,
     state: &'a VertexState<'g, P>,
     out_weights: &'a WeightView<'g, P::Weight>,
@@ -138,21 +138,21 @@ struct Links<'a, 'g, P: Program> {
 /// reached through `&self` or a closure's captures, the slices' addresses and lengths are loaded
 /// again after every compare-and-swap, on the path from one link to the next (CC on the grid
 /// 1024x1024, 2 threads: 7.2 -> 6.7 ms with locals).
-struct Forest<'a, P: Program> {
+struct Forest<'a, P: ProgramHints> {
     now: &'a [<P::Value as Value>::Cell],
     /// The number of vertices, `now.len()`.
     n: usize,
 }
 
-impl<P: Program> Clone for Forest<'_, P> {
+impl<P: ProgramHints> Clone for Forest<'_, P> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<P: Program> Copy for Forest<'_, P> {}
+impl<P: ProgramHints> Copy for Forest<'_, P> {}
 
-impl<P: Program> Forest<'_, P> {
+impl<P: ProgramHints> Forest<'_, P> {
     /// Puts `a` and `b` in one class: climbs from both towards their roots until they meet, hooking
     /// the worse of two roots under the better with a compare-and-swap from its own label.
     #[inline]
@@ -205,7 +205,7 @@ impl<P: Program> Forest<'_, P> {
     }
 }
 
-impl<P: Program> Links<'_, '_, P> {
+impl<P: ProgramHints> Links<'_, '_, P> {
     /// Links the out-arcs of `u` at positions `arcs` of the out-CSR; returns how many. Always inlined:
     /// a call per vertex cost the grid's first linking round about 15% (the compiler's own choice
     /// changes with the code around it).
@@ -335,7 +335,7 @@ impl<P: Program> Links<'_, '_, P> {
 
 /// Links the vertex `v`'s value names, `parent`, with the vertex `message` names, if it names one.
 #[inline]
-fn link_message<P: Program>(forest: Forest<'_, P>, parent: usize, message: P::Value) {
+fn link_message<P: ProgramHints>(forest: Forest<'_, P>, parent: usize, message: P::Value) {
     if let Some(named) = labelled_vertex(message, forest.n) {
         forest.link(parent, named);
     }
@@ -343,6 +343,6 @@ fn link_message<P: Program>(forest: Forest<'_, P>, parent: usize, message: P::Va
 
 /// Vertex `v`'s id as a value.
 #[inline]
-fn label<P: Program>(v: usize) -> P::Value {
+fn label<P: ProgramHints>(v: usize) -> P::Value {
     P::Value::narrow(Wide::Unsigned(v as u64))
 }

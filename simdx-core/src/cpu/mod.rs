@@ -6,7 +6,7 @@
 //! before a pull it is likely to take it also marks the frontier's membership for that pull),
 //! runs a push or pull step, then applies the combined updates where the program asks for it and
 //! files the vertices then active by bucket, in one pass over the vertices reached (over every
-//! vertex for [`Apply::Every`], unless [`Program::IDENTITY_KEEPS_VALUE`] and a global sum of 0 let the
+//! vertex for [`Apply::Every`], unless [`ProgramHints::IDENTITY_KEEPS_VALUE`] and a global sum of 0 let the
 //! reached ones do); in-place programs, which apply nothing, select the next frontier from the
 //! vertices reached. [`Apply::Every`]
 //! programs take the fused dense path instead (module `dense`) while they pull: from the start when
@@ -58,7 +58,7 @@ use self::team::Team;
 use self::threads::Threads;
 use self::uniform::Uniform;
 use crate::acc::program::shortcuts_labels;
-use crate::acc::{weights_of, Apply, AtomicCell, CombineKind, Program, Value, WeightView};
+use crate::acc::{weights_of, Apply, AtomicCell, CombineKind, ProgramHints, Value, WeightView};
 use crate::run::options::{
     DirectionPolicy, FilterPolicy, FusionPolicy, LabelPolicy, RunOptions, ASYNC_AFTER_ITERATIONS,
 };
@@ -75,7 +75,7 @@ const HAND_ON_SHARE: u64 = 8;
 
 /// Runs `program` on `graph` in the current rayon pool; the fused rounds' team comes from `threads`
 /// and goes back there.
-pub(crate) fn run<P: Program>(
+pub(crate) fn run<P: ProgramHints>(
     program: &P,
     graph: &Graph,
     options: &RunOptions,
@@ -184,7 +184,7 @@ enum Next {
 }
 
 /// The state of a run between iterations, and the buffers reused from one iteration to the next.
-struct Iterations<'a, 'g, P: Program> {
+struct Iterations<'a, 'g, P: ProgramHints> {
     program: &'a P,
     state: &'a VertexState<'g, P>,
     options: &'a RunOptions,
@@ -225,7 +225,7 @@ struct Iterations<'a, 'g, P: Program> {
     steps: u32,
 }
 
-impl<P: Program> Iterations<'_, '_, P> {
+impl<P: ProgramHints> Iterations<'_, '_, P> {
     /// Runs one iteration on `current`: its statistics (time unset), the change, and the next frontier.
     fn step(&mut self, current: Active) -> (IterationStats, f64, Next) {
         self.steps += 1;
@@ -586,7 +586,7 @@ impl<P: Program> Iterations<'_, '_, P> {
 /// ([`VertexState::prepare`]). Returns the frontier's out-edges (for the direction choice and the push
 /// step's task sizes; 0 unless `count_edges`), the sum of [`Program::global`] over it, and whether
 /// every frontier vertex sends the same message.
-fn snapshot<P: Program>(
+fn snapshot<P: ProgramHints>(
     program: &P,
     state: &VertexState<'_, P>,
     frontier: &[VertexId],
@@ -606,7 +606,7 @@ fn snapshot<P: Program>(
 /// The snapshot before a likely pull of a program that pushes live values, in one pass: each frontier
 /// vertex is prepared ([`VertexState::prepare`]) and marked in `membership`. Returns the frontier's
 /// out-edges, 0 (no global sum) and whether every vertex sends the same message.
-fn prepare_and_mark<P: Program>(
+fn prepare_and_mark<P: ProgramHints>(
     program: &P,
     state: &VertexState<'_, P>,
     frontier: &[VertexId],
@@ -631,7 +631,7 @@ fn prepare_and_mark<P: Program>(
 /// The light snapshot before a push of live values: each frontier vertex's seen value is kept
 /// ([`VertexState::keep_seen`]). Returns the frontier's out-edges and 0 (no global sum). The vertices
 /// are scattered, so what a vertex a few places ahead reads is prefetched (SSSP 2-6% faster).
-fn keep_seen<P: Program>(state: &VertexState<'_, P>, frontier: &[VertexId]) -> (u64, f64, Uniform<P::Message>) {
+fn keep_seen<P: ProgramHints>(state: &VertexState<'_, P>, frontier: &[VertexId]) -> (u64, f64, Uniform<P::Message>) {
     let out_edges = frontier
         .par_chunks(4096)
         .map(|chunk| {
@@ -652,7 +652,7 @@ fn keep_seen<P: Program>(state: &VertexState<'_, P>, frontier: &[VertexId]) -> (
 /// Applies the combined update of every vertex and files the vertices then active by bucket (`current`
 /// and the window's `base`), in one parallel pass; returns the sum of `|new - old|` and the filed
 /// lists, in vertex order.
-fn apply_every<P: Program>(
+fn apply_every<P: ProgramHints>(
     program: &P,
     state: &VertexState<'_, P>,
     global: f64,
@@ -679,7 +679,7 @@ const APPLY_CHUNK: usize = 4096;
 /// Applies the combined update of each of `vertices` and files those then active by bucket (`current`
 /// and the window's `base`); returns the sum of `|new - old|` and the filed lists.
 #[inline]
-fn apply_and_file<P: Program>(
+fn apply_and_file<P: ProgramHints>(
     program: &P,
     state: &VertexState<'_, P>,
     vertices: impl Iterator<Item = VertexId>,
@@ -703,7 +703,7 @@ fn apply_and_file<P: Program>(
 
 /// Applies the combined update of vertex `v`; returns `|new - old|`.
 #[inline]
-fn apply_one<P: Program>(program: &P, state: &VertexState<'_, P>, v: VertexId, global: f64) -> f64 {
+fn apply_one<P: ProgramHints>(program: &P, state: &VertexState<'_, P>, v: VertexId, global: f64) -> f64 {
     let i = v as usize;
     let old = state.now[i].load();
     let combined = state.acc[i].load();
@@ -717,16 +717,16 @@ fn apply_one<P: Program>(program: &P, state: &VertexState<'_, P>, v: VertexId, g
     }
 }
 
-/// True; in debug builds, first checks [`Program::IDENTITY_KEEPS_VALUE`]'s promise on the first 64
+/// True; in debug builds, first checks [`ProgramHints::IDENTITY_KEEPS_VALUE`]'s promise on the first 64
 /// vertices and their current values.
-fn idle_keeps<P: Program>(program: &P, state: &VertexState<'_, P>) -> bool {
+fn idle_keeps<P: ProgramHints>(program: &P, state: &VertexState<'_, P>) -> bool {
     if cfg!(debug_assertions) {
         for v in 0..state.len().min(64) as VertexId {
             let old = state.now[v as usize].load();
             let new = program.apply(state.vertex(v), old, P::IDENTITY, 0.0);
             assert!(
                 new == old,
-                "Program::IDENTITY_KEEPS_VALUE promises apply(v, old, IDENTITY, 0.0) == old, but vertex {v} went from {old:?} to {new:?}"
+                "ProgramHints::IDENTITY_KEEPS_VALUE promises apply(v, old, IDENTITY, 0.0) == old, but vertex {v} went from {old:?} to {new:?}"
             );
         }
     }

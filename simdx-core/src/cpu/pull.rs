@@ -9,7 +9,7 @@ use super::handed::{Handed, Tally};
 use super::prefetch;
 use super::record::{concat, Bin, BinPolicy};
 use super::state::VertexState;
-use crate::acc::{Apply, AtomicCell, CombineKind, Edge, Program, WeightView};
+use crate::acc::{Apply, AtomicCell, CombineKind, Edge, ProgramHints, WeightView};
 use crate::{Csr, VertexId};
 
 /// Vertices one task of a pull step takes (consecutive: the task is the one writer of their "touched"
@@ -38,7 +38,7 @@ type BlockResult<M> = (usize, u64, Option<Tally<M>>, Vec<VertexId>);
 /// millions of vertex ids, no selection pass, and the next pull needs no membership pass).
 /// Otherwise the step lists them from the bitmap, in increasing order, and leaves it clear.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn pull_step<P: Program>(
+pub(crate) fn pull_step<P: ProgramHints>(
     program: &P,
     state: &VertexState<'_, P>,
     weights: &WeightView<'_, P::Weight>,
@@ -163,7 +163,7 @@ pub(crate) fn pull_step<P: Program>(
 
 /// The pull of the vertices in `hubs` that can still change, each one's in-arcs scanned in parallel
 /// chunks; returns what they reached (`flags`: whether their "touched" flags are set).
-fn pull_hubs<P: Program>(
+fn pull_hubs<P: ProgramHints>(
     in_arcs: &InArcs<'_, '_, P>,
     hubs: &[VertexId],
     split: u64,
@@ -214,7 +214,7 @@ pub(crate) fn chunk_len(split: u64) -> usize {
     (split as usize / 16).max(256)
 }
 
-fn merge<P: Program>(program: &P, a: Option<P::Value>, b: Option<P::Value>) -> Option<P::Value> {
+fn merge<P: ProgramHints>(program: &P, a: Option<P::Value>, b: Option<P::Value>) -> Option<P::Value> {
     match (a, b) {
         (Some(a), Some(b)) => Some(program.combine(a, b)),
         (a, None) => a,
@@ -224,7 +224,7 @@ fn merge<P: Program>(program: &P, a: Option<P::Value>, b: Option<P::Value>) -> O
 
 /// What the scans of a pull step read: the program, the run's state, the in-arcs' weights, the
 /// active sources (`None`: every vertex) and the message they all send, if they all send one.
-struct InArcs<'a, 'g, P: Program> {
+struct InArcs<'a, 'g, P: ProgramHints> {
     program: &'a P,
     state: &'a VertexState<'g, P>,
     weights: &'a WeightView<'g, P::Weight>,
@@ -232,7 +232,7 @@ struct InArcs<'a, 'g, P: Program> {
     uniform: Option<P::Message>,
 }
 
-impl<P: Program> InArcs<'_, '_, P> {
+impl<P: ProgramHints> InArcs<'_, '_, P> {
     /// Combines the updates from the active sources among the in-arcs `range` of a vertex holding
     /// `dst` (one that can still change); returns the combined update (if any arrived) and the number
     /// of arcs inspected.
@@ -255,7 +255,7 @@ impl<P: Program> InArcs<'_, '_, P> {
 /// The loop of [`InArcs::pull_range`], specialised for the frontier test `is_source` and the source's
 /// message `sent_by`.
 #[inline(always)]
-fn scan<P: Program>(
+fn scan<P: ProgramHints>(
     program: &P,
     state: &VertexState<'_, P>,
     weights: &WeightView<'_, P::Weight>,
@@ -298,7 +298,7 @@ enum Owner {
 /// recorded). `owner`: who may set `v`'s "touched" flag, which is set; `None`: the flag is left alone,
 /// and `v` is finished once this step.
 #[inline]
-fn finish<P: Program>(
+fn finish<P: ProgramHints>(
     program: &P,
     state: &VertexState<'_, P>,
     v: VertexId,

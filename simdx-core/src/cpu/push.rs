@@ -26,7 +26,7 @@ use super::prefetch;
 use super::record::{Bin, BinPolicy};
 use super::state::VertexState;
 use super::uniform::Uniform;
-use crate::acc::{Apply, AtomicCell, Edge, Program, WeightView};
+use crate::acc::{Apply, AtomicCell, Edge, ProgramHints, WeightView};
 use crate::VertexId;
 
 /// Frontiers with at most this many out-edges are pushed on the calling thread.
@@ -51,7 +51,7 @@ pub(crate) struct StoreLog {
 /// Runs one push step from `frontier`, whose vertices have `out_edges` out-edges in all; returns the
 /// merged bins.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn push_step<P: Program>(
+pub(crate) fn push_step<P: ProgramHints>(
     program: &P,
     state: &VertexState<'_, P>,
     weights: &WeightView<'_, P::Weight>,
@@ -97,7 +97,7 @@ pub(crate) fn push_step<P: Program>(
 
 /// Pushes every update of `frontier` again with atomic combines (after a step whose unlogged plain
 /// stores may have lost a better value); returns the vertices it reached first in this step.
-fn push_again<P: Program>(
+fn push_again<P: ProgramHints>(
     program: &P,
     state: &VertexState<'_, P>,
     weights: &WeightView<'_, P::Weight>,
@@ -134,7 +134,7 @@ fn push_again<P: Program>(
 
 /// What one push task produced: its bin, and the improvements it stored without an atomic
 /// combine (in-place min and max programs only).
-struct Task<P: Program> {
+struct Task<P: ProgramHints> {
     bin: Bin,
     stored: Vec<(VertexId, P::Value)>,
     /// Whether other tasks run at the same time (then what it stores is logged or noted).
@@ -144,7 +144,7 @@ struct Task<P: Program> {
     values: Uniform<P::Value>,
 }
 
-impl<P: Program> Default for Task<P> {
+impl<P: ProgramHints> Default for Task<P> {
     fn default() -> Self {
         Task { bin: Bin::default(), stored: Vec::new(), concurrent: true, log: true, values: Uniform::Empty }
     }
@@ -155,7 +155,7 @@ type Stored<V> = Vec<Vec<(VertexId, V)>>;
 
 /// The tasks' bins as one (task order), their logged improvements as a list of lists (not copied) and
 /// the values of their unlogged ones.
-fn gather<P: Program>(tasks: impl ParallelIterator<Item = Task<P>>) -> (Bin, Stored<P::Value>, Uniform<P::Value>) {
+fn gather<P: ProgramHints>(tasks: impl ParallelIterator<Item = Task<P>>) -> (Bin, Stored<P::Value>, Uniform<P::Value>) {
     let tasks: Vec<Task<P>> = tasks.collect();
     let mut bins = Vec::with_capacity(tasks.len());
     let mut stored = Vec::new();
@@ -173,7 +173,7 @@ fn gather<P: Program>(tasks: impl ParallelIterator<Item = Task<P>>) -> (Bin, Sto
 /// Combines every improvement stored by the tasks into its vertex again, so that one a concurrent
 /// plain store overwrote is not lost (see the module documentation). Most are already in place and
 /// cost a load.
-fn repair<P: Program>(program: &P, state: &VertexState<'_, P>, stored: &Stored<P::Value>) {
+fn repair<P: ProgramHints>(program: &P, state: &VertexState<'_, P>, stored: &Stored<P::Value>) {
     stored.par_iter().for_each(|list| {
         for &(v, value) in list {
             let cell = &state.now[v as usize];
@@ -187,7 +187,7 @@ fn repair<P: Program>(program: &P, state: &VertexState<'_, P>, stored: &Stored<P
 
 /// The out-arcs of `hubs` cut into chunks of [`super::pull::chunk_len`] arcs, each with what its hub
 /// sends.
-pub(crate) fn hub_chunks<P: Program>(
+pub(crate) fn hub_chunks<P: ProgramHints>(
     state: &VertexState<'_, P>,
     hubs: &[(VertexId, P::Message)],
     split: u64,
@@ -204,7 +204,7 @@ pub(crate) fn hub_chunks<P: Program>(
 
 /// Pushes the updates of the vertices of `list` whose degree is below `split` and leaves the others
 /// in `bin.hubs`; neighbour lists are prefetched [`prefetch::AHEAD`] vertices ahead.
-fn push_list<P: Program>(
+fn push_list<P: ProgramHints>(
     program: &P,
     state: &VertexState<'_, P>,
     weights: &WeightView<'_, P::Weight>,
@@ -235,7 +235,7 @@ fn push_list<P: Program>(
 
 /// Pushes what `u` sends, `src` ([`VertexState::pushed_by`]), along its out-arcs `range`.
 #[inline]
-fn push_edges<P: Program>(
+fn push_edges<P: ProgramHints>(
     program: &P,
     state: &VertexState<'_, P>,
     weights: &WeightView<'_, P::Weight>,

@@ -8,19 +8,19 @@ use rayon::prelude::*;
 
 use super::state::VertexState;
 use crate::acc::program::labelled_vertex;
-use crate::acc::{AtomicCell, Program};
+use crate::acc::{AtomicCell, ProgramHints};
 use crate::VertexId;
 
 /// Vertices a task follows at a time.
 const CHUNK: usize = 4096;
 
 /// Follows the labels of every vertex of `lists` (which may repeat vertices).
-pub(crate) fn follow_lists<P: Program>(state: &VertexState<'_, P>, lists: &[Vec<VertexId>]) {
+pub(crate) fn follow_lists<P: ProgramHints>(state: &VertexState<'_, P>, lists: &[Vec<VertexId>]) {
     lists.par_iter().for_each(|list| follow(state, list));
 }
 
 /// Follows the labels of every vertex of `list`.
-pub(crate) fn follow<P: Program>(state: &VertexState<'_, P>, list: &[VertexId]) {
+pub(crate) fn follow<P: ProgramHints>(state: &VertexState<'_, P>, list: &[VertexId]) {
     list.par_chunks(CHUNK).for_each(|chunk| {
         for &v in chunk {
             follow_one(state, v);
@@ -31,7 +31,7 @@ pub(crate) fn follow<P: Program>(state: &VertexState<'_, P>, list: &[VertexId]) 
 /// Follows `v`'s chain of labels while it improves and stores the end. The chain strictly improves
 /// under a `Min` or `Max` combine, so it ends.
 #[inline]
-fn follow_one<P: Program>(state: &VertexState<'_, P>, v: VertexId) {
+fn follow_one<P: ProgramHints>(state: &VertexState<'_, P>, v: VertexId) {
     let n = state.len();
     let start = state.now[v as usize].load();
     let mut label = start;

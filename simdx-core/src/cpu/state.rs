@@ -7,11 +7,11 @@ use rayon::prelude::*;
 
 use super::touched::Touched;
 use crate::acc::program::{labelled_vertex, shortcuts_labels};
-use crate::acc::{convert, Apply, AtomicCell, CombineOp, Program, Value, Vertex};
+use crate::acc::{convert, Apply, AtomicCell, CombineOp, ProgramHints, Value, Vertex};
 use crate::{Graph, VertexId};
 
 /// Everything a CPU run keeps per vertex.
-pub(crate) struct VertexState<'g, P: Program> {
+pub(crate) struct VertexState<'g, P: ProgramHints> {
     pub(crate) graph: &'g Graph,
     /// The out-CSR's offsets, for degrees read in the per-edge loops.
     out_offsets: &'g [u64],
@@ -38,7 +38,7 @@ pub(crate) struct VertexState<'g, P: Program> {
     pub(crate) starts_as_singletons: bool,
 }
 
-impl<'g, P: Program> VertexState<'g, P> {
+impl<'g, P: ProgramHints> VertexState<'g, P> {
     /// Initial state: `init` values, every vertex unseen, empty accumulators.
     pub(crate) fn new(program: &P, graph: &'g Graph) -> Self {
         let n = graph.num_vertices();
@@ -98,12 +98,12 @@ impl<'g, P: Program> VertexState<'g, P> {
         matches!(P::APPLY, Apply::InPlace) && matches!(P::OP, CombineOp::Min | CombineOp::Max);
 
     /// Whether a live push needs the value each source held when it last sent (`before`): unless
-    /// [`Program::source_value`] ignores it ([`Program::SOURCE_IGNORES_SENT`]).
+    /// [`Program::source_value`] ignores it ([`ProgramHints::SOURCE_IGNORES_SENT`]).
     const KEEPS_BEFORE: bool = Self::PUSHES_LIVE && !P::SOURCE_IGNORES_SENT;
 
     /// Whether what a frontier vertex sends is computed from its seen value when read rather than
     /// kept in `send`: when [`Program::source_value`] ignores what was sent before
-    /// ([`Program::SOURCE_IGNORES_SENT`]), the snapshot's value is all it needs, and the seen value
+    /// ([`ProgramHints::SOURCE_IGNORES_SENT`]), the snapshot's value is all it needs, and the seen value
     /// holds it until the vertex is prepared again (steps do not change the seen values of their
     /// sources, and a live push reads no snapshot). The snapshot then stores one value a vertex
     /// instead of two: BFS's pulls from millions of vertices prepare them at memory bandwidth.

@@ -11,7 +11,7 @@ pub use crate::run::{linking, options, policy, promise, stats, EngineError, Run}
 
 use std::sync::Arc;
 
-use crate::acc::Program;
+use crate::acc::ProgramHints;
 use crate::cpu::threads::Threads;
 use crate::Graph;
 
@@ -36,7 +36,7 @@ impl Engine {
     }
 
     /// Runs `program` on `graph` to completion.
-    pub fn run<P: Program>(&self, program: &P, graph: &Graph) -> Result<Run<P::Value>, EngineError> {
+    pub fn run<P: ProgramHints>(&self, program: &P, graph: &Graph) -> Result<Run<P::Value>, EngineError> {
         crate::run::policy::validate(&self.options)?;
         crate::acc::check_lengths(program, graph.num_vertices())?;
         match self.options.threads {

@@ -1,10 +1,10 @@
-//! `#[graph_kernel]` sets `Program::USES_GLOBAL` when the impl defines `global` and its `apply` reads
-//! the sum, and `Program::SILENT = Some(0)` when the combine is `Sum` with identity 0 and `compute`
-//! returns the message itself (so a 0 message adds nothing), and `Program::IDENTITY_KEEPS_VALUE` when
+//! `#[graph_kernel]` sets `ProgramHints::USES_GLOBAL` when the impl defines `global` and its `apply` reads
+//! the sum, and `ProgramHints::SILENT = Some(0)` when the combine is `Sum` with identity 0 and `compute`
+//! returns the message itself (so a 0 message adds nothing), and `ProgramHints::IDENTITY_KEEPS_VALUE` when
 //! `apply` reduces to `old` for a 0 update and a 0 sum (or is the default); none of them when the code
 //! does not show it, and never over a value the impl declares itself.
 
-use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
+use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, ProgramHints, Vertex};
 use simdx::graph_kernel;
 
 /// A sum program with `$consts`, `$compute`, `$global_and_apply` spliced in.
@@ -149,27 +149,27 @@ impl Program for MinOfSources {
 }
 
 fn main() {
-    assert!(<Pagerankish as Program>::USES_GLOBAL);
-    assert_eq!(<Pagerankish as Program>::SILENT, Some(0.0));
-    assert!(!<Scaled as Program>::USES_GLOBAL, "no global defined");
-    assert_eq!(<Scaled as Program>::SILENT, None, "compute is not the message itself");
-    assert!(!<GlobalUnread as Program>::USES_GLOBAL, "apply never reads the sum");
-    assert_eq!(<GlobalUnread as Program>::SILENT, None, "compute reads the destination");
-    assert!(!<Declared as Program>::USES_GLOBAL);
-    assert_eq!(<Declared as Program>::SILENT, None);
-    assert_eq!(<MinOfSources as Program>::SILENT, None);
-    assert!(<Pagerankish as Program>::IDENTITY_KEEPS_VALUE);
-    assert!(<Scaled as Program>::IDENTITY_KEEPS_VALUE);
-    assert!(<Damped as Program>::IDENTITY_KEEPS_VALUE, "PageRank's apply");
-    assert!(!<Declared as Program>::IDENTITY_KEEPS_VALUE, "declared");
-    assert!(!<Replacing as Program>::IDENTITY_KEEPS_VALUE, "apply drops old");
-    assert!(!<Decaying as Program>::IDENTITY_KEEPS_VALUE, "apply scales old");
-    assert!(!<Offset as Program>::IDENTITY_KEEPS_VALUE, "apply adds a constant");
-    assert!(<MinOfSources as Program>::IDENTITY_KEEPS_VALUE, "the default apply combines with the identity");
+    assert!(<Pagerankish as ProgramHints>::USES_GLOBAL);
+    assert_eq!(<Pagerankish as ProgramHints>::SILENT, Some(0.0));
+    assert!(!<Scaled as ProgramHints>::USES_GLOBAL, "no global defined");
+    assert_eq!(<Scaled as ProgramHints>::SILENT, None, "compute is not the message itself");
+    assert!(!<GlobalUnread as ProgramHints>::USES_GLOBAL, "apply never reads the sum");
+    assert_eq!(<GlobalUnread as ProgramHints>::SILENT, None, "compute reads the destination");
+    assert!(!<Declared as ProgramHints>::USES_GLOBAL);
+    assert_eq!(<Declared as ProgramHints>::SILENT, None);
+    assert_eq!(<MinOfSources as ProgramHints>::SILENT, None);
+    assert!(<Pagerankish as ProgramHints>::IDENTITY_KEEPS_VALUE);
+    assert!(<Scaled as ProgramHints>::IDENTITY_KEEPS_VALUE);
+    assert!(<Damped as ProgramHints>::IDENTITY_KEEPS_VALUE, "PageRank's apply");
+    assert!(!<Declared as ProgramHints>::IDENTITY_KEEPS_VALUE, "declared");
+    assert!(!<Replacing as ProgramHints>::IDENTITY_KEEPS_VALUE, "apply drops old");
+    assert!(!<Decaying as ProgramHints>::IDENTITY_KEEPS_VALUE, "apply scales old");
+    assert!(!<Offset as ProgramHints>::IDENTITY_KEEPS_VALUE, "apply adds a constant");
+    assert!(<MinOfSources as ProgramHints>::IDENTITY_KEEPS_VALUE, "the default apply combines with the identity");
     // The library's PageRank declares no hint and gets the ones its speed depends on.
-    assert!(<simdx::algos::PageRank as Program>::IDENTITY_KEEPS_VALUE);
-    assert!(<simdx::algos::PageRank as Program>::USES_GLOBAL);
-    assert_eq!(<simdx::algos::PageRank as Program>::SILENT, Some(0.0));
+    assert!(<simdx::algos::PageRank as ProgramHints>::IDENTITY_KEEPS_VALUE);
+    assert!(<simdx::algos::PageRank as ProgramHints>::USES_GLOBAL);
+    assert_eq!(<simdx::algos::PageRank as ProgramHints>::SILENT, Some(0.0));
     // BP likewise gets the one it used to declare.
-    assert!(<simdx::algos::Bp as Program>::USES_GLOBAL);
+    assert!(<simdx::algos::Bp as ProgramHints>::USES_GLOBAL);
 }

@@ -1,8 +1,8 @@
-//! `#[graph_kernel]` sets `Program::SOURCE_IGNORES_SENT` when `source_value` ignores `sent`: when it
+//! `#[graph_kernel]` sets `ProgramHints::SOURCE_IGNORES_SENT` when `source_value` ignores `sent`: when it
 //! is not written, or its `sent` parameter is `_` or never named in the body (`_sent` included); not
 //! when the body reads it, whatever its name, and never over a value the impl declares itself.
 
-use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
+use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, ProgramHints, Vertex};
 use simdx::graph_kernel;
 
 /// The shape every program below shares, with `$source_value` and `$consts` spliced in.
@@ -70,10 +70,10 @@ hops!(ReadsUnderscored, {}, {
 hops!(DeclaredFalse, { const SOURCE_IGNORES_SENT: bool = false; }, {});
 
 fn main() {
-    assert!(<Default as Program>::SOURCE_IGNORES_SENT);
-    assert!(<Underscore as Program>::SOURCE_IGNORES_SENT);
-    assert!(<Wildcard as Program>::SOURCE_IGNORES_SENT);
-    assert!(!<ReadsSent as Program>::SOURCE_IGNORES_SENT);
-    assert!(!<ReadsUnderscored as Program>::SOURCE_IGNORES_SENT);
-    assert!(!<DeclaredFalse as Program>::SOURCE_IGNORES_SENT);
+    assert!(<Default as ProgramHints>::SOURCE_IGNORES_SENT);
+    assert!(<Underscore as ProgramHints>::SOURCE_IGNORES_SENT);
+    assert!(<Wildcard as ProgramHints>::SOURCE_IGNORES_SENT);
+    assert!(!<ReadsSent as ProgramHints>::SOURCE_IGNORES_SENT);
+    assert!(!<ReadsUnderscored as ProgramHints>::SOURCE_IGNORES_SENT);
+    assert!(!<DeclaredFalse as ProgramHints>::SOURCE_IGNORES_SENT);
 }

@@ -1,7 +1,7 @@
 // Per-vertex data read by vertex id and a kernel helper: the device code reads the arrays through
 // pointers in the parameters, in the order `vertex_arrays` gives them.
 
-use simdx::acc::{Apply, CombineKind, CombineOp, DeviceProgram, Edge, Program, Vertex, VertexData};
+use simdx::acc::{Apply, CombineKind, CombineOp, DeviceProgram, Edge, Program, ProgramHints, Vertex, VertexData};
 use simdx::{graph_kernel, kernel_fn};
 
 #[kernel_fn]

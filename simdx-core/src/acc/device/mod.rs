@@ -24,6 +24,7 @@
 //!   (`exp`, `ln`, ...) may differ in the last bits on a GPU, whose math library is not glibc's.
 
 use super::{convert, Apply, CombineKind, CombineOp, Program};
+use crate::acc::ProgramHints;
 
 /// The CUDA C every program's device code builds on: scalar typedefs, `simdx_vertex`, and the helpers
 /// that keep Rust's integer and cast semantics. Plain C that is also CUDA C++, with no `#include`.
@@ -35,13 +36,13 @@ pub const PRELUDE: &str = include_str!("prelude.cuh");
 pub const HOST_SHIM: &str = include_str!("host_shim.h");
 
 /// A program that can also run on a GPU: implemented by `#[graph_kernel]`, never by hand.
-pub trait DeviceProgram: Program {
+pub trait DeviceProgram: ProgramHints {
     /// The program's functions as CUDA C, to be compiled after [`PRELUDE`] (see the module docs).
     fn device_code() -> &'static str;
     /// The program's parameters (the fields of `self` that its functions read) as the bytes of the C
     /// struct `simdx_params`, little-endian and laid out with C alignment. A per-vertex array field is
     /// a pointer there: `array_addresses[i]` is the device address of the `i`-th array of
-    /// [`Program::vertex_arrays`] (missing addresses are written as 0).
+    /// [`ProgramHints::vertex_arrays`] (missing addresses are written as 0).
     fn device_params(&self, array_addresses: &[u64]) -> Vec<u8>;
     /// Which optional functions the program defines and what its `compute` reads: the one place
     /// that decides them, for the engines and for the device code (whose `SIMDX_HAS_<NAME>` and
@@ -111,7 +112,7 @@ pub fn device_unit<P: DeviceProgram>() -> String {
 /// [`Program::VALUES_ARE_LABELS`]) and `SIMDX_UPDATE_GROWS_WITH_WEIGHT` (see
 /// [`Program::UPDATE_GROWS_WITH_WEIGHT`]). Generated code calls this so that the device sees the
 /// constants' Rust values.
-pub fn program_defines<P: Program>() -> String {
+pub fn program_defines<P: ProgramHints>() -> String {
     let op = op_define(P::OP);
     let kind = match P::KIND {
         CombineKind::Aggregate => "SIMDX_KIND_AGGREGATE",
@@ -156,10 +157,10 @@ pub fn label_program<P: Program>() -> bool {
 }
 
 /// Whether a GPU pull may read every source's send slot without testing which sources are active:
-/// an [`Apply::Every`] aggregation program with a silent message ([`Program::SILENT`]), which the
+/// an [`Apply::Every`] aggregation program with a silent message ([`ProgramHints::SILENT`]), which the
 /// slots of the vertices that do not send then hold. (The device also needs the program to have a
 /// `source_value`, without which there are no send slots.)
-pub fn silent_pulls<P: Program>() -> bool {
+pub fn silent_pulls<P: ProgramHints>() -> bool {
     P::SILENT.is_some() && P::KIND == CombineKind::Aggregate && P::APPLY == Apply::Every
 }
 
