@@ -184,7 +184,7 @@ fn features(krate: &TokenStream, bodies: &[(&str, Option<LoweredFn>)], reads_dst
 ///   `old` when handed the identity and a 0 sum ([`identity_keeps_value`]);
 /// * `#[inline]` on every method without an inline attribute: the engine calls them once per edge
 ///   or vertex from another crate, where a method not so marked is a call (SSSP's `bucket`, a
-///   division, cost 6% of a grid run as a call).
+///   division, cost a grid run noticeably as a call; measurements: `docs/experiments/cpu-sssp.md`).
 pub fn with_defaults(item: &ItemImpl, krate: &TokenStream, arrays: &[String]) -> Option<ItemImpl> {
     let mut out = item.clone();
     crate::params::add_vertex_arrays(item, &mut out, krate, arrays);
