@@ -8,8 +8,8 @@ use std::process::ExitCode;
 use clap::Parser;
 
 /// The CPU engine's steps make short-lived lists on every worker thread (reached vertices, bins,
-/// bucket lists), so the allocator is on its hot path: with mimalloc instead of glibc's, SSSP and BFS
-/// on 16 Xeon cores ran 10-20% faster (BENCHMARKS.md, "The allocator").
+/// bucket lists), so the allocator is on its hot path: mimalloc serves them faster than glibc's
+/// (measurements: `docs/experiments/cpu-engine.md`, "The allocator: mimalloc for the `simdx` binary").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -80,9 +80,9 @@ impl std::ops::Deref for HostGraph<'_> {
 }
 
 /// How many times [`algos::meyer_sanders_delta`](crate::algos::meyer_sanders_delta()) the SSSP bucket
-/// width is on a GPU ([`Runner::sssp_delta`]). SSSP from vertex 1 on the H100 (kron:22:w / urand:22:w, weights
-/// 1..255, medians of 5): the CPU's width (8 / 7) took 9.31 / 14.57 ms, 16 took 9.37 / 11.80, 32 took
-/// 9.46 / 10.54, 64 took 12.51 / 10.16; the 2048x2048 grid took 53-54 ms at every width.
+/// width is on a GPU ([`Runner::sssp_delta`]): four times the CPU's width keeps kron near its best
+/// width and brings urand near its own (which is wider), and the grid does not move with the width
+/// (measurements: `docs/experiments/gpu-sssp.md`).
 pub const GPU_DELTA_FACTOR: u32 = 4;
 
 /// A prepared backend for one graph: the engine, and on a GPU the graph on the device.

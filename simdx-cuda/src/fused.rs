@@ -51,7 +51,8 @@ pub(crate) struct FusedRun<'a> {
     pub blocks_override: Option<u32>,
     /// Whether pulls read every send slot without a stamp (`SX_SILENT_PULLS` in kernels/state.cu). A field
     /// read at run time, not the compile-time macro: a stamp known to be 0 when the fused kernel is
-    /// compiled made NVRTC lay it out differently, and its all-active iterations ran 10% slower.
+    /// compiled made NVRTC lay it out differently, and its all-active iterations ran slower
+    /// (measurements: `docs/experiments/gpu-fusion.md`).
     pub silent_pulls: bool,
     /// Selective fusion hands a run still going after this many iterations over to asynchronous
     /// rounds (0: never; the program cannot run asynchronously, or the policy is not `Auto`).
@@ -123,8 +124,9 @@ const SELECTIVE_EDGES_PER_THREAD: u64 = 32;
 /// pass) as `2^-EVERY_VERTEX_SHIFT` arcs. The persistent kernel gets the resulting per-step term from
 /// the host (`every_work` in `sx_fused`), so both sides weigh a step alike: were they to disagree, the
 /// host would hand a step to the kernel and the kernel would hand it straight back. With a vertex
-/// weighed as a whole arc, the grid's PageRank steps (a narrow band of moving ranks, but 4.2M vertices)
-/// went to the host and ran 11% slower than in the persistent kernel.
+/// weighed as a whole arc, the grid's PageRank steps (a narrow band of moving ranks, but millions of
+/// vertices) went to the host and ran slower than in the persistent kernel (measurements:
+/// `docs/experiments/gpu-fusion.md`, "An `Every` program's vertices weigh an eighth of an arc").
 const EVERY_VERTEX_SHIFT: u32 = 3;
 
 /// A step's work as selective fusion weighs it against [`FusedSession::host_above`]: the frontier's
@@ -136,10 +138,11 @@ pub(crate) fn step_work(out_edges: u64, n: u32, every: bool) -> u64 {
 /// Selective fusion keeps a push in the persistent kernel however big when its frontier averages
 /// under this many out-arcs a vertex (a uniform graph's big steps: urand:22's average 31-33): the
 /// persistent grid runs such a step as fast as a launch per phase, and keeping it saves the hand-back
-/// and the relaunch (SSSP urand:22 on the H100: 9.14 against 9.74 ms), while pushes from hubs (kron:22:
-/// 84 to 2,563 arcs a vertex) run faster as separate launches (SSSP kron:22 on the H200: 7.78-7.85 ms
-/// against 7.89-8.00 with 512). The kernel gets it from the host (`spread_arcs` in `sx_fused`), so
-/// both sides judge a step alike: were they to disagree, a step would go back and forth.
+/// and the relaunch, while pushes from hubs (kron:22: 84 to 2,563 arcs a vertex) run faster as
+/// separate launches (a threshold of 512, which kept more of them fused, was slower; measurements:
+/// `docs/experiments/gpu-fusion.md`, "Spread pushes stay fused", and `docs/experiments/gpu-traversal.md`,
+/// "Degree classes"). The kernel gets it from the host (`spread_arcs` in `sx_fused`), so both sides
+/// judge a step alike: were they to disagree, a step would go back and forth.
 pub(crate) const SPREAD_ARCS_PER_VERTEX: u32 = 64;
 
 /// Delta-stepping's settle step (the arcs each vertex of an exhausted bucket did not push within it,
@@ -169,10 +172,11 @@ fn every_work(n: u32, every: bool) -> u32 {
 /// Selective fusion hands a run that could run asynchronously over to asynchronous rounds after
 /// [`simdx_core::engine::ASYNC_AFTER_ITERATIONS`] synchronous iterations, or already after this many
 /// when every frontier so far held fewer than `n >> ASYNC_EARLY_FRONTIER_SHIFT` vertices (a grid or a
-/// road network from its first levels: the 2048x2048 grid's BFS 13.7 -> 13.1 ms on the H100, level with
-/// asynchronous rounds from the start). A program with buckets also waits for bucket
-/// [`ASYNC_EARLY_BUCKET`]: delta-stepping's first buckets are small on urand:22 too, which ran 11.7 ms
-/// in asynchronous rounds from the first against 7.9 synchronously.
+/// road network from its first levels: BFS on the grid then runs as fast as in asynchronous rounds from
+/// the start). A program with buckets also waits for bucket [`ASYNC_EARLY_BUCKET`]: delta-stepping's
+/// first buckets are small on urand too, which is much slower in asynchronous rounds than synchronously
+/// (measurements: `docs/experiments/gpu-async.md`, "A breadth-first search whose first levels all stay
+/// small goes asynchronous at once").
 pub const ASYNC_EARLY_ITERATIONS: u32 = 8;
 
 /// See [`ASYNC_EARLY_ITERATIONS`]: a program with buckets hands over early only from this bucket on

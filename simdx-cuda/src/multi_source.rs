@@ -27,9 +27,9 @@ use crate::graph::DeviceGraph;
 use crate::launch::{launch_with_state, Kernels, BLOCK};
 use crate::search_buffers::{multi_source_unit, MultiSourceBuffers};
 /// A push whose frontier has more out-arcs than a quarter of the vertices lists nothing: the settle
-/// step scans every vertex instead. (H100, 64 searches: the scan takes kron:22's second level from 2.1
-/// to 0.6 ms and urand:22's third from 1.3 to 0.5; on a 2048x2048 grid, whose levels push fewer arcs
-/// than that, a scan per level would add ~40 us to each of thousands of levels.)
+/// step scans every vertex instead. A scan is cheaper than the list after a big push, but would cost
+/// each of a grid's thousands of small levels more than its list (measurements:
+/// `docs/experiments/many-sources.md`, "64 searches on the GPU").
 const SCAN_FROM_ARCS_PER_VERTEX: u64 = 4;
 
 impl Searches for DeviceGraph {

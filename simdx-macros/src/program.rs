@@ -180,7 +180,7 @@ const HINTS: [&str; 4] = ["SILENT", "IDENTITY_KEEPS_VALUE", "SOURCE_IGNORES_SENT
 ///   (Rust has no defaults for associated types);
 /// * `#[inline]` on every method without an inline attribute: the engine calls them once per edge
 ///   or vertex from another crate, where a method not so marked is a call (SSSP's `bucket`, a
-///   division, cost 6% of a grid run as a call).
+///   division, cost a grid run noticeably as a call; measurements: `docs/experiments/cpu-sssp.md`).
 ///
 /// The hints hold the [`HINTS`] the impl declares itself (moved out of it), and otherwise:
 /// * `fn vertex_arrays` listing `arrays`, the fields that kernel code indexes (`self.x[v.id]`, from

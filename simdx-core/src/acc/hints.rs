@@ -35,7 +35,8 @@ pub trait ProgramHints: Program {
     /// value itself) does. The CPU engine then does not keep, for programs that push their live value
     /// (in-place min and max: SSSP, BFS, WCC), the value each vertex held when it last sent: that
     /// saves a load and a store per pushed vertex; and its fused rounds claim a
-    /// vertex with a plain store instead of a locked instruction. `#[graph_kernel]` sets it when
+    /// vertex with a plain store instead of a locked instruction (measurements:
+    /// `docs/experiments/cpu-sssp.md`). `#[graph_kernel]` sets it when
     /// the impl has no `source_value`, or its `sent` parameter is `_` or never named in the body;
     /// a hand-written impl may set it under the same condition.
     const SOURCE_IGNORES_SENT: bool = false;

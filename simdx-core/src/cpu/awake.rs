@@ -2,10 +2,10 @@
 //! OpenMP team spins between parallel regions. A rayon worker that finds no job sleeps after about
 //! 33 yields (tens of microseconds), and the next parallel loop wakes it again: a BFS run starts some
 //! 25 loops, and on the Xeon's virtual machine each wake-up costs the loop part of its threads for a
-//! while, more when other guests keep the host busy. With every other worker spinning on
-//! [`rayon::yield_now`], which runs any job it finds, BFS on 16 threads ran 5-8% faster and its spread
-//! between calls narrowed (kron:22 15.1-17.0 against 14.9-20.5 ms, urand:22 19.1-22.2 against
-//! 20.1-24.7).
+//! while, more when other guests keep the host busy. So every other worker spins on
+//! [`rayon::yield_now`], which runs any job it finds: BFS on 16 threads then runs faster and varies
+//! less between calls (measurements: `docs/experiments/cpu-engine.md`, "An engine's own pool spins
+//! between loops through a run").
 //!
 //! Only for a pool no other code shares. A spinner is a job that returns only when the run ends (or
 //! after [`IDLE_LIMIT`] without work): picked up by a thread that is waiting inside another job for

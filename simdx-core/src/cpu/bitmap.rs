@@ -8,8 +8,8 @@ use rayon::prelude::*;
 use crate::VertexId;
 
 /// Words one task clears at least: 16K words (128 KiB) take a few microseconds to clear, less than
-/// waking a worker thread costs. (Splitting the clear of a 262,144-vertex bitmap, once per small
-/// delta-stepping step, made SSSP on grid:512x512 about 10% slower.)
+/// waking a worker thread costs, and a small delta-stepping step clears its bitmap every time
+/// (measurements: `docs/experiments/cpu-bfs.md`).
 const CLEAR_WORDS_PER_TASK: usize = 16 * 1024;
 
 /// Words one task of a scan over the set bits reads (64K vertices).

@@ -5,15 +5,16 @@
 //! While some vertices are inactive (PageRank with a tolerance: ranks that settled), the step stays
 //! dense and the gathers skip the arcs of sources that send nothing, by a bit per vertex beside the
 //! send buffer; with most vertices active that test is well predicted, and the general pull step
-//! (frontier bitmap, separate snapshot and apply passes) took 1.5x as long on kron:18. The test still
-//! cost a quarter of such an iteration; an aggregation program with a message that contributes
-//! nothing ([`ProgramHints::SILENT`], PageRank's `0.0`) has it stored for the vertices that do not send,
-//! and its gathers test nothing.
+//! (frontier bitmap, separate snapshot and apply passes) takes longer. The test is still a large part
+//! of such an iteration; an aggregation program with a message that contributes nothing
+//! ([`ProgramHints::SILENT`], PageRank's `0.0`) has it stored for the vertices that do not send, and its
+//! gathers test nothing.
 //!
 //! The send buffers are plain vectors, not atomics: during a step the sources' buffer is only read,
 //! and each vertex range writes its own slice of the next one. A relaxed atomic load per arc kept
-//! the compiler from scheduling the gather's loads together (a bare kernel reading `AtomicU32` was
-//! 10-15% slower than the same kernel reading `f32`).
+//! the compiler from scheduling the gather's loads together.
+//!
+//! Measurements: `docs/experiments/cpu-pagerank.md`, "Measurements behind the dense step's layout".
 
 use std::ops::Range;
 
@@ -311,8 +312,9 @@ impl<P: ProgramHints> Sources<'_, P> {
             }
             debug_assert!((u as usize) < self.send.len(), "arc {i} leads to vertex {u}, past the graph");
             // SAFETY: `u` is a target of the in-CSR, and a CSR's targets are below its vertex count
-            // (`Csr::from_parts` checks it), which is `send`'s length. The bounds check cost ~5% of
-            // a PageRank iteration: a compare and branch per arc beside one load.
+            // (`Csr::from_parts` checks it), which is `send`'s length. A bounds check would add a
+            // compare and branch per arc beside one load, a visible share of a PageRank iteration
+            // (measurements: docs/experiments/cpu-pagerank.md).
             let src = unsafe { *self.send.get_unchecked(u as usize) };
             let update =
                 program.compute(Edge { src, dst, weight: weights.get(i), src_out_degree: state.out_degree(u) });

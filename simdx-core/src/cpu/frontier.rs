@@ -20,9 +20,9 @@ const SEQUENTIAL: usize = 4096;
 /// Buckets relaxed together whose rounds relaxed fewer edges than this per worker thread were too few
 /// to keep the threads busy: the next move to a later bucket takes twice as many buckets at once (a
 /// wider bucket, as delta-stepping with a larger width); more than [`SPAN_RANGE`] times this takes half
-/// as many. SSSP on grid:2048x2048:w on 16 cores (the Xeon) at 1 / 2 / 4 / 8 / 16 times the width of
-/// `default_delta` (63): 260 / 176 / 126 / 118 / 110 ms; on urand:22 and kron:22, whose buckets relax
-/// millions of edges, one bucket at a time stays best (twice the width: -7% and +11%).
+/// as many. A sparse graph's buckets (the grid's) are too small to keep 16 threads busy one at a time;
+/// the buckets of urand and kron relax millions of edges and stay best one at a time (measurements:
+/// `docs/experiments/cpu-sssp.md`).
 const SPAN_EDGES_PER_THREAD: u64 = 4 * 1024;
 /// See [`SPAN_EDGES_PER_THREAD`].
 const SPAN_RANGE: u64 = 4;

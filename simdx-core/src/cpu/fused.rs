@@ -17,8 +17,9 @@
 //!
 //! [`Program::source_value`]: crate::acc::Program::source_value
 //!
-//! Measured on 16 cores (a Xeon; SSSP, against one step at a time): urand:18 13-14 ms instead of
-//! 27-32, kron:18 12 instead of 19-21, grid:512x512 at width 1008 7-9 instead of 24-29 (BENCHMARKS.md).
+//! Against one step at a time, fused rounds roughly halve SSSP's and WCC's time on kron and urand, and
+//! save more on a grid at a wide bucket width (measurements: `docs/experiments/cpu-sssp.md`, "Fused
+//! rounds against stepped ones").
 //!
 //! [`Frontier`]: super::frontier::Frontier
 
@@ -48,15 +49,15 @@ const SEQUENTIAL_EDGES: u64 = 16 * 1024;
 /// Longer frontiers are not summed to decide that: they run in parallel.
 const SEQUENTIAL_VERTICES: usize = 1024;
 /// A round runs in parallel, however small its frontier, once the rounds of its bucket, or of the
-/// bucket before, relaxed more edges than this in all. On 16 cores, the grid at bucket width 1008
-/// (rounds of a few hundred vertices, whose fused work is most of a bucket) ran in 11 ms instead of
-/// 18-21; at width 63 (about 1,500 edges a bucket) its rounds stay on one thread: waking the workers
-/// for each of its 723 rounds made it 1.5-2x slower. 4K and 16K measured worse or level.
+/// bucket before, relaxed more edges than this in all: where a bucket holds enough work (the grid at a
+/// wide bucket width: rounds of a few hundred vertices, whose fused work is most of a bucket) the
+/// workers pay for their waking, while a bucket of about 1,500 edges (the grid at a narrow width) is
+/// cheaper on one thread than waking the workers for each of its many rounds (measurements:
+/// `docs/experiments/cpu-sssp.md`).
 pub(crate) const PARALLEL_BUCKET_EDGES: u64 = 8 * 1024;
 
-/// Repairs of at most this many stored improvements run on the calling thread: about 15 µs, less
-/// than waking the workers again (16K made the grid at width 1008 slower on 16 cores; 2K measured
-/// level with always parallel, in the noise).
+/// Repairs of at most this many stored improvements run on the calling thread: that takes less than
+/// waking the workers again (measurements: `docs/experiments/cpu-sssp.md`).
 const SEQUENTIAL_REPAIR: usize = 2 * 1024;
 
 /// What one round did.
@@ -86,8 +87,8 @@ pub(crate) fn round<P: ProgramHints>(
     let new_worker = || Worker::new(program, state, weights, (current, base), split);
     let frontier = Lists::new(frontier);
     // No more workers than batches of the frontier: the others would find the counter spent, but
-    // waking them and waiting for them would still cost the round (on 16 cores, the grid at width
-    // 1008 ran 4-10% faster so). Nor more than cores: a round waits for every worker that joined.
+    // waking them and waiting for them would still cost the round (measurements:
+    // docs/experiments/cpu-sssp.md). Nor more than cores: a round waits for every worker that joined.
     let count = match !parallel && is_small(state, &frontier) {
         true => 1,
         false => super::threads::round_workers().min(frontier.len().div_ceil(BATCH)),
@@ -332,7 +333,7 @@ impl<'a, 'g, P: ProgramHints> Worker<'a, 'g, P> {
         // what `u` last sent. A program whose `source_value` ignores that value claims with a plain
         // store: two workers may then both relax `u`, which repeats work but changes no result (the
         // pushes are min or max combines, and a store they lose is repaired), and no worker waits on
-        // a locked instruction (on 16 cores SSSP 1-6% faster, alternated in one process).
+        // a locked instruction (measurements: docs/experiments/cpu-sssp.md).
         let sent = if P::SOURCE_IGNORES_SENT {
             state.seen[i].store(live);
             seen

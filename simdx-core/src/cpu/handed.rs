@@ -35,7 +35,8 @@ impl<M: PartialEq + Copy> Tally<M> {
     }
 
     /// Counts `vertices` (reached this step) and tests each against `bucket`. The sums are kept in
-    /// locals: through `&mut self` they would be stored every vertex (3% of a BFS on kron:20).
+    /// locals: through `&mut self` they would be stored every vertex (measurements:
+    /// `docs/experiments/cpu-bfs.md`).
     #[inline]
     pub(crate) fn add<P: ProgramHints<Message = M>>(
         &mut self,

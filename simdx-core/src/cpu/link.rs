@@ -36,9 +36,8 @@ const CHUNK: usize = 4096;
 /// under a tree already joined to the ones before it, so the trees stay shallow (one thread on
 /// urand:20: 91K pointer jumps in the first flatten against 328K spread; on the grid none against
 /// 975K), while the threads' few chunk boundaries seldom meet. With more threads the grid's boundaries
-/// do (the Xeon, grid:2048: in order 4 threads +5%, 8 threads +14%, 16 threads +20%); with two, in
-/// order measured level or better everywhere (dev urand:20 27.3 -> 22.1 ms, kron:20 -2%; the Xeon
-/// kron:22 -7%, grid:2048 -4%, urand:22 level).
+/// do, and in order is slower from 4 threads on; with two it was level or faster on every graph
+/// (measurements: `docs/experiments/components.md`, "CC's sampled rounds in order on two threads").
 const ORDERED_THREADS: usize = 2;
 /// The chunk of the sampled rounds taken in order (GAP's dynamic schedule's).
 const ORDERED_CHUNK: usize = 16 * 1024;
@@ -46,7 +45,7 @@ const ORDERED_CHUNK: usize = 16 * 1024;
 const AHEAD: usize = 16;
 /// Vertices whose labels lie this close to a vertex's own are taken as cached: a chunk whose first
 /// arcs all stay this close (a grid, a mesh) is linked without prefetches, which there only cost
-/// instructions (the grid 1024x1024 on 2 threads: 24 -> 17-20 ms; urand:20 without them: 59 -> 93 ms).
+/// instructions; chunks with far arcs (urand) need them (measurements: `docs/experiments/components.md`).
 const NEAR: usize = 16 * 1024;
 /// The first arcs of a chunk that judge whether it prefetches.
 const PROBES: usize = 16;
@@ -81,9 +80,9 @@ pub(crate) fn link_all<P: ProgramHints>(
     let began = Instant::now();
     let largest = links.largest_class();
     // One pass over the vertices, linking the other arcs of those outside that class as it finds them
-    // (no list of them is made: on kron:20 that list of 403K vertices cost 5.5 of the phase's 9 ms). A
-    // vertex that joins the class meanwhile may be skipped: its arcs to vertices outside it are linked
-    // from their ends.
+    // (no list of them is made: on kron it cost more than half of the phase; measurements:
+    // docs/experiments/components.md). A vertex that joins the class meanwhile may be skipped: its
+    // arcs to vertices outside it are linked from their ends.
     let (outside, rest) = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|chunk| {
@@ -136,8 +135,8 @@ struct Links<'a, 'g, P: ProgramHints> {
 
 /// The trees, as the vertices' values. The loops copy it (and the arrays they read) into locals:
 /// reached through `&self` or a closure's captures, the slices' addresses and lengths are loaded
-/// again after every compare-and-swap, on the path from one link to the next (CC on the grid
-/// 1024x1024, 2 threads: 7.2 -> 6.7 ms with locals).
+/// again after every compare-and-swap, on the path from one link to the next (measurements:
+/// `docs/experiments/components.md`).
 struct Forest<'a, P: ProgramHints> {
     now: &'a [<P::Value as Value>::Cell],
     /// The number of vertices, `now.len()`.
@@ -207,8 +206,8 @@ impl<P: ProgramHints> Forest<'_, P> {
 
 impl<P: ProgramHints> Links<'_, '_, P> {
     /// Links the out-arcs of `u` at positions `arcs` of the out-CSR; returns how many. Always inlined:
-    /// a call per vertex cost the grid's first linking round about 15% (the compiler's own choice
-    /// changes with the code around it).
+    /// a call per vertex slows the grid's first linking round (the compiler's own choice changes with
+    /// the code around it; measurements: `docs/experiments/components.md`, "Linking inline").
     #[inline(always)]
     fn out_arcs(&self, forest: Forest<'_, P>, targets: &[VertexId], u: VertexId, arcs: std::ops::Range<usize>) -> u64 {
         if arcs.is_empty() {

@@ -21,10 +21,11 @@
 //! ([`Active::Marked`]), as GAP's bottom-up steps do: it marks each vertex it reaches in a second
 //! bitmap and counts its out-edges while the vertex is in cache, so no list of millions of vertices
 //! is copied, selected and marked again; the next step pulls from that bitmap (after preparing its
-//! vertices) or lists it for a push. On the Xeon's 16 threads, urand:22's pull from 3.2M vertices
-//! went from 1.4 to 0.8 ms. A large push whose bins overflowed hands its frontier on the same way: the
-//! "touched" flags it set are moved into the bitmap, eight flag words to a bitmap word, and tested
-//! there (module `handed`), instead of being listed, selected and marked again for the pull after.
+//! vertices) or lists it for a push (measurements: `docs/experiments/cpu-bfs.md`, "A BFS pull hands
+//! its frontier on as a bitmap"). A large push whose bins overflowed hands its frontier on the same
+//! way: the "touched" flags it set are moved into the bitmap, eight flag words to a bitmap word, and
+//! tested there (module `handed`), instead of being listed, selected and marked again for the pull
+//! after.
 
 mod awake;
 mod bitmap;
@@ -69,8 +70,8 @@ use crate::{Graph, VertexId};
 
 /// A push hands the vertices it reached on as a bitmap (see [`Iterations::hand_on_touched`]) if its
 /// arcs number at least this fraction of the vertices: a small frontier is cheaper listed than marked
-/// in a bitmap that the next step scans whole (BFS kron:20, a push of 5.7K arcs: 0.13 ms listed, 0.18
-/// handed on, and its pull after 0.3 ms slower; urand:20, a push of 1.1M arcs: 4% less in all).
+/// in a bitmap that the next step scans whole, for the push and for the pull after it (measurements:
+/// `docs/experiments/cpu-bfs.md`).
 const HAND_ON_SHARE: u64 = 8;
 
 /// Runs `program` on `graph` in the current rayon pool; the fused rounds' team comes from `threads`
@@ -630,7 +631,8 @@ fn prepare_and_mark<P: ProgramHints>(
 
 /// The light snapshot before a push of live values: each frontier vertex's seen value is kept
 /// ([`VertexState::keep_seen`]). Returns the frontier's out-edges and 0 (no global sum). The vertices
-/// are scattered, so what a vertex a few places ahead reads is prefetched (SSSP 2-6% faster).
+/// are scattered, so what a vertex a few places ahead reads is prefetched (measurements:
+/// `docs/experiments/cpu-bfs.md`).
 fn keep_seen<P: ProgramHints>(state: &VertexState<'_, P>, frontier: &[VertexId]) -> (u64, f64, Uniform<P::Message>) {
     let out_edges = frontier
         .par_chunks(4096)

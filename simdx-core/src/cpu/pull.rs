@@ -27,8 +27,9 @@ type BlockResult<M> = (usize, u64, Option<Tally<M>>, Vec<VertexId>);
 /// level), so that a source found is not read; `slots` (one per vertex) is where each block records
 /// the vertices it reaches before they are gathered. Vertices whose in-degree reaches `split` are
 /// left out of their blocks, which list those that can still change: their in-arcs are scanned
-/// after, in parallel chunks (no list of them is made per run: a pass over every degree cost kron:22's
-/// first pull on the Xeon about a millisecond).
+/// after, in parallel chunks (no list of them is made per run: a pass over every degree cost each
+/// run's first pull more than the blocks' skipping does; measurements: `docs/experiments/cpu-bfs.md`,
+/// "Pulls find their hubs in their blocks").
 ///
 /// `hand_on`: an empty bitmap and the current bucket, for a voting program whose pull may hand its
 /// next frontier on as a bitmap (module doc of `cpu`): each block then marks the vertices it reaches
@@ -55,8 +56,8 @@ pub(crate) fn pull_step<P: ProgramHints>(
     // Blocks of consecutive vertices, each a plain loop: most vertices of a late step cannot change
     // and cost a load or two, so the loop around them must cost nothing either. A block reaches at
     // most its own vertices, so it records them in its own slots: a step that reaches millions of
-    // vertices allocates nothing per block (growing a bin per task cost a pull of urand:22 on 16
-    // threads a sixth of its time in the allocator).
+    // vertices allocates nothing per block (growing a bin per task put a large share of a big pull's
+    // time in the allocator; measurements: docs/experiments/cpu-bfs.md).
     let limit = bins.limit().min(PULL_BLOCK as usize);
     // Every vertex is finished by one task, once, so its "touched" flag only serves a ballot scan,
     // which bins that cannot overflow never need: a block's bin holds at most its PULL_BLOCK vertices,
@@ -72,8 +73,8 @@ pub(crate) fn pull_step<P: ProgramHints>(
         .map(|(block, slots)| {
             let (mut recorded, mut edges) = (0usize, 0u64);
             // Locals, not captures: reached through `state` or the closure's captures, the values'
-            // address and length were loaded again for every vertex (kron:22 on the Xeon: 42% of the
-            // pull's samples in the loop over the block's vertices).
+            // address and length were loaded again for every vertex, in the loop that takes the
+            // largest share of a pull's time (measurements: docs/experiments/cpu-bfs.md).
             let (offsets, sources, now, split) = (csr.offsets(), csr.targets(), &state.now[..], split);
             let first = block as VertexId * PULL_BLOCK;
             let end = first + slots.len() as VertexId;
@@ -195,8 +196,8 @@ fn pull_hubs<P: ProgramHints>(
 
 /// The vertices whose in-degree reaches `split`: their in-edges are scanned in parallel chunks.
 pub(crate) fn hubs(csr: &Csr, split: u64) -> Vec<VertexId> {
-    // Usually none, known without a pass over the offsets (2.7 ms for a million vertices on the dev
-    // machine's 2 threads, once per run).
+    // Usually none, known without a pass over the offsets, which would cost every run a pass over
+    // every vertex (measurements: docs/experiments/cpu-bfs.md).
     if csr.max_degree() < split {
         return Vec::new();
     }

@@ -8,10 +8,10 @@
 //!
 //! In-place min and max programs (SSSP, BFS, WCC) store an improvement with a plain store, not a
 //! compare-and-swap: on x86 a locked instruction waits for every load in flight, and it was the
-//! largest single cost in profiles of SSSP's push (SSSP on kron:18 and urand:18 ran 3-7% faster
-//! without it). A plain store may overwrite a better value another task stored at
-//! the same moment, so each task keeps the improvements it stored, and [`repair`] combines them in
-//! again (atomically, rarely needed) once every task is done. The value a vertex ends with is then
+//! largest single cost in profiles of SSSP's push (measurements: `docs/experiments/cpu-bfs.md`). A
+//! plain store may overwrite a better value another task stored at the same moment, so each task
+//! keeps the improvements it stored, and [`repair`] combines them in again (atomically, rarely
+//! needed) once every task is done. The value a vertex ends with is then
 //! the best stored, as with the atomic combine; within the step a source may push a value that a
 //! lost store made worse, and it becomes active again when the repair improves it.
 //!

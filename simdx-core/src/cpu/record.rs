@@ -111,10 +111,10 @@ pub(crate) fn concat(lists: Vec<&[VertexId]>) -> Vec<VertexId> {
 }
 
 /// `len` copies of `value`, written by all threads. A large vector filled by one thread costs that
-/// thread a page fault per 4 KiB page where its memory was returned to the system or never touched
-/// (16 MiB took 10 ms on the 16-core Xeon, and the step waited); filled in parallel the faults are
-/// shared (under 1 ms). A short vector (most frontiers of a high-diameter graph) is filled in place,
-/// without waking the other threads.
+/// thread a page fault per 4 KiB page where its memory was returned to the system or never touched,
+/// and the step waits for that thread; filled in parallel the faults are shared (measurements:
+/// `docs/experiments/cpu-bfs.md`). A short vector (most frontiers of a high-diameter graph) is filled
+/// in place, without waking the other threads.
 pub(crate) fn filled<T: Copy + Send + Sync>(len: usize, value: T) -> Vec<T> {
     if len < FILL_IN_PARALLEL {
         return vec![value; len];

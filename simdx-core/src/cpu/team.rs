@@ -1,11 +1,12 @@
 //! A team of threads that stays awake between the fused rounds of a run (module `fused`), as an
 //! OpenMP team does between the buckets of GAP's delta-stepping. A rayon region per round lets the
 //! pool's workers fall asleep while the calling thread moves the frontier between rounds, and waking
-//! them costs the next round (on the Xeon's 16 threads a round of 50 µs of work took 86-100 µs through
-//! rayon, 52 µs on a team that stays awake; BENCHMARKS.md, "The fused rounds' team").
+//! them costs the next round: on 16 threads a short round through rayon takes well over its work's
+//! time, on a team that stays awake about that time (measurements: `docs/experiments/cpu-sssp.md`,
+//! "Known gaps on the Xeon").
 //!
 //! Between rounds a member waits [`SPIN`] yielding its core (not spinning on it: a spinning team
-//! made SSSP on the grid 1.6-1.9x slower on a host whose cores other processes also used), then
+//! made SSSP on the grid much slower on a host whose cores other processes also used), then
 //! sleeps until the next round. A round does not wait for members that were not there to join it:
 //! the calling thread closes the round when its own share is done, and members that arrive later sit
 //! it out. So a round's job must let any subset of the members do the work (the fused rounds take

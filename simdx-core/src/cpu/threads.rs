@@ -26,8 +26,8 @@ pub(crate) fn cores() -> usize {
 
 /// Whether the current rayon pool has more threads than the process has cores: then a thread that
 /// spins for work holds a core another thread of the run needs, so nothing spins (module `awake`)
-/// and the fused rounds run on at most [`cores`] threads ([`round_workers`]). With 1000 threads on 2
-/// cores, PageRank on kron:12 took 18 s with spinning workers.
+/// and the fused rounds run on at most [`cores`] threads ([`round_workers`]) (measurements:
+/// `docs/experiments/cpu-engine.md`).
 pub(crate) fn oversubscribed() -> bool {
     rayon::current_num_threads() > cores()
 }
@@ -47,8 +47,9 @@ pub(crate) struct Threads {
     /// A team no run holds now. A run takes it and puts it back when done, so that two runs at once
     /// never share one (the second makes its own).
     team: Mutex<Option<Team>>,
-    /// The pull steps' slots (a vertex id per vertex) no run holds now, taken and put back alike: 16
-    /// MB of new pages for 4M vertices cost a first pull a millisecond on 16 threads.
+    /// The pull steps' slots (a vertex id per vertex) no run holds now, taken and put back alike: made
+    /// anew, their pages' faults cost each run's first pull (measurements: `docs/experiments/cpu-bfs.md`,
+    /// "Pulls find their hubs in their blocks; the slots are kept").
     slots: Mutex<Vec<VertexId>>,
     /// Whether a run keeps the pool's threads awake now ([`Awake`]).
     awake: AtomicBool,

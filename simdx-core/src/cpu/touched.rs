@@ -61,8 +61,8 @@ impl Touched {
 
     /// Clears the flags of `list` (and maybe others): one by one when the list is short, otherwise
     /// every flag. Not while a step sets flags. The flags of a list are scattered, each store a
-    /// likely cache miss: a list of [`CLEAR_IN_PARALLEL`] or more is cleared by all threads (on
-    /// 16 threads, the 33K flags of a BFS level of urand:22 took 0.3 ms on one).
+    /// likely cache miss: a list of [`CLEAR_IN_PARALLEL`] or more is cleared by all threads (a BFS
+    /// level's scattered flags are too many for one; measurements: `docs/experiments/cpu-bfs.md`).
     pub(crate) fn clear_list(&self, list: &[VertexId]) {
         if list.len() * 8 > self.words.len() {
             self.clear_all();
@@ -98,7 +98,7 @@ impl Touched {
                     let first = ((chunk * WORDS_PER_TASK + i) * 8) as VertexId;
                     // Byte k of the word in memory order is vertex first + k: walk the set bytes
                     // lowest first (a generic `extend` over the filtered bytes grew the list one
-                    // checked push at a time, 8% of a BFS on urand:20).
+                    // checked push at a time; measurements: docs/experiments/cpu-bfs.md).
                     let mut rest = u64::from_le_bytes(bits.to_ne_bytes());
                     out.reserve(8);
                     while rest != 0 {

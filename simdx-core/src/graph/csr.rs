@@ -66,7 +66,8 @@ impl Csr {
                 return Err(format!("{} weights for {} targets", w.len(), self.targets.len()));
             }
         }
-        // A reduction, not `position_first`: that costs ten times as much per offset (0.08 s for 4M).
+        // A reduction, not `position_first`: that costs over ten times as much per offset
+        // (measurements: BENCHMARKS.md, "Graph construction and I/O").
         let decreasing =
             offsets.par_windows(2).with_min_len(1 << 16).map(|w| w[0] > w[1]).reduce(|| false, |a, b| a | b);
         match decreasing.then(|| offsets.windows(2).position(|w| w[0] > w[1])).flatten() {

@@ -9,10 +9,10 @@
 //! and once as the mirror or transposed side must store it. The sums are equal when the two multisets
 //! of arcs are equal, and differ otherwise except with a probability of about 2^-64; the key is drawn
 //! afresh in every process, so a file cannot be crafted offline to collide. Random reads into the other
-//! side's lists (a binary search per arc) would make the check exact but take minutes on a large graph
-//! (about three on kron:22 with two cores, against a third of a second for the sums); after the sums
-//! disagree, per-vertex sums locate a vertex with a wrong arc and only its arcs are searched, to name
-//! the arc (about 4 s on kron:22).
+//! side's lists (a binary search per arc) would make the check exact but take minutes on a large graph,
+//! where the sums take a fraction of a second; after the sums disagree, per-vertex sums locate a vertex
+//! with a wrong arc and only its arcs are searched, to name the arc in seconds (measurements:
+//! BENCHMARKS.md, "Graph construction and I/O").
 
 use std::hash::{BuildHasher, Hasher};
 
@@ -416,9 +416,9 @@ fn show_weight(csr: &Csr, bits: u64) -> String {
 /// An arc whose counterpart in `other` is missing, repeated a different number of times, or weighs
 /// differently: the mirror `v -> u` in `out` itself when `symmetric`, the entry `u` in the in-list of
 /// `v` otherwise. `None` when there is none, which with equal arc counts means the two sides hold the
-/// same arcs. Binary searches for every arc would take minutes on a large graph (three minutes for
-/// kron:22 on two cores); instead [`first_unbalanced`] finds, in two passes, a vertex where the hash
-/// sums disagree, and only the arcs at that vertex are searched.
+/// same arcs. Binary searches for every arc would take minutes on a large graph (measurements:
+/// BENCHMARKS.md, "Graph construction and I/O"); instead [`first_unbalanced`] finds, in two passes, a
+/// vertex where the hash sums disagree, and only the arcs at that vertex are searched.
 fn find_mismatch(out: &Csr, other: &Csr, symmetric: bool, key: &HashKey) -> Option<StructureError> {
     let z = first_unbalanced(out, other, symmetric, key)?;
     // An arc of z's own list without its counterpart ...

@@ -599,7 +599,8 @@ fn mapped_csr(path: &Path, header: &Header, map: &Arc<Mmap>, first: usize) -> Re
         Some(WeightKind::F32) => {
             let w: Array<f32> = mapped(path, map, s[first + 2], SECTION_NAMES[first + 2])?;
             let bad = |x: &f32| !x.is_finite() || *x < 0.0;
-            // A reduction first: `position_first` costs about 20 ns a weight.
+            // A reduction first: `position_first` costs over ten times as much a weight (measurements:
+            // BENCHMARKS.md, "Graph construction and I/O").
             let any_bad = w.par_iter().with_min_len(1 << 16).map(bad).reduce(|| false, |a, b| a | b);
             if let Some(i) = any_bad.then(|| w.iter().position(bad)).flatten() {
                 return Err(binary_err(

@@ -51,10 +51,9 @@ pub struct DegreeClasses {
 
 impl Default for DegreeClasses {
     /// `256,1024,65536`. SIMD-X's thread class ends at 32 arcs, but the CUDA engine spreads that class
-    /// over edge-balanced tiles, which also beat a warp a vertex for degrees up to 255: BFS and SSSP on
-    /// kron:22 and urand:22 ran up to 9% faster than at `32,256,65536` on an H100 and an H200, while WCC
-    /// on urand and PageRank on kron ran 1-4% slower on the H200 (BENCHMARKS.md, "Degree classes"). The
-    /// CPU backend reads only `grid`.
+    /// over edge-balanced tiles, which also beat a warp a vertex for degrees up to 255 in BFS and SSSP
+    /// (WCC and PageRank lose a little on some graphs; measurements: `docs/experiments/gpu-traversal.md`,
+    /// "Degree classes"). The CPU backend reads only `grid`.
     fn default() -> Self {
         DegreeClasses { warp: 256, cta: 1024, grid: 65536 }
     }
@@ -164,9 +163,9 @@ pub const ASYNC_AFTER_ITERATIONS: u32 = 64;
 
 /// The most worker threads a run may ask for ([`RunOptions::threads`]). Each is an OS thread with its
 /// own stack, and more threads than cores only take turns on them while rayon's work stealing costs
-/// more with every thread (a steal walks a list of all of them): on 2 cores, PageRank on kron:12 took
-/// 0.3 s on 64 threads and 12 s on 1000 (nothing spinning), and 100,000 threads did not start in
-/// minutes. The command line runs on at most four threads per core.
+/// more with every thread (a steal walks a list of all of them): a thousand threads on a few cores
+/// slow a run many times over, and a hundred thousand do not start in useful time (measurements:
+/// `docs/experiments/cpu-engine.md`). The command line runs on at most four threads per core.
 pub const MAX_THREADS: usize = 1024;
 
 impl Default for RunOptions {

@@ -41,8 +41,8 @@ pub struct Backend {
 pub const CPU: Backend =
     Backend { aggregate_pull_share: 0.85, raise_for_every: true, weight_ordered_pushes: false, beamer_voting: true };
 
-/// The CUDA backend's constants. The share: on an H200, SSSP on kron:22 took 16.6 ms pulling at the
-/// 30% rule and 11.3 ms pushing only.
+/// The CUDA backend's constants. The share: on a GPU, SSSP pulling from a lower share of the arcs (30%)
+/// was slower than pushing every step (measurements: `docs/experiments/gpu-traversal.md`).
 pub const GPU: Backend =
     Backend { aggregate_pull_share: 0.85, raise_for_every: false, weight_ordered_pushes: true, beamer_voting: false };
 

@@ -171,7 +171,7 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
         // Under selective fusion a voting program keeps even its big steps in the persistent kernel: they
         // are pulls that stop at the first parent or pushes without atomics, which the kernel's grid runs
         // as fast as separate launches, so handing them back only adds launches and host round trips
-        // (the H100, BFS kron:22 / urand:22: 1.26 / 1.68 ms handing back, 1.04 / 1.56 ms keeping them).
+        // (measurements: docs/experiments/gpu-fusion.md, "Voting programs stay in the persistent kernel").
         let threshold = engine.fusion_threshold.or((P::KIND == CombineKind::Voting).then_some(u64::MAX));
         let session = match opts.fusion {
             FusionPolicy::None | FusionPolicy::Async => None,

@@ -145,7 +145,8 @@ impl<P: DeviceProgram> HostRun<'_, P> {
             }
             // A session that never hands a step back (a voting program under selective fusion) takes
             // every step, and prepares the frontier itself: zeroed counters stand in for the host's
-            // snapshot, which would only cost a launch and a read (BFS kron:22 about 30 us).
+            // snapshot, which would only cost a launch and a read (measurements:
+            // docs/experiments/gpu-fusion.md).
             None if self.session.is_some() && self.host_above == u64::MAX => vec![0; COUNTERS],
             None => {
                 let (len, tag) = (self.len, self.iterations + 1);

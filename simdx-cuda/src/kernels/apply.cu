@@ -4,8 +4,9 @@
 extern "C" {
 
 /* Adds the sum of every thread's `x` over the block to the double at `total`, with one atomic per block
- * (one per warp, all on one address, took most of an apply over every vertex: 0.18 ms on 4.2M). Called
- * by every thread of the block. */
+ * (one per warp puts tens of thousands of atomics on one address in an apply over every vertex;
+ * measurements: docs/experiments/gpu-pagerank.md, "One atomic per block in the apply"). Called by every
+ * thread of the block. */
 __device__ __forceinline__ void sx_block_add(unsigned long long* total, double x) {
     __shared__ double part[SX_WARPS];
     int lane = threadIdx.x & 31, w = threadIdx.x / 32;

@@ -28,9 +28,9 @@
 /* Out-degree from which a warp relaxes a vertex's arcs together rather than one lane alone. */
 #define SX_Q_WARP_DEGREE 32
 /* An epoch that takes fewer vertices than this many per warp of the grid doubles the next one's span of
- * buckets; one that takes SX_Q_SPAN_RANGE times more halves it. (SSSP on grid:2048x2048 after the
- * hand-over: a range of 16 halved spans that kept the grid busy, 48.2 ms; 64 and 256: 43.7 ms; a small
- * epoch of 1 or 16 vertices per warp: 62 and 45 ms; kron and urand within 1%.) */
+ * buckets; one that takes SX_Q_SPAN_RANGE times more halves it. A narrow range halves spans that kept
+ * the grid busy; a smaller or larger threshold for a small epoch is slower on the grid, and kron and
+ * urand do not move (measurements: docs/experiments/gpu-async.md, "Span of the asynchronous epochs"). */
 #ifndef SX_Q_SMALL_EPOCH
 #define SX_Q_SMALL_EPOCH 4
 #endif
@@ -41,41 +41,42 @@
  * relaxation improves, a lane keeps one and relaxes it next itself instead of enqueueing it, so that one
  * hop of a long path costs a relaxation rather than a round trip through the queue (an enqueue, another
  * warp's poll); the last relaxation of a chain this long enqueues what it improves. 1: every
- * improvement goes through the queue. BFS on grid:2048x2048 (the H100): 1 / 4 / 8 / 16 / 32 / 64 / 256 took 19.0 / 18.7 /
- * 17.2 / 15.4 / 13.8 / 13.7 / 13.9 ms. Programs with buckets (SSSP) do not chain: a chain follows one
- * path depth first, whose values later and shorter paths improve again (SSSP on that grid, weights
- * 1..255: 46.7 ms at 1, 51.4 at 4, 61.0 at 32; on the H200 with weight-ordered arcs, which keep the
- * lightest improved target: 36.1 ms at 1, 42.6 at 2, 45.3 at 4, 50.4 at 16). */
+ * improvement goes through the queue. BFS on a grid gains up to about 32 and is level beyond. Programs
+ * with buckets (SSSP) do not chain: a chain follows one path depth first, whose values later and
+ * shorter paths improve again, and every chain length is slower there, also keeping the lightest
+ * improved target of weight-ordered arcs (measurements: docs/experiments/gpu-async.md, "Chains in
+ * asynchronous rounds"). */
 #ifndef SX_Q_CHAIN
 #define SX_Q_CHAIN 32
 #endif
 #define SX_Q_CHAINS (SX_Q_CHAIN > 1 && !SIMDX_HAS_BUCKET)
-/* Three ways to shorten a hop of a long path, each measured faster on grid:2048x2048 (the H200; BENCHMARKS,
- * "Asynchronous rounds: the latency of a hop"); SIMDX_NVRTC_DEFINES can set each back (SX_Q_BLIND_ATOMIC=0,
- * SX_Q_BATCH=1, SX_Q_MAX_PAUSE=256).
+/* Three ways to shorten a hop of a long path, each faster on a large grid (measurements of all three:
+ * docs/experiments/gpu-async.md, "Asynchronous rounds: the latency of a hop");
+ * SIMDX_NVRTC_DEFINES can set each back (SX_Q_BLIND_ATOMIC=0, SX_Q_BATCH=1, SX_Q_MAX_PAUSE=256).
  *
  * SX_Q_BLIND_ATOMIC: a relaxation combines into its target atomically without reading the target first
- * (only where Compute does not read it; the read is a round trip before the atomic). SSSP 36.1 -> 33.6 ms;
- * on by default for aggregation programs only: BFS, whose targets are mostly reached already, is faster
- * with the test (with batches of four, 9.4 against 10.4 ms). */
+ * (only where Compute does not read it; the read is a round trip before the atomic). On by default for
+ * aggregation programs only: BFS, whose targets are mostly reached already, is faster with the test,
+ * which spares an atomic wherever the target is already as good. */
 #ifndef SX_Q_BLIND_ATOMIC
 #define SX_Q_BLIND_ATOMIC (SIMDX_KIND != SIMDX_KIND_VOTING)
 #endif
 #define SX_Q_TESTS_FIRST (!SX_Q_BLIND_ATOMIC || SIMDX_COMPUTE_READS_DST)
 /* SX_Q_BATCH: arcs a lane of a small vertex relaxes at once (sx_q_arcs): their loads, then their atomics,
  * in flight together, and their targets routed with one atomic per warp (1: one arc at a time, through
- * sx_q_route). SSSP (blind atomics) at 1 / 2 / 4 / 8: 34.5 / 32.0 / 30.2 / 37.3 ms; BFS 12.8 -> 9.4 at 4. */
+ * sx_q_route). Four is fastest for SSSP (eight is slower than one) and makes BFS faster too. */
 #ifndef SX_Q_BATCH
 #define SX_Q_BATCH 4
 #endif
 /* SX_Q_MAX_PAUSE: the longest sleep (ns) of a warp between polls of its cells, reached by doubling from 32:
- * thousands of idle warps polling slow the L2 for the working ones. With the two above, at 256 / 512 /
- * 1024 / 2048 / 4096: SSSP 30.2 / 27.6 / 26.9 / 30.7 / 42.0 ms, BFS 9.38 / 9.02 / 8.75 / 8.83 / 9.28. */
+ * thousands of idle warps polling slow the L2 for the working ones, so a longer sleep pays, up to about
+ * a microsecond. */
 #ifndef SX_Q_MAX_PAUSE
 #define SX_Q_MAX_PAUSE 1024
 #endif
-/* Idle polls of a warp's cells between two readings of the epoch's shared counters (sx_q_over). SSSP / BFS
- * on grid:2048x2048 at 8 / 16 / 32 / 64: 27.9 / 28.2 / 29.4 / 32.2 ms and 9.6 / 9.4 / 9.2 / 9.1 ms. */
+/* Idle polls of a warp's cells between two readings of the epoch's shared counters (sx_q_over): SSSP is
+ * fastest at the fewest polls tried, BFS a little faster at more (measurements:
+ * docs/experiments/gpu-async.md, "Asynchronous rounds: the latency of a hop"). */
 #ifndef SX_Q_POLLS_PER_CHECK
 #define SX_Q_POLLS_PER_CHECK 8
 #endif
@@ -130,7 +131,8 @@ __device__ __forceinline__ void sx_q_push(const sx_queue* q, unsigned int epoch,
     unsigned long long pos = base + __popc(want & ((1u << lane) - 1u));
     if (take && pos < q->capacity) {
         /* A release store: the improvement is visible before the entry that announces it (cheaper than
-         * a full fence before a plain store; grid BFS relaxes one level per ~6 us of such hops). */
+         * a full fence before a plain store, and on the path of every hop of a long path; the latency of
+         * a hop: docs/experiments/gpu-async.md, "The grid's hand-over to asynchronous rounds"). */
         unsigned long long cell = ((unsigned long long)epoch << 32) | v;
         asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(&q->cells[pos]), "l"(cell) : "memory");
     }
@@ -342,9 +344,10 @@ __device__ __forceinline__ void sx_q_relax(const sx_state* s, const sx_queue* q,
  * before it): a drop counts as finished after its position was taken, and a relaxation after the
  * enqueues it made, so equality means that nothing was in progress when `finished` was read. (Two
  * volatile loads may be performed out of order: a tail sampled first, then a count that includes a
- * relaxation whose enqueue it missed, would end the epoch with that vertex unrelaxed. On
- * grid:2048x2048 (the H200) SSSP takes 26.2 ms with two volatile loads, 27.9 with the acquire load, 28.9
- * with full fences between volatile loads of three counters, drops counted apart.) */
+ * relaxation whose enqueue it missed, would end the epoch with that vertex unrelaxed. Ordering the reads
+ * costs some time, the acquire load less than full fences between volatile loads of three counters,
+ * drops counted apart;
+ * measurements: docs/experiments/gpu-async.md, "Asynchronous rounds: the latency of a hop".) */
 __device__ __forceinline__ bool sx_q_over(const sx_queue* q, unsigned long long* tail) {
     unsigned long long finished;
     asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(finished) : "l"(&q->ctl[SX_Q_FINISHED]) : "memory");
