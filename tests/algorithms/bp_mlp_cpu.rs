@@ -2,13 +2,13 @@
 //! (within 1e-5 relative), on generated graphs and hand-made edge cases, under every direction and
 //! filter policy.
 
-use simdx::engine::{DirectionPolicy, Engine, FilterPolicy, RunOptions};
+use simdx::engine::Engine;
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::mlp::NOT_COMPUTED;
 use simdx_algos::{verify, Bp, Mlp};
 
-use crate::common::policies::policies;
 use crate::common::generated;
+use crate::common::policies::policies;
 use simdx::Backend::Cpu;
 
 const REL: f64 = 1e-5;

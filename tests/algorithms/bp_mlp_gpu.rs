@@ -4,7 +4,6 @@
 //! `SIMDX_REQUIRE_GPU=1` they fail.
 #![cfg(feature = "cuda")]
 
-use simdx::engine::{DegreeClasses, DirectionPolicy, FilterPolicy, FusionPolicy, RunOptions};
 use simdx::{Duplicates, EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::{verify, Bp, Mlp};
 use simdx_cuda::{CudaEngine, DeviceGraph};

@@ -8,7 +8,7 @@
 //! than plain label propagation on a high-diameter grid.
 
 use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex, VertexData};
-use simdx::engine::{DirectionPolicy, FilterPolicy, FusionPolicy, LabelPolicy, RunOptions};
+use simdx::engine::{DirectionPolicy, FusionPolicy, LabelPolicy, RunOptions};
 use simdx::{graph_kernel, Backend, Graph, GraphBuilder, Runner, VertexId};
 use simdx_algos::{undirected, verify, Wcc};
 

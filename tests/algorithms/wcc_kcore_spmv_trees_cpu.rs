@@ -3,7 +3,7 @@
 //! policy: wcc, kcore and the BFS tree's levels exactly, the tree by Graph500's rules, spmv within 1e-5
 //! relative; and `simdx run` for each, with --validate and --output.
 
-use simdx::engine::{DirectionPolicy, Engine, FilterPolicy, FusionPolicy, LabelPolicy, RunOptions};
+use simdx::engine::{Engine, LabelPolicy, RunOptions};
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::{bfs_tree, core_numbers, undirected, verify, BfsTree, KCore, Spmv, Wcc};
 

@@ -5,7 +5,7 @@
 //! they fail.
 #![cfg(feature = "cuda")]
 
-use simdx::engine::{DegreeClasses, DirectionPolicy, Engine, FilterPolicy, FusionPolicy, RunOptions};
+use simdx::engine::Engine;
 use simdx::gen::GeneratorSpec;
 use simdx::{Duplicates, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::{bfs_tree, core_numbers, undirected, verify, BfsTree, KCore, Spmv, Wcc};

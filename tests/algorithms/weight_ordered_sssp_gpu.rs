@@ -7,7 +7,7 @@
 #![cfg(feature = "cuda")]
 
 use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
-use simdx::engine::{DegreeClasses, Direction, DirectionPolicy, Engine, FusionPolicy, RunOptions};
+use simdx::engine::{DegreeClasses, Direction, DirectionPolicy, Engine, FilterPolicy, FusionPolicy, RunOptions};
 use simdx::{graph_kernel, EdgeList, EdgeWeights, Graph, GraphBuilder, VertexId, Weights};
 use simdx_algos::{default_delta, verify, Sssp};
 use simdx_cuda::{CudaEngine, DeviceGraph};

@@ -6,8 +6,8 @@ use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
 use simdx::engine::{
     DegreeClasses, Direction, DirectionPolicy, Engine, FilterPolicy, FilterUsed, FusionPolicy, RunOptions,
 };
-use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
-use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp, WideSssp};
+use simdx::{EdgeList, EdgeWeights, GraphBuilder};
+use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp};
 
 use crate::common::policies::policies;
 use crate::common::{edges, generated, spread_sources as sources};

@@ -4,12 +4,9 @@
 //! they were skipped; with `SIMDX_REQUIRE_GPU=1` they fail.
 #![cfg(feature = "cuda")]
 
-use simdx::engine::{
-    DegreeClasses, Direction, DirectionPolicy, Engine, FilterPolicy, FilterUsed, FusionPolicy, IterationStats,
-    RunOptions, ASYNC_AFTER_ITERATIONS,
-};
-use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
-use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp, WideSssp};
+use simdx::engine::{Direction, Engine, FilterUsed, FusionPolicy, IterationStats, RunOptions, ASYNC_AFTER_ITERATIONS};
+use simdx::{EdgeList, EdgeWeights, GraphBuilder};
+use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp};
 use simdx_cuda::{CudaEngine, DeviceGraph, ASYNC_EARLY_BUCKET, ASYNC_EARLY_FRONTIER_SHIFT, ASYNC_EARLY_ITERATIONS};
 
 use crate::common::{edges, generated, gpu};

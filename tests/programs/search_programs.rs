@@ -4,7 +4,7 @@
 //! runs them on a backend in every way.
 
 use simdx::acc::{CombineOp, Vertex, VertexData};
-use simdx::multi_source::{Orientation, Searches, Traversal};
+use simdx::multi_source::{Orientation, Searches};
 use simdx::search_program::{search, DeviceSearchProgram, SearchProgram, SearchValue};
 use simdx::{search_kernel, Graph, VertexId};
 use simdx_algos::verify::{serial_bfs, serial_bfs_to};
@@ -196,12 +196,7 @@ pub fn check_program<P: DeviceSearchProgram>(
         let want = expected(graph, program, &sources, how.orientation);
         for (i, (f, w)) in found.iter().zip(&want).enumerate() {
             let kind = std::any::type_name::<P>();
-            assert!(
-                agree(f.acc, *w),
-                "{kind} on {name}, {how:?}, search {i} from {}: {} not {w}",
-                sources[i],
-                f.acc
-            );
+            assert!(agree(f.acc, *w), "{kind} on {name}, {how:?}, search {i} from {}: {} not {w}", sources[i], f.acc);
             assert_eq!(f.summary.source, sources[i]);
             assert!(f.summary.eccentricity <= program.max_level(), "{name}: searched past the last level");
         }

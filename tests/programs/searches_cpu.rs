@@ -9,8 +9,8 @@ use simdx::search_program::search;
 use simdx::{Graph, GraphBuilder};
 
 use crate::applications::{application_graphs, check_applications};
-use crate::search_programs::*;
 use crate::common::{edges, generated};
+use crate::search_programs::*;
 
 fn graphs() -> Vec<(String, Graph)> {
     let mut all: Vec<(String, Graph)> =

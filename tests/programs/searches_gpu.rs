@@ -8,17 +8,16 @@
 //! they fail.
 #![cfg(feature = "cuda")]
 
-use simdx::engine::DirectionPolicy;
-use simdx::multi_source::{MultiSourceError, Orientation, Searches, Traversal};
+use simdx::multi_source::{MultiSourceError, Searches, Traversal};
 use simdx::search_program::search;
 use simdx::{Graph, GraphBuilder, VertexId};
 use simdx_algos::{betweenness, closeness, eccentricity, harmonic, levels_from_each, verify};
 use simdx_cuda::{DeviceGraph, DeviceGraphs};
 
 use crate::applications::{application_graphs, check_applications};
-use crate::search_programs::{check_every_program, weights, WeightWithin};
 use crate::common::policies::traversals;
 use crate::common::{edges, generated, gpu, two_gpus};
+use crate::search_programs::{check_every_program, weights, WeightWithin};
 
 fn graphs() -> Vec<(String, Graph)> {
     let mut all: Vec<(String, Graph)> =
@@ -53,11 +52,7 @@ fn the_gpu_finds_the_levels_summaries_and_directions_the_cpu_finds() {
             let (cpu_levels, cpu_stats) = graph.levels(&sources, how).unwrap();
             let (gpu_levels, gpu_stats) = device.levels(&sources, how).unwrap();
             assert!(cpu_levels == gpu_levels, "{case}: levels differ");
-            assert_eq!(
-                graph.summaries(&sources, how).unwrap().0,
-                device.summaries(&sources, how).unwrap().0,
-                "{case}"
-            );
+            assert_eq!(graph.summaries(&sources, how).unwrap().0, device.summaries(&sources, how).unwrap().0, "{case}");
             assert_eq!(cpu_stats.batches, gpu_stats.batches, "{case}");
             let directions = |s: &simdx::multi_source::MultiStats| -> Vec<_> {
                 s.levels.iter().map(|l| (l.bucket, l.direction, l.frontier)).collect()

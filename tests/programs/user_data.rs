@@ -5,7 +5,7 @@
 //! Without a GPU the CUDA half prints that it was skipped; with `SIMDX_REQUIRE_GPU=1` it fails.
 
 use simdx::acc::VertexData;
-use simdx::engine::{DirectionPolicy, FilterPolicy, FusionPolicy, RunOptions};
+use simdx::engine::FilterPolicy;
 use simdx::{Backend, Graph, GraphBuilder, Runner};
 use simdx_algos::{default_delta, meyer_sanders_delta, verify, MultiSourceBfs, MultiSourceSssp, Ppr, Spmv};
 
