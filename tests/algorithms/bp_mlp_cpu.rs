@@ -1,6 +1,6 @@
 //! Belief propagation and the MLP forward pass on the CPU backend against their serial oracles
-//! (within 1e-5 relative), on generated graphs and hand-made edge cases, under every direction and
-//! filter policy.
+//! (within 1e-5 relative), on generated graphs and hand-made edge cases, under every policy of the
+//! CPU's matrix (`tests/common/policies.rs`).
 
 use simdx::engine::Engine;
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};

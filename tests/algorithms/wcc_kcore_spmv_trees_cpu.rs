@@ -1,6 +1,6 @@
 //! wcc, kcore (and the core decomposition), spmv and BFS with parents on the CPU backend against their
-//! serial oracles, on generated graphs and hand-made edge cases, under every direction and filter
-//! policy: wcc, kcore and the BFS tree's levels exactly, the tree by Graph500's rules, spmv within 1e-5
+//! serial oracles, on generated graphs and hand-made edge cases, under every policy of the CPU's
+//! matrix: wcc, kcore and the BFS tree's levels exactly, the tree by Graph500's rules, spmv within 1e-5
 //! relative; and `simdx run` for each, with --validate and --output.
 
 use simdx::engine::{Engine, LabelPolicy, RunOptions};

@@ -1,7 +1,8 @@
 //! Programs that read a user's per-vertex data (spmv's `x`, ppr's personalization, the sources of
 //! multi-source bfs and sssp), run through the library's [`Runner`] on the CPU backend and, built with
-//! `--features cuda` on a machine with a GPU, on the CUDA backend, under several policies, against
-//! their serial oracles; and a per-vertex array of the wrong length, which is an error on each backend.
+//! `--features cuda` on a machine with a GPU, on the CUDA backend, under the jit filter with every
+//! direction and fusion policy of the backend's matrix, against their serial oracles; and a
+//! per-vertex array of the wrong length, which is an error on each backend.
 //! Without a GPU the CUDA half prints that it was skipped; with `SIMDX_REQUIRE_GPU=1` it fails.
 
 use simdx::acc::VertexData;
