@@ -2,7 +2,7 @@
 # Fuzzes every graph reader with libFuzzer (cargo fuzz; fuzz/ is its own crate): each target for
 # SECONDS (default 60), starting from the seed files in fuzz/seeds/<target> and growing a corpus in
 # fuzz/corpus/<target> (git-ignored). A finding stops the run and is saved under fuzz/artifacts; fix
-# it and keep the input as a regression test in simdx-core/tests/bad_input.rs.
+# it and keep the input as a regression test in simdx-core/tests/graphs/bad_input.rs.
 # Needs `cargo install cargo-fuzz`; on a stable toolchain RUSTC_BOOTSTRAP=1 lets it use the sanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."

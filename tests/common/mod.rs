@@ -1,5 +1,7 @@
-//! Helpers shared by the integration tests: generated graphs, hand-made edge lists, and the GPU (or a
-//! printed skip, or a failure when `SIMDX_REQUIRE_GPU=1`). Each test file uses only some of them.
+//! Helpers shared by the integration tests of the `simdx` crate: generated graphs, hand-made edge
+//! lists, spread sources, the GPU (or a printed skip, or a failure when `SIMDX_REQUIRE_GPU=1`), and the
+//! backend x policy matrix ([`policies`]) every suite runs its programs under. Each suite uses only
+//! some of them.
 #![allow(dead_code)]
 
 use simdx::gen::GeneratorSpec;
@@ -18,6 +20,14 @@ pub fn edges(n: usize, pairs: &[(u32, u32)], weights: Option<Vec<u32>>) -> EdgeL
         dst: pairs.iter().map(|p| p.1).collect(),
         weights: weights.map(EdgeWeights::U32),
     }
+}
+
+/// The first, the middle and the last vertex of `g` (fewer on a graph of one or two vertices).
+pub fn spread_sources(g: &Graph) -> Vec<u32> {
+    let n = g.num_vertices() as u32;
+    let mut s = vec![0, n / 2, n - 1];
+    s.dedup();
+    s
 }
 
 /// The GPU, or `None` after saying why the test is skipped; panics instead when SIMDX_REQUIRE_GPU=1.
@@ -47,5 +57,4 @@ pub fn two_gpus() -> Option<Vec<simdx_cuda::Gpu>> {
         }
     }
 }
-pub mod applications;
-pub mod search_programs;
+pub mod policies;

@@ -26,7 +26,7 @@
 //! `sqrt` and gcc does not. On a GPU those functions are CUDA's and may differ in the last bits.
 //!
 //! The snapshot tests pin the CUDA C of `Bfs`, `Sssp` and `PageRank` in `tests/snapshots/*.cu`;
-//! `SIMDX_UPDATE_SNAPSHOTS=1 cargo test --test device_code_host` rewrites them after a deliberate
+//! `SIMDX_UPDATE_SNAPSHOTS=1 cargo test --test programs device_code` rewrites them after a deliberate
 //! change of the generator (read the diff).
 //!
 //! A missing C compiler fails the test (a skipped proof is no proof) unless `SIMDX_SKIP_HOST_CC=1`.

@@ -1,16 +1,17 @@
 //! Programs that read a user's per-vertex data (spmv's `x`, ppr's personalization, the sources of
 //! multi-source bfs and sssp), run through the library's [`Runner`] on the CPU backend and, built with
-//! `--features cuda` on a machine with a GPU, on the CUDA backend, under several policies, against
-//! their serial oracles; and a per-vertex array of the wrong length, which is an error on each backend.
+//! `--features cuda` on a machine with a GPU, on the CUDA backend, under the jit filter with every
+//! direction and fusion policy of the backend's matrix, against their serial oracles; and a
+//! per-vertex array of the wrong length, which is an error on each backend.
 //! Without a GPU the CUDA half prints that it was skipped; with `SIMDX_REQUIRE_GPU=1` it fails.
 
 use simdx::acc::VertexData;
-use simdx::engine::{DirectionPolicy, FilterPolicy, FusionPolicy, RunOptions};
+use simdx::engine::FilterPolicy;
 use simdx::{Backend, Graph, GraphBuilder, Runner};
 use simdx_algos::{default_delta, meyer_sanders_delta, verify, MultiSourceBfs, MultiSourceSssp, Ppr, Spmv};
 
-mod common;
-use common::{edges, generated};
+use crate::common::policies::{backends, policies};
+use crate::common::{edges, generated};
 
 fn graphs() -> Vec<(String, Graph)> {
     let mut all: Vec<(String, Graph)> =
@@ -25,33 +26,13 @@ fn graphs() -> Vec<(String, Graph)> {
     all
 }
 
-fn policies() -> Vec<RunOptions> {
-    let mut all = Vec::new();
-    for fusion in [FusionPolicy::None, FusionPolicy::All, FusionPolicy::Auto, FusionPolicy::Async] {
-        for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
-            let filter = FilterPolicy::Jit;
-            all.push(RunOptions { direction, filter, fusion, bin_capacity: 4, ..RunOptions::default() });
-        }
-    }
-    all
-}
-
-/// The backends to test here: the CPU, and the GPU where the build and the machine have one.
-fn backends() -> Vec<Backend> {
-    #[cfg(feature = "cuda")]
-    if common::gpu().is_some() {
-        return vec![Backend::Cpu, Backend::Cuda];
-    }
-    vec![Backend::Cpu]
-}
-
 /// Runs `check` on every graph with a runner of every backend under every policy.
 fn on_every_runner(mut check: impl FnMut(&str, &Graph, &Runner<'_>)) {
     for (name, g) in graphs() {
         for backend in backends() {
             let mut runner = Runner::new(&g, backend).unwrap();
             assert_eq!(runner.backend(), backend);
-            for options in policies() {
+            for options in policies(backend).into_iter().filter(|o| o.filter == FilterPolicy::Jit) {
                 runner.set_options(options);
                 check(&format!("{name}, {backend:?}, {options:?}"), &g, &runner);
             }

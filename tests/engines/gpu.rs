@@ -1,130 +1,15 @@
-//! The CUDA backend against the serial oracles: every program under every direction and filter policy
-//! and with small degree-class thresholds (so that the thread, warp, CTA and grid kernels all run), on
-//! generated and hand-made graphs; BFS and SSSP also equal to the CPU backend exactly.
-//! Without a GPU these tests print that they were skipped; with `SIMDX_REQUIRE_GPU=1` they fail.
+//! How the CUDA engine runs programs: stats, a co-resident fused grid, the fusion modes on a
+//! high-diameter graph, selective fusion's hand-overs, asynchronous rounds in epochs, PageRank's
+//! directions, several programs on one device graph, and errors. Without a GPU these tests print that
+//! they were skipped; with `SIMDX_REQUIRE_GPU=1` they fail.
 #![cfg(feature = "cuda")]
 
-use simdx::engine::{
-    DegreeClasses, Direction, DirectionPolicy, Engine, FilterPolicy, FilterUsed, FusionPolicy, IterationStats,
-    RunOptions, ASYNC_AFTER_ITERATIONS,
-};
-use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
-use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp, WideSssp};
+use simdx::engine::{Direction, Engine, FilterUsed, FusionPolicy, IterationStats, RunOptions, ASYNC_AFTER_ITERATIONS};
+use simdx::{EdgeList, EdgeWeights, GraphBuilder};
+use simdx_algos::{default_delta, verify, Bfs, PageRank, Sssp};
 use simdx_cuda::{CudaEngine, DeviceGraph, ASYNC_EARLY_BUCKET, ASYNC_EARLY_FRONTIER_SHIFT, ASYNC_EARLY_ITERATIONS};
 
-mod common;
-use common::{edges, generated, gpu};
-
-fn graphs() -> Vec<(String, Graph)> {
-    let mut all: Vec<(String, Graph)> = ["kron:12:w", "urand:11:w", "rmat:10:8:w", "grid:40x30:w"]
-        .iter()
-        .map(|s| (s.to_string(), generated(s)))
-        .collect();
-    let loops_and_dups = edges(5, &[(0, 0), (0, 1), (0, 1), (1, 2), (2, 1), (3, 3)], Some(vec![3, 2, 5, 1, 1, 9]));
-    all.push((
-        "self-loops+duplicates".into(),
-        GraphBuilder::new().self_loops(SelfLoops::Keep).build(loops_and_dups.clone()).unwrap(),
-    ));
-    all.push(("one vertex".into(), GraphBuilder::new().build(edges(1, &[], None)).unwrap()));
-    all.push(("no edges".into(), GraphBuilder::new().build(edges(6, &[], None)).unwrap()));
-    let directed = edges(8, &[(0, 1), (1, 2), (2, 0), (2, 3), (5, 4), (4, 6), (6, 3)], Some(vec![4, 1, 1, 7, 2, 2, 2]));
-    all.push(("directed, unreachable parts".into(), GraphBuilder::new().directed(true).build(directed).unwrap()));
-    all
-}
-
-fn policies() -> Vec<RunOptions> {
-    let mut all = Vec::new();
-    for fusion in [FusionPolicy::None, FusionPolicy::PushPull, FusionPolicy::All, FusionPolicy::Auto] {
-        for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
-            for filter in [FilterPolicy::Online, FilterPolicy::Ballot, FilterPolicy::Jit] {
-                all.push(RunOptions { direction, filter, fusion, bin_capacity: 4, ..RunOptions::default() });
-            }
-        }
-        // Small thresholds: every degree class, the grid one included, gets vertices.
-        let classes = DegreeClasses { warp: 4, cta: 16, grid: 64 };
-        all.push(RunOptions { direction: DirectionPolicy::Push, classes, fusion, ..RunOptions::default() });
-        all.push(RunOptions { direction: DirectionPolicy::Pull, classes, fusion, ..RunOptions::default() });
-    }
-    // Asynchronous rounds (programs that cannot run them run as under `Auto`); they read no direction,
-    // filter or degree classes.
-    all.push(RunOptions { fusion: FusionPolicy::Async, ..RunOptions::default() });
-    all
-}
-
-fn sources(g: &Graph) -> Vec<u32> {
-    let n = g.num_vertices() as u32;
-    let mut s = vec![0, n / 2, n - 1];
-    s.dedup();
-    s
-}
-
-#[test]
-fn bfs_on_the_gpu_matches_the_oracle_and_the_cpu() {
-    let Some(gpu) = gpu() else { return };
-    for (name, g) in graphs() {
-        let dg = DeviceGraph::upload(&gpu, &g).unwrap();
-        for source in sources(&g) {
-            let cpu = Engine::default().run(&Bfs { source }, &g).unwrap().values;
-            for options in policies() {
-                let run = CudaEngine::new(options).run(&Bfs { source }, &dg).unwrap();
-                verify::bfs(&g, source, &run.values)
-                    .unwrap_or_else(|e| panic!("{name}, source {source}, {options:?}: {e}"));
-                assert_eq!(run.values, cpu, "{name}, source {source}, {options:?}");
-            }
-        }
-    }
-}
-
-#[test]
-fn sssp_on_the_gpu_matches_dijkstra() {
-    let Some(gpu) = gpu() else { return };
-    for (name, g) in graphs() {
-        let dg = DeviceGraph::upload(&gpu, &g).unwrap();
-        for source in sources(&g) {
-            for delta in [1, default_delta(&g), 1000] {
-                for options in policies() {
-                    let run = CudaEngine::new(options).run(&Sssp { source, delta }, &dg).unwrap();
-                    verify::sssp(&g, source, &run.values)
-                        .unwrap_or_else(|e| panic!("{name}, source {source}, delta {delta}, {options:?}: {e}"));
-                }
-            }
-        }
-    }
-}
-
-#[test]
-fn wide_sssp_on_the_gpu_matches_dijkstra_past_u32() {
-    let Some(gpu) = gpu() else { return };
-    for spec in ["kron:9:w=1500000000-4294967295", "grid:12x9:w=2000000000-4294967295", "urand:8:w=1-4294967295"] {
-        let g = generated(spec);
-        assert!(!simdx_algos::sssp::fits_u32(&g), "{spec} should need u64 distances");
-        let dg = DeviceGraph::upload(&gpu, &g).unwrap();
-        for source in sources(&g) {
-            let from = simdx::acc::VertexData::set(g.num_vertices(), &[source]);
-            for delta in [1, u64::from(default_delta(&g)), 1 << 40] {
-                for options in policies() {
-                    let program = WideSssp { sources: from.clone(), delta };
-                    let run = CudaEngine::new(options).run(&program, &dg).unwrap();
-                    verify::sssp(&g, source, &run.values)
-                        .unwrap_or_else(|e| panic!("{spec}, source {source}, delta {delta}, {options:?}: {e}"));
-                }
-            }
-        }
-    }
-}
-
-#[test]
-fn pagerank_on_the_gpu_matches_power_iteration() {
-    let Some(gpu) = gpu() else { return };
-    let params = PageRank { tolerance: 1e-9, max_iterations: 200, ..PageRank::default() };
-    for (name, g) in graphs() {
-        let dg = DeviceGraph::upload(&gpu, &g).unwrap();
-        for options in policies() {
-            let run = CudaEngine::new(options).run(&params, &dg).unwrap();
-            verify::pagerank(&g, &params, &run.values, 1e-6).unwrap_or_else(|e| panic!("{name}, {options:?}: {e}"));
-        }
-    }
-}
+use crate::common::{edges, generated, gpu};
 
 #[test]
 fn gpu_stats_record_filters_and_directions() {

@@ -8,12 +8,12 @@
 //! than plain label propagation on a high-diameter grid.
 
 use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex, VertexData};
-use simdx::engine::{DirectionPolicy, FilterPolicy, FusionPolicy, LabelPolicy, RunOptions};
+use simdx::engine::{DirectionPolicy, FusionPolicy, LabelPolicy, RunOptions};
 use simdx::{graph_kernel, Backend, Graph, GraphBuilder, Runner, VertexId};
 use simdx_algos::{undirected, verify, Wcc};
 
-mod common;
-use common::{edges, generated};
+use crate::common::policies::{backends, fusions, policies};
+use crate::common::{edges, generated};
 
 /// WCC without the declaration: one step per hop.
 struct PlainWcc;
@@ -177,37 +177,11 @@ fn graphs() -> Vec<(String, Graph)> {
     all
 }
 
-/// Linking under each fusion policy, then propagation under every fusion, direction and filter policy.
-fn policies() -> Vec<RunOptions> {
-    let fusions = [FusionPolicy::None, FusionPolicy::PushPull, FusionPolicy::All, FusionPolicy::Auto];
-    let mut all: Vec<RunOptions> =
-        fusions.iter().map(|&fusion| RunOptions { fusion, ..RunOptions::default() }).collect();
-    for fusion in fusions {
-        for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
-            for filter in [FilterPolicy::Online, FilterPolicy::Ballot, FilterPolicy::Jit] {
-                all.push(RunOptions {
-                    direction,
-                    filter,
-                    fusion,
-                    bin_capacity: 4,
-                    labels: LabelPolicy::Propagate,
-                    ..RunOptions::default()
-                });
-            }
-        }
-    }
-    // Propagation in asynchronous rounds (linking comes first under any fusion policy).
-    all.push(RunOptions { fusion: FusionPolicy::Async, labels: LabelPolicy::Propagate, ..RunOptions::default() });
-    all
-}
-
-/// The backends to test here: the CPU, and the GPU where the build and the machine have one.
-fn backends() -> Vec<Backend> {
-    #[cfg(feature = "cuda")]
-    if common::gpu().is_some() {
-        return vec![Backend::Cpu, Backend::Cuda];
-    }
-    vec![Backend::Cpu]
+/// Linking under each fusion policy of `backend`, then propagation under its whole policy matrix.
+fn label_policies(backend: Backend) -> Vec<RunOptions> {
+    let linking = fusions(backend).iter().map(|&fusion| RunOptions { fusion, ..RunOptions::default() });
+    let propagating = policies(backend).into_iter().map(|o| RunOptions { labels: LabelPolicy::Propagate, ..o });
+    linking.chain(propagating).collect()
 }
 
 #[test]
@@ -219,7 +193,7 @@ fn label_programs_match_union_find_on_every_backend_and_policy() {
         let sources = SmallestSource { is_source: is_source.clone() };
         for backend in backends() {
             let mut runner = Runner::new(&g, backend).unwrap();
-            for options in policies() {
+            for options in label_policies(backend) {
                 runner.set_options(options);
                 let at = format!("{name}, {backend:?}, {options:?}");
                 let wcc = runner.run(&Wcc).unwrap();
@@ -239,7 +213,7 @@ fn linking_follows_only_the_arcs_that_send_a_label() {
         assert!(expected.iter().enumerate().any(|(v, &c)| c as usize != v), "{spec}: no light edge");
         for backend in backends() {
             let mut runner = Runner::new(&g, backend).unwrap();
-            for options in policies() {
+            for options in label_policies(backend) {
                 runner.set_options(options);
                 assert_eq!(runner.run(&LightComponents).unwrap().values, expected, "{spec}, {backend:?}, {options:?}");
             }
@@ -283,7 +257,7 @@ fn shortcuts_cut_the_steps_on_a_grid() {
     let g = undirected(&generated("grid:64x64")).into_owned();
     for backend in backends() {
         let mut runner = Runner::new(&g, backend).unwrap();
-        for options in policies().into_iter().filter(|o| o.labels == LabelPolicy::Propagate) {
+        for options in label_policies(backend).into_iter().filter(|o| o.labels == LabelPolicy::Propagate) {
             runner.set_options(options);
             let at = format!("{backend:?}, {options:?}");
             let plain = runner.run(&PlainWcc).unwrap();

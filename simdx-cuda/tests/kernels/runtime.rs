@@ -16,8 +16,7 @@ use std::time::Instant;
 use cudarc::driver::{LaunchConfig, PushKernelArg};
 use simdx_cuda::{CacheHit, CudaError, GRID_BARRIER, GRID_BARRIER_WORDS};
 
-mod common;
-use common::gpu;
+use crate::common::gpu;
 
 /// Two alternative barriers, for the cost comparison only.
 const ALTERNATIVES: &str = r#"
@@ -141,7 +140,7 @@ fn kernels_are_cached_in_memory_and_on_disk() {
     let files: Vec<_> = std::fs::read_dir(&dir).expect("cache dir").flatten().collect();
     assert!(files.iter().any(|f| f.file_name().to_string_lossy().ends_with(".cubin")), "no CUBIN in {dir:?}");
     let status = Command::new(std::env::current_exe().expect("test executable"))
-        .args(["--exact", "kernels_are_cached_in_memory_and_on_disk", "--nocapture"])
+        .args(["--exact", "runtime::kernels_are_cached_in_memory_and_on_disk", "--nocapture"])
         .env("SIMDX_CACHE_DIR", &dir)
         .env("SIMDX_CACHE_CHILD", &source)
         .status()

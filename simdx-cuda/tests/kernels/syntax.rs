@@ -48,7 +48,7 @@ impl SearchProgram for Cheapest {
     }
 }
 
-const SHIM: &str = include_str!("syntax_shim.h");
+const SHIM: &str = include_str!("../syntax_shim.h");
 
 /// Checks `P`'s unit; the compiler's messages on failure.
 fn check<P: DeviceProgram>(name: &str, cxx: &str) -> Result<(), String> {

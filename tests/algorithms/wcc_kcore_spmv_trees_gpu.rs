@@ -5,14 +5,15 @@
 //! they fail.
 #![cfg(feature = "cuda")]
 
-use simdx::engine::{DegreeClasses, DirectionPolicy, Engine, FilterPolicy, FusionPolicy, RunOptions};
+use simdx::engine::Engine;
 use simdx::gen::GeneratorSpec;
 use simdx::{Duplicates, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::{bfs_tree, core_numbers, undirected, verify, BfsTree, KCore, Spmv, Wcc};
 use simdx_cuda::{CudaEngine, DeviceGraph};
 
-mod common;
-use common::{edges, gpu};
+use crate::common::policies::policies;
+use crate::common::{edges, gpu};
+use simdx::Backend::Cuda;
 
 fn graphs() -> Vec<(String, Graph)> {
     let mut all: Vec<(String, Graph)> = ["kron:12:w", "urand:11:w", "rmat:10:8:w", "grid:40x30:w"]
@@ -29,25 +30,6 @@ fn graphs() -> Vec<(String, Graph)> {
     all
 }
 
-fn policies() -> Vec<RunOptions> {
-    let mut all = Vec::new();
-    for fusion in [FusionPolicy::None, FusionPolicy::PushPull, FusionPolicy::All, FusionPolicy::Auto] {
-        for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
-            for filter in [FilterPolicy::Online, FilterPolicy::Ballot, FilterPolicy::Jit] {
-                all.push(RunOptions { direction, filter, fusion, bin_capacity: 4, ..RunOptions::default() });
-            }
-        }
-        // Small thresholds: every degree class, the grid one included, gets vertices.
-        let classes = DegreeClasses { warp: 4, cta: 16, grid: 64 };
-        all.push(RunOptions { direction: DirectionPolicy::Push, classes, fusion, ..RunOptions::default() });
-        all.push(RunOptions { direction: DirectionPolicy::Pull, classes, fusion, ..RunOptions::default() });
-    }
-    // Asynchronous rounds (programs that cannot run them run as under `Auto`); they read no direction,
-    // filter or degree classes.
-    all.push(RunOptions { fusion: FusionPolicy::Async, ..RunOptions::default() });
-    all
-}
-
 #[test]
 fn wcc_on_the_gpu_matches_union_find_and_the_cpu() {
     let Some(gpu) = gpu() else { return };
@@ -55,7 +37,7 @@ fn wcc_on_the_gpu_matches_union_find_and_the_cpu() {
         let sym = undirected(&g);
         let dg = DeviceGraph::upload(&gpu, &sym).unwrap();
         let cpu = Engine::default().run(&Wcc, &sym).unwrap().values;
-        for options in policies() {
+        for options in policies(Cuda) {
             let run = CudaEngine::new(options).run(&Wcc, &dg).unwrap();
             verify::wcc(&g, &run.values).unwrap_or_else(|e| panic!("{name}, {options:?}: {e}"));
             assert_eq!(run.values, cpu, "{name}, {options:?}");
@@ -69,7 +51,7 @@ fn bfs_trees_on_the_gpu_hold_graph500s_rules() {
     for (name, g) in graphs() {
         let dg = DeviceGraph::upload(&gpu, &g).unwrap();
         let source = (0..g.num_vertices() as u32).find(|&v| g.out_degree(v) > 0).unwrap_or(0);
-        for options in policies() {
+        for options in policies(Cuda) {
             let run = CudaEngine::new(options).run(&BfsTree { source }, &dg).unwrap();
             let case = format!("{name}, {options:?}");
             verify::bfs(&g, source, &bfs_tree::levels(&run.values)).unwrap_or_else(|e| panic!("{case}: {e}"));
@@ -86,7 +68,7 @@ fn kcore_on_the_gpu_matches_serial_peeling_and_the_cpu() {
         let dg = DeviceGraph::upload(&gpu, &sym).unwrap();
         for k in [0, 1, 3, 16] {
             let cpu = Engine::default().run(&KCore { k }, &sym).unwrap().values;
-            for options in policies() {
+            for options in policies(Cuda) {
                 let run = CudaEngine::new(options).run(&KCore { k }, &dg).unwrap();
                 verify::kcore(&g, k, &run.values).unwrap_or_else(|e| panic!("{name}, k = {k}, {options:?}: {e}"));
                 assert_eq!(run.values, cpu, "{name}, k = {k}, {options:?}");
@@ -104,7 +86,7 @@ fn spmv_on_the_gpu_matches_a_direct_loop() {
     for (name, g) in graphs() {
         let dg = DeviceGraph::upload(&gpu, &g).unwrap();
         let program = Spmv::default_input(g.num_vertices());
-        for options in policies() {
+        for options in policies(Cuda) {
             let run = CudaEngine::new(options).run(&program, &dg).unwrap();
             verify::spmv(&g, program.x.as_slice(), &run.values, 1e-5)
                 .unwrap_or_else(|e| panic!("{name}, {options:?}: {e}"));

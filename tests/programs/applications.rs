@@ -6,7 +6,7 @@ use simdx::multi_source::{Searches, Traversal};
 use simdx::{Graph, GraphBuilder, VertexId};
 use simdx_algos::{betweenness, closeness, eccentricity, harmonic, levels_from_each, verify};
 
-use super::{edges, generated};
+use crate::common::{edges, generated};
 
 /// The graphs every application is checked on, named.
 pub fn application_graphs() -> Vec<(String, Graph)> {

@@ -4,13 +4,13 @@
 //! `SIMDX_REQUIRE_GPU=1` they fail.
 #![cfg(feature = "cuda")]
 
-use simdx::engine::{DegreeClasses, DirectionPolicy, FilterPolicy, FusionPolicy, RunOptions};
 use simdx::{Duplicates, EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::{verify, Bp, Mlp};
 use simdx_cuda::{CudaEngine, DeviceGraph};
 
-mod common;
-use common::{generated, gpu};
+use crate::common::policies::policies;
+use crate::common::{generated, gpu};
+use simdx::Backend::Cuda;
 
 fn directed(n: usize, pairs: &[(u32, u32)], weights: Option<EdgeWeights>) -> Graph {
     let (src, dst) = pairs.iter().copied().unzip();
@@ -29,22 +29,6 @@ fn bp_graphs() -> Vec<(String, Graph)> {
     all
 }
 
-fn policies() -> Vec<RunOptions> {
-    let mut all = Vec::new();
-    for fusion in [FusionPolicy::None, FusionPolicy::PushPull, FusionPolicy::All, FusionPolicy::Auto] {
-        for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
-            for filter in [FilterPolicy::Online, FilterPolicy::Ballot, FilterPolicy::Jit] {
-                all.push(RunOptions { direction, filter, fusion, bin_capacity: 4, ..RunOptions::default() });
-            }
-        }
-        // Small thresholds: every degree class, the grid one included, gets vertices.
-        let classes = DegreeClasses { warp: 4, cta: 16, grid: 64 };
-        all.push(RunOptions { direction: DirectionPolicy::Push, classes, fusion, ..RunOptions::default() });
-        all.push(RunOptions { direction: DirectionPolicy::Pull, classes, fusion, ..RunOptions::default() });
-    }
-    all
-}
-
 #[test]
 fn bp_on_the_gpu_matches_the_serial_loop() {
     let Some(gpu) = gpu() else { return };
@@ -53,7 +37,7 @@ fn bp_on_the_gpu_matches_the_serial_loop() {
         let n = g.num_vertices();
         let priors: Vec<f64> = (0..n).map(|v| (v % 5) as f64 + 0.5).collect();
         for params in [Bp::uniform(n, 1), Bp::uniform(n, Bp::ITERATIONS), Bp { iterations: 3, priors: priors.into() }] {
-            for options in policies() {
+            for options in policies(Cuda) {
                 let run = CudaEngine::new(options).run(&params, &dg).unwrap();
                 verify::bp(&g, &params, &run.values, 1e-5)
                     .unwrap_or_else(|e| panic!("{name}, {params:?}, {options:?}: {e}"));
@@ -73,7 +57,7 @@ fn mlp_on_the_gpu_matches_a_dense_forward_pass() {
         let biases: Vec<f32> = (0..n).map(|v| (v % 7) as f32 * 0.25 - 0.75).collect();
         let user = Mlp { input: features.into(), bias: biases.into() };
         for params in [Mlp::default_input(n, 0.0), Mlp::default_input(n, -0.75), user] {
-            for options in policies() {
+            for options in policies(Cuda) {
                 let run = CudaEngine::new(options).run(&params, &dg).unwrap();
                 verify::mlp(&g, &params, &run.values, 1e-5)
                     .unwrap_or_else(|e| panic!("{spec}, {params:?}, {options:?}: {e}"));

@@ -7,13 +7,13 @@
 #![cfg(feature = "cuda")]
 
 use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
-use simdx::engine::{DegreeClasses, Direction, DirectionPolicy, Engine, FusionPolicy, RunOptions};
+use simdx::engine::{DegreeClasses, Direction, DirectionPolicy, Engine, FilterPolicy, FusionPolicy, RunOptions};
 use simdx::{graph_kernel, EdgeList, EdgeWeights, Graph, GraphBuilder, VertexId, Weights};
 use simdx_algos::{default_delta, verify, Sssp};
 use simdx_cuda::{CudaEngine, DeviceGraph};
 
-mod common;
-use common::{generated, gpu};
+use crate::common::{self, generated, gpu};
+use simdx::Backend;
 
 /// SSSP without the declaration: every step relaxes every arc of its sources.
 struct UndeclaredSssp {
@@ -82,18 +82,10 @@ impl Program for RealSssp {
     }
 }
 
+/// The GPU's policy matrix under the jit filter (the filter does not change which arcs a
+/// weight-ordered step reads).
 fn policies() -> Vec<RunOptions> {
-    let mut all = Vec::new();
-    for fusion in [FusionPolicy::None, FusionPolicy::PushPull, FusionPolicy::All, FusionPolicy::Auto] {
-        for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
-            all.push(RunOptions { direction, fusion, ..RunOptions::default() });
-        }
-        // Small thresholds: every degree class, the grid one included, pushes prefixes and the rest.
-        let classes = DegreeClasses { warp: 4, cta: 16, grid: 64 };
-        all.push(RunOptions { direction: DirectionPolicy::Push, classes, fusion, ..RunOptions::default() });
-    }
-    all.push(RunOptions { fusion: FusionPolicy::Async, ..RunOptions::default() });
-    all
+    common::policies::policies(Backend::Cuda).into_iter().filter(|o| o.filter == FilterPolicy::Jit).collect()
 }
 
 /// The arcs a run read, over all its steps.

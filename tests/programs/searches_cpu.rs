@@ -8,10 +8,9 @@ use simdx::multi_source::{MultiSourceError, Traversal};
 use simdx::search_program::search;
 use simdx::{Graph, GraphBuilder};
 
-mod common;
-use common::applications::{application_graphs, check_applications};
-use common::search_programs::*;
-use common::{edges, generated};
+use crate::applications::{application_graphs, check_applications};
+use crate::common::{edges, generated};
+use crate::search_programs::*;
 
 fn graphs() -> Vec<(String, Graph)> {
     let mut all: Vec<(String, Graph)> =

@@ -8,17 +8,16 @@
 //! they fail.
 #![cfg(feature = "cuda")]
 
-use simdx::engine::DirectionPolicy;
-use simdx::multi_source::{MultiSourceError, Orientation, Searches, Traversal};
+use simdx::multi_source::{MultiSourceError, Searches, Traversal};
 use simdx::search_program::search;
 use simdx::{Graph, GraphBuilder, VertexId};
 use simdx_algos::{betweenness, closeness, eccentricity, harmonic, levels_from_each, verify};
 use simdx_cuda::{DeviceGraph, DeviceGraphs};
 
-mod common;
-use common::applications::{application_graphs, check_applications};
-use common::search_programs::{check_every_program, weights, WeightWithin};
-use common::{edges, generated, gpu, two_gpus};
+use crate::applications::{application_graphs, check_applications};
+use crate::common::policies::traversals;
+use crate::common::{edges, generated, gpu, two_gpus};
+use crate::search_programs::{check_every_program, weights, WeightWithin};
 
 fn graphs() -> Vec<(String, Graph)> {
     let mut all: Vec<(String, Graph)> =
@@ -48,26 +47,17 @@ fn the_gpu_finds_the_levels_summaries_and_directions_the_cpu_finds() {
     for (name, graph) in graphs() {
         let device = DeviceGraph::upload(&gpu, &graph).unwrap();
         let sources = sources(&graph);
-        for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
-            for orientation in [Orientation::Out, Orientation::In] {
-                for group_by in [false, true] {
-                    let how = Traversal { orientation, direction, group_by };
-                    let case = format!("{name}, {how:?}");
-                    let (cpu_levels, cpu_stats) = graph.levels(&sources, how).unwrap();
-                    let (gpu_levels, gpu_stats) = device.levels(&sources, how).unwrap();
-                    assert!(cpu_levels == gpu_levels, "{case}: levels differ");
-                    assert_eq!(
-                        graph.summaries(&sources, how).unwrap().0,
-                        device.summaries(&sources, how).unwrap().0,
-                        "{case}"
-                    );
-                    assert_eq!(cpu_stats.batches, gpu_stats.batches, "{case}");
-                    let directions = |s: &simdx::multi_source::MultiStats| -> Vec<_> {
-                        s.levels.iter().map(|l| (l.bucket, l.direction, l.frontier)).collect()
-                    };
-                    assert_eq!(directions(&cpu_stats), directions(&gpu_stats), "{case}: levels run differently");
-                }
-            }
+        for how in traversals() {
+            let case = format!("{name}, {how:?}");
+            let (cpu_levels, cpu_stats) = graph.levels(&sources, how).unwrap();
+            let (gpu_levels, gpu_stats) = device.levels(&sources, how).unwrap();
+            assert!(cpu_levels == gpu_levels, "{case}: levels differ");
+            assert_eq!(graph.summaries(&sources, how).unwrap().0, device.summaries(&sources, how).unwrap().0, "{case}");
+            assert_eq!(cpu_stats.batches, gpu_stats.batches, "{case}");
+            let directions = |s: &simdx::multi_source::MultiStats| -> Vec<_> {
+                s.levels.iter().map(|l| (l.bucket, l.direction, l.frontier)).collect()
+            };
+            assert_eq!(directions(&cpu_stats), directions(&gpu_stats), "{case}: levels run differently");
         }
     }
 }

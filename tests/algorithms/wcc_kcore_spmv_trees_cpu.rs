@@ -1,14 +1,15 @@
 //! wcc, kcore (and the core decomposition), spmv and BFS with parents on the CPU backend against their
-//! serial oracles, on generated graphs and hand-made edge cases, under every direction and filter
-//! policy: wcc, kcore and the BFS tree's levels exactly, the tree by Graph500's rules, spmv within 1e-5
+//! serial oracles, on generated graphs and hand-made edge cases, under every policy of the CPU's
+//! matrix: wcc, kcore and the BFS tree's levels exactly, the tree by Graph500's rules, spmv within 1e-5
 //! relative; and `simdx run` for each, with --validate and --output.
 
-use simdx::engine::{DirectionPolicy, Engine, FilterPolicy, FusionPolicy, LabelPolicy, RunOptions};
+use simdx::engine::{Engine, LabelPolicy, RunOptions};
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::{bfs_tree, core_numbers, undirected, verify, BfsTree, KCore, Spmv, Wcc};
 
-mod common;
-use common::{edges, generated};
+use crate::common::policies::policies;
+use crate::common::{edges, generated};
+use simdx::Backend::Cpu;
 
 /// A directed graph from a generated one: each edge becomes one arc, oriented by a hash of its ends,
 /// so weak components are rarely strongly connected.
@@ -63,25 +64,11 @@ fn graphs() -> Vec<(String, Graph)> {
     all
 }
 
-fn policies() -> Vec<RunOptions> {
-    let mut all = Vec::new();
-    for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
-        for filter in [FilterPolicy::Online, FilterPolicy::Ballot, FilterPolicy::Jit] {
-            // Bucket-fused rounds (the default) and one step at a time.
-            for fusion in [FusionPolicy::All, FusionPolicy::None] {
-                // A tiny bin capacity makes the jit filter overflow and fall back to ballot.
-                all.push(RunOptions { direction, filter, fusion, bin_capacity: 4, ..RunOptions::default() });
-            }
-        }
-    }
-    all
-}
-
 #[test]
 fn wcc_matches_union_find_under_every_policy() {
     for (name, g) in graphs() {
         let sym = undirected(&g);
-        for options in policies() {
+        for options in policies(Cpu) {
             let run = Engine::new(options).run(&Wcc, &sym).unwrap();
             // Checked against the original graph: union-find ignores direction by itself.
             verify::wcc(&g, &run.values).unwrap_or_else(|e| panic!("{name}, {options:?}: {e}"));
@@ -93,7 +80,7 @@ fn wcc_matches_union_find_under_every_policy() {
 fn bfs_trees_hold_graph500s_rules_under_every_policy() {
     for (name, g) in graphs() {
         let source = (0..g.num_vertices() as u32).find(|&v| g.out_degree(v) > 0).unwrap_or(0);
-        for options in policies() {
+        for options in policies(Cpu) {
             let run = Engine::new(options).run(&BfsTree { source }, &g).unwrap();
             let case = format!("{name}, {options:?}");
             verify::bfs(&g, source, &bfs_tree::levels(&run.values)).unwrap_or_else(|e| panic!("{case}: {e}"));
@@ -135,7 +122,7 @@ fn kcore_matches_serial_peeling_under_every_policy() {
         let sym = undirected(&g);
         for k in [0, 1, 2, 3, 5, 8, 16] {
             let mut first = None;
-            for options in policies() {
+            for options in policies(Cpu) {
                 let run = Engine::new(options).run(&KCore { k }, &sym).unwrap();
                 verify::kcore(&g, k, &run.values).unwrap_or_else(|e| panic!("{name}, k = {k}, {options:?}: {e}"));
                 assert_eq!(first.get_or_insert_with(|| run.values.clone()), &run.values, "{name}, k = {k}");
@@ -164,7 +151,7 @@ fn kcore_of_a_clique_with_a_tail() {
 
 #[test]
 fn core_numbers_match_serial_peeling() {
-    let few = [policies()[1], policies()[4], policies()[8]];
+    let few = [policies(Cpu)[1], policies(Cpu)[4], policies(Cpu)[8]];
     for (name, g) in graphs() {
         let sym = undirected(&g);
         for options in few {
@@ -180,7 +167,7 @@ fn spmv_matches_a_direct_loop_under_every_policy() {
     for (name, g) in graphs() {
         let program = Spmv::default_input(g.num_vertices());
         let x = program.x.as_slice();
-        for options in policies() {
+        for options in policies(Cpu) {
             let run = Engine::new(options).run(&program, &g).unwrap();
             assert!(run.stats.iterations.len() <= 1, "{name}: one product, one iteration");
             verify::spmv(&g, x, &run.values, 1e-5).unwrap_or_else(|e| panic!("{name}, {options:?}: {e}"));

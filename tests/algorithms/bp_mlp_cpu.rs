@@ -1,14 +1,15 @@
 //! Belief propagation and the MLP forward pass on the CPU backend against their serial oracles
-//! (within 1e-5 relative), on generated graphs and hand-made edge cases, under every direction and
-//! filter policy.
+//! (within 1e-5 relative), on generated graphs and hand-made edge cases, under every policy of the
+//! CPU's matrix (`tests/common/policies.rs`).
 
-use simdx::engine::{DirectionPolicy, Engine, FilterPolicy, RunOptions};
+use simdx::engine::Engine;
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::mlp::NOT_COMPUTED;
 use simdx_algos::{verify, Bp, Mlp};
 
-mod common;
-use common::generated;
+use crate::common::generated;
+use crate::common::policies::policies;
+use simdx::Backend::Cpu;
 
 const REL: f64 = 1e-5;
 
@@ -47,17 +48,6 @@ fn bp_graphs() -> Vec<(String, Graph)> {
     all
 }
 
-fn policies() -> Vec<RunOptions> {
-    let mut all = Vec::new();
-    for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
-        for filter in [FilterPolicy::Online, FilterPolicy::Ballot, FilterPolicy::Jit] {
-            // A tiny bin capacity makes the jit filter overflow and fall back to ballot.
-            all.push(RunOptions { direction, filter, bin_capacity: 4, ..RunOptions::default() });
-        }
-    }
-    all
-}
-
 #[test]
 fn bp_matches_the_serial_loop_under_every_policy() {
     for (name, g) in bp_graphs() {
@@ -66,7 +56,7 @@ fn bp_matches_the_serial_loop_under_every_policy() {
             let expected = verify::serial_bp(&g, &params);
             let total: f64 = expected.iter().sum();
             assert!(total == 0.0 || (total - 1.0).abs() < 1e-12, "{name}: oracle beliefs sum to {total}");
-            for options in policies() {
+            for options in policies(Cpu) {
                 let run = Engine::new(options).run(&params, &g).unwrap();
                 verify::bp(&g, &params, &run.values, REL)
                     .unwrap_or_else(|e| panic!("{name}, {iterations} iterations, {options:?}: {e}"));
@@ -119,7 +109,7 @@ fn mlp_matches_a_dense_forward_pass_under_every_policy() {
         let depth = verify::mlp_layers(&g).unwrap().len();
         for bias in [0.0, -0.75] {
             let params = Mlp::default_input(g.num_vertices(), bias);
-            for options in policies() {
+            for options in policies(Cpu) {
                 let run = Engine::new(options).run(&params, &g).unwrap();
                 verify::mlp(&g, &params, &run.values, REL)
                     .unwrap_or_else(|e| panic!("{name}, bias {bias}, {options:?}: {e}"));

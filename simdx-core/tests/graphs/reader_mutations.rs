@@ -3,7 +3,7 @@
 //! inserted or deleted, lines cut, repeated or swapped, numbers replaced by ids near 2^32 and 2^64,
 //! negative, real or huge counts), and every read must end in a graph or in an error that names the
 //! file: never a panic, an abort or an allocation the file cannot justify. proptest shrinks a failure
-//! to a small mutation list, which then belongs in `tests/bad_input.rs` as a regression test.
+//! to a small mutation list, which then belongs in `bad_input.rs` as a regression test.
 
 use std::path::Path;
 

@@ -4,11 +4,12 @@
 //! runs them on a backend in every way.
 
 use simdx::acc::{CombineOp, Vertex, VertexData};
-use simdx::engine::DirectionPolicy;
-use simdx::multi_source::{Orientation, Searches, Traversal};
+use simdx::multi_source::{Orientation, Searches};
 use simdx::search_program::{search, DeviceSearchProgram, SearchProgram, SearchValue};
 use simdx::{search_kernel, Graph, VertexId};
 use simdx_algos::verify::{serial_bfs, serial_bfs_to};
+
+use crate::common::policies::traversals;
 
 /// The sum of `weight` over the vertices within `hops` of the source, the source included.
 pub struct WeightWithin {
@@ -190,24 +191,14 @@ pub fn check_program<P: DeviceSearchProgram>(
     program: &P,
 ) {
     let sources = sources(graph);
-    for direction in [DirectionPolicy::Push, DirectionPolicy::Pull, DirectionPolicy::Auto { threshold: 0.05 }] {
-        for orientation in [Orientation::Out, Orientation::In] {
-            for group_by in [false, true] {
-                let how = Traversal { orientation, direction, group_by };
-                let (found, _) = search(searches, program, &sources, how).unwrap();
-                let want = expected(graph, program, &sources, orientation);
-                for (i, (f, w)) in found.iter().zip(&want).enumerate() {
-                    let kind = std::any::type_name::<P>();
-                    assert!(
-                        agree(f.acc, *w),
-                        "{kind} on {name}, {how:?}, search {i} from {}: {} not {w}",
-                        sources[i],
-                        f.acc
-                    );
-                    assert_eq!(f.summary.source, sources[i]);
-                    assert!(f.summary.eccentricity <= program.max_level(), "{name}: searched past the last level");
-                }
-            }
+    for how in traversals() {
+        let (found, _) = search(searches, program, &sources, how).unwrap();
+        let want = expected(graph, program, &sources, how.orientation);
+        for (i, (f, w)) in found.iter().zip(&want).enumerate() {
+            let kind = std::any::type_name::<P>();
+            assert!(agree(f.acc, *w), "{kind} on {name}, {how:?}, search {i} from {}: {} not {w}", sources[i], f.acc);
+            assert_eq!(f.summary.source, sources[i]);
+            assert!(f.summary.eccentricity <= program.max_level(), "{name}: searched past the last level");
         }
     }
 }
