@@ -146,7 +146,8 @@ pub fn louvain(graph: &Graph, options: &LouvainOptions) -> Result<Communities, L
         sequential = false;
         labels.par_iter_mut().for_each(|label| *label = dense[*label as usize]);
         let next = aggregate::aggregate(level, &dense, k);
-        let (sweeps, moves, modularity) = (moved.sweeps, moved.moves, moved.modularity);
+        let modularity = next.modularity(&(0..k as u32).collect::<Vec<_>>(), &next.degree, resolution);
+        let (sweeps, moves) = (moved.sweeps, moved.moves);
         levels.push(LevelStats { vertices: n, sweeps, moves, communities: k, modularity, time: started.elapsed() });
         current = Some(next);
     }

@@ -10,9 +10,18 @@
 //! modularity by `(k_C - resolution * k * tot(C) / 2m) / m` less the same for the community it
 //! leaves (its own weight taken out of `tot`), `k_C` being the weight of its arcs into `C`. A vertex
 //! moves to the neighbouring community of highest gain (ties to the smallest id), and only if that
-//! beats staying by more than [`MOVE_EPSILON`] times its degree.
+//! beats staying by more than [`MOVE_EPSILON`] times its degree. Of two neighbours in one batch that
+//! both chose to move, the later one chooses again, serially, when its move is applied (its choice
+//! saw the earlier one where it was); and every move is weighed again against the degree sums the
+//! moves before it left (many vertices of a batch may choose one large community, and together
+//! overshoot), and dropped if it no longer gains. So every move raises the modularity.
+//!
+//! After the first sweep, a sweep visits only the vertices with a neighbour that moved in the sweep
+//! before (pruning, as Ozaki, Tezuka and Inaba's Louvain does); a sweep's gain is reckoned from its
+//! moves, without another pass over the arcs.
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
@@ -91,8 +100,6 @@ pub(crate) struct Moved {
     pub sweeps: u32,
     /// Moves, over all sweeps.
     pub moves: u64,
-    /// The modularity at the end.
-    pub modularity: f64,
 }
 
 /// The settings of a local moving phase.
@@ -107,61 +114,129 @@ pub(crate) struct Settings {
     pub batch: usize,
 }
 
+/// A move a vertex chose: the community it goes to, and its arc weight into that community and into
+/// its own (as the batch found them).
+#[derive(Debug, Clone, Copy)]
+struct Move {
+    to: u32,
+    to_weight: f64,
+    own_weight: f64,
+}
+
 /// Moves vertices (in `order`) between the communities of `partition` until a sweep raises the
-/// modularity by no more than the threshold, or no vertex moves, or `max_sweeps` sweeps.
-pub(crate) fn local_moving(
-    level: &LevelGraph<'_>,
-    partition: &mut Partition,
-    order: &[VertexId],
-    settings: &Settings,
-) -> Moved {
-    let gamma = settings.resolution;
-    let mut modularity = level.modularity(&partition.community, &partition.tot, gamma);
-    let mut done = Moved { modularity, ..Moved::default() };
-    while done.sweeps < settings.max_sweeps {
-        let moves = sweep(level, partition, order, settings);
+/// modularity by no more than the threshold, or no vertex moves, or `max_sweeps` sweeps. The first
+/// sweep visits every vertex of `order`; a later one only those with a neighbour that moved in the
+/// sweep before (the others would decide as they did).
+pub(crate) fn local_moving(level: &LevelGraph<'_>, partition: &mut Partition, order: &[VertexId], settings: &Settings) -> Moved {
+    let mut done = Moved::default();
+    let n = level.num_vertices();
+    let mut marks = Marks {
+        active: (0..n).map(|_| AtomicBool::new(false)).collect(),
+        chosen: (0..n).map(|_| AtomicU64::new(u64::MAX)).collect(),
+        batches: 0,
+    };
+    let mut visit = order.to_vec();
+    while done.sweeps < settings.max_sweeps && !visit.is_empty() {
+        let (moved, gain) = sweep(level, partition, &visit, settings, &mut marks);
         done.sweeps += 1;
-        done.moves += moves;
-        if moves == 0 {
+        done.moves += moved.len() as u64;
+        if moved.is_empty() || gain <= settings.threshold {
             break;
         }
-        let after = level.modularity(&partition.community, &partition.tot, gamma);
-        let gain = after - modularity;
-        modularity = after;
-        if gain <= settings.threshold {
-            break;
-        }
+        moved.par_iter().with_max_len(64).for_each(|&v| {
+            level.for_each_arc(v, |u, _| marks.active[u as usize].store(true, Ordering::Relaxed));
+        });
+        visit = order.par_iter().copied().filter(|&v| marks.active[v as usize].swap(false, Ordering::Relaxed)).collect();
     }
-    done.modularity = modularity;
     done
 }
 
-/// One pass over `order` in batches; returns how many vertices moved.
-fn sweep(level: &LevelGraph<'_>, partition: &mut Partition, order: &[VertexId], settings: &Settings) -> u64 {
-    let mut moves = 0;
+/// Per-vertex marks of a local moving phase.
+struct Marks {
+    /// Whether the vertex is to be visited in the next sweep.
+    active: Vec<AtomicBool>,
+    /// For a vertex that chose a move: the batch's number (high 32 bits) and its place in the batch.
+    chosen: Vec<AtomicU64>,
+    /// Batches so far.
+    batches: u64,
+}
+
+/// One pass over `visit` in batches: returns the vertices that moved, in order, and the modularity
+/// they gained.
+///
+/// A vertex that chose a move chooses again when its turn comes if a neighbour before it in its
+/// batch chose one too (its arc weights may be stale); every move made is weighed with the arc
+/// weights and degree sums of the moment, so each one raises the modularity, and the phase cannot
+/// cycle.
+fn sweep(
+    level: &LevelGraph<'_>,
+    partition: &mut Partition,
+    visit: &[VertexId],
+    settings: &Settings,
+    marks: &mut Marks,
+) -> (Vec<VertexId>, f64) {
+    let (mut moved, mut gain) = (Vec::new(), 0.0);
     let n = level.num_vertices();
-    for batch in order.chunks(settings.batch.max(1)) {
-        let decide = |&v: &VertexId| best_move(level, partition, v, settings.resolution, n);
-        let chosen: Vec<Option<u32>> = if batch.len() < SERIAL_BATCH {
-            batch.iter().map(decide).collect()
-        } else {
-            batch.par_iter().map(decide).collect()
-        };
-        for (&v, to) in batch.iter().zip(chosen) {
-            if let Some(to) = to {
-                let k = level.degree[v as usize];
-                let from = std::mem::replace(&mut partition.community[v as usize], to);
-                partition.tot[from as usize] -= k;
-                partition.tot[to as usize] += k;
-                moves += 1;
+    let gamma = settings.resolution;
+    for batch in visit.chunks(settings.batch.max(1)) {
+        marks.batches += 1;
+        let stamp = marks.batches << 32;
+        let decide = |(i, &v): (usize, &VertexId)| {
+            let choice = best_move(level, partition, v, gamma, n);
+            if choice.is_some() {
+                marks.chosen[v as usize].store(stamp | i as u64, Ordering::Relaxed);
             }
+            choice
+        };
+        let chosen: Vec<Option<Move>> = if batch.len() < SERIAL_BATCH {
+            batch.iter().enumerate().map(decide).collect()
+        } else {
+            batch.par_iter().enumerate().map(decide).collect()
+        };
+        // Whether a neighbour before it in the batch chose a move too (and so may have moved first).
+        let earlier = |(i, (&v, choice)): (usize, (&VertexId, &Option<Move>))| {
+            let mut found = false;
+            if choice.is_some() {
+                level.for_each_arc(v, |u, _| {
+                    let mark = marks.chosen[u as usize].load(Ordering::Relaxed);
+                    found |= mark >= stamp && mark < stamp | i as u64;
+                });
+            }
+            found
+        };
+        let stale: Vec<bool> = if batch.len() < SERIAL_BATCH {
+            batch.iter().zip(&chosen).enumerate().map(earlier).collect()
+        } else {
+            batch.par_iter().zip(&chosen).enumerate().map(earlier).collect()
+        };
+        for ((&v, choice), stale) in batch.iter().zip(chosen).zip(stale) {
+            if choice.is_none() {
+                continue;
+            }
+            // A neighbour moved before it in this batch: its choice is made again, now.
+            let choice = if stale { best_move(level, partition, v, gamma, n) } else { choice };
+            let Some(Move { to, to_weight, own_weight }) = choice else { continue };
+            // The moves before this one may have changed the communities' degree sums (not its arc
+            // weights: those are of the moment).
+            let k = level.degree[v as usize];
+            let (scale, from) = (gamma * k / level.total, partition.community[v as usize]);
+            let change = (to_weight - scale * partition.tot[to as usize])
+                - (own_weight - scale * (partition.tot[from as usize] - k));
+            if change <= MOVE_EPSILON * k {
+                continue;
+            }
+            partition.community[v as usize] = to;
+            partition.tot[from as usize] -= k;
+            partition.tot[to as usize] += k;
+            moved.push(v);
+            gain += 2.0 * change / level.total;
         }
     }
-    moves
+    (moved, gain)
 }
 
 /// The community `v` should move to, if any beats its own (see the module documentation).
-fn best_move(level: &LevelGraph<'_>, partition: &Partition, v: VertexId, gamma: f64, n: usize) -> Option<u32> {
+fn best_move(level: &LevelGraph<'_>, partition: &Partition, v: VertexId, gamma: f64, n: usize) -> Option<Move> {
     let k = level.degree[v as usize];
     if k <= 0.0 {
         return None;
@@ -170,21 +245,22 @@ fn best_move(level: &LevelGraph<'_>, partition: &Partition, v: VertexId, gamma: 
     let scale = gamma * k / level.total;
     with_scratch(n, |weights, touched| {
         level.for_each_arc(v, |u, w| add(weights, touched, partition.community[u as usize], w));
-        let to_own = if weights[own as usize] == UNSET { 0.0 } else { weights[own as usize] };
-        let stay = to_own - scale * (partition.tot[own as usize] - k);
-        let mut best: Option<(f64, u32)> = None;
+        let own_weight = if weights[own as usize] == UNSET { 0.0 } else { weights[own as usize] };
+        let stay = own_weight - scale * (partition.tot[own as usize] - k);
+        let mut best: Option<(f64, u32, f64)> = None;
         for &c in touched.iter() {
-            let score = weights[c as usize] - scale * partition.tot[c as usize];
-            weights[c as usize] = UNSET;
+            let weight = std::mem::replace(&mut weights[c as usize], UNSET);
+            let score = weight - scale * partition.tot[c as usize];
             let better = match best {
                 None => true,
-                Some((s, id)) => score > s || (score == s && c < id),
+                Some((s, id, _)) => score > s || (score == s && c < id),
             };
             if c != own && better {
-                best = Some((score, c));
+                best = Some((score, c, weight));
             }
         }
         touched.clear();
-        best.filter(|&(score, _)| score > stay + MOVE_EPSILON * k).map(|(_, c)| c)
+        let (score, to, to_weight) = best?;
+        (score > stay + MOVE_EPSILON * k).then_some(Move { to, to_weight, own_weight })
     })
 }
