@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Hashable, List, Optional, Set
 
+import numpy as np
+
 import simdx
 
 from .components import _components
@@ -36,4 +38,7 @@ def louvain_communities(
         raise ValueError("max_level argument must be a positive integer or None")
     g = G.simdx_graph("float" if weight is not None else None, duplicates=True)
     labels = simdx.louvain(g, resolution, seed=_seed(seed), threshold=threshold, max_level=max_level)
-    return _components(G, labels)
+    # Communities are numbered in the order of their smallest vertex, so each one's first position in
+    # ``labels`` is its smallest vertex: the name ``_components`` expects.
+    _, smallest = np.unique(labels, return_index=True)
+    return _components(G, smallest[labels])
