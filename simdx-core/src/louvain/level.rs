@@ -118,6 +118,12 @@ impl<'g> LevelGraph<'g> {
         self.offsets.len() - 1
     }
 
+    /// The number of arcs of `v`, self arcs included.
+    #[inline]
+    pub fn arc_count(&self, v: VertexId) -> usize {
+        (self.offsets[v as usize + 1] - self.offsets[v as usize]) as usize
+    }
+
     /// Calls `f(u, w)` for every arc `v -> u` of weight `w`, self arcs included.
     #[inline]
     fn for_each_arc_with_loops(&self, v: VertexId, mut f: impl FnMut(VertexId, f64)) {

@@ -127,7 +127,12 @@ struct Move {
 /// modularity by no more than the threshold, or no vertex moves, or `max_sweeps` sweeps. The first
 /// sweep visits every vertex of `order`; a later one only those with a neighbour that moved in the
 /// sweep before (the others would decide as they did).
-pub(crate) fn local_moving(level: &LevelGraph<'_>, partition: &mut Partition, order: &[VertexId], settings: &Settings) -> Moved {
+pub(crate) fn local_moving(
+    level: &LevelGraph<'_>,
+    partition: &mut Partition,
+    order: &[VertexId],
+    settings: &Settings,
+) -> Moved {
     let mut done = Moved::default();
     let n = level.num_vertices();
     let mut marks = Marks {
@@ -146,7 +151,8 @@ pub(crate) fn local_moving(level: &LevelGraph<'_>, partition: &mut Partition, or
         moved.par_iter().with_max_len(64).for_each(|&v| {
             level.for_each_arc(v, |u, _| marks.active[u as usize].store(true, Ordering::Relaxed));
         });
-        visit = order.par_iter().copied().filter(|&v| marks.active[v as usize].swap(false, Ordering::Relaxed)).collect();
+        visit =
+            order.par_iter().copied().filter(|&v| marks.active[v as usize].swap(false, Ordering::Relaxed)).collect();
     }
     done
 }
@@ -235,6 +241,11 @@ fn sweep(
     (moved, gain)
 }
 
+/// Vertices with at most this many arcs sum their weights per community in a small list on the
+/// stack, searched linearly (in cache), instead of the thread's scratch array, whose entries for a
+/// graph of millions of vertices are cache misses.
+const SMALL_DEGREE: usize = 32;
+
 /// The community `v` should move to, if any beats its own (see the module documentation).
 fn best_move(level: &LevelGraph<'_>, partition: &Partition, v: VertexId, gamma: f64, n: usize) -> Option<Move> {
     let k = level.degree[v as usize];
@@ -243,13 +254,10 @@ fn best_move(level: &LevelGraph<'_>, partition: &Partition, v: VertexId, gamma: 
     }
     let own = partition.community[v as usize];
     let scale = gamma * k / level.total;
-    with_scratch(n, |weights, touched| {
-        level.for_each_arc(v, |u, w| add(weights, touched, partition.community[u as usize], w));
-        let own_weight = if weights[own as usize] == UNSET { 0.0 } else { weights[own as usize] };
+    let choose = |own_weight: f64, others: &mut dyn Iterator<Item = (u32, f64)>| {
         let stay = own_weight - scale * (partition.tot[own as usize] - k);
         let mut best: Option<(f64, u32, f64)> = None;
-        for &c in touched.iter() {
-            let weight = std::mem::replace(&mut weights[c as usize], UNSET);
+        for (c, weight) in others {
             let score = weight - scale * partition.tot[c as usize];
             let better = match best {
                 None => true,
@@ -259,8 +267,30 @@ fn best_move(level: &LevelGraph<'_>, partition: &Partition, v: VertexId, gamma: 
                 best = Some((score, c, weight));
             }
         }
-        touched.clear();
         let (score, to, to_weight) = best?;
         (score > stay + MOVE_EPSILON * k).then_some(Move { to, to_weight, own_weight })
+    };
+    if level.arc_count(v) <= SMALL_DEGREE {
+        let (mut list, mut len) = ([(0u32, 0.0f64); SMALL_DEGREE], 0);
+        level.for_each_arc(v, |u, w| {
+            let c = partition.community[u as usize];
+            match list[..len].iter_mut().find(|entry| entry.0 == c) {
+                Some(entry) => entry.1 += w,
+                None => {
+                    list[len] = (c, w);
+                    len += 1;
+                }
+            }
+        });
+        let own_weight = list[..len].iter().find(|entry| entry.0 == own).map_or(0.0, |entry| entry.1);
+        return choose(own_weight, &mut list[..len].iter().copied());
+    }
+    with_scratch(n, |weights, touched| {
+        level.for_each_arc(v, |u, w| add(weights, touched, partition.community[u as usize], w));
+        let own_weight = if weights[own as usize] == UNSET { 0.0 } else { weights[own as usize] };
+        let chosen =
+            choose(own_weight, &mut touched.iter().map(|&c| (c, std::mem::replace(&mut weights[c as usize], UNSET))));
+        touched.clear();
+        chosen
     })
 }
