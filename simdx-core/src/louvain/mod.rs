@@ -1,15 +1,15 @@
 //! Louvain community detection (Blondel, Guillaume, Lambiotte and Lefebvre, 2008) on the CPU, in
 //! parallel and deterministic for a seed: the labels are the same for every thread count.
 //!
-//! Each level runs a **local moving** phase ([`moving`]): vertices move to the neighbouring community
+//! Each level runs a **local moving** phase (`moving.rs`): vertices move to the neighbouring community
 //! that raises the modularity (with a resolution `gamma`) most, sweep after sweep, until a sweep
 //! raises it by no more than the threshold (or moves nothing). The vertices go in an order shuffled
 //! from the seed, cut into batches of fixed size decided in parallel against the partition as the
 //! batch found it and applied in order — a sequential Louvain on small graphs, and a parallel one
-//! whose decisions depend on the seed alone on large ones. Then **aggregation** ([`aggregate`]) makes
+//! whose decisions depend on the seed alone on large ones. Then **aggregation** (`aggregate.rs`) makes
 //! each community a vertex of the next level's graph, and the next level begins, until a level moves
 //! no vertex (or `max_level` levels have run). So no two communities of the result would raise the
-//! modularity by merging (beyond rounding, [`moving::MOVE_EPSILON`] of a degree); the threshold only
+//! modularity by merging (beyond rounding: 1e-12 of a degree); the threshold only
 //! ends a level's sweeps early, where networkx also stops adding levels.
 //!
 //! Weights are the input graph's edge weights (1 for an unweighted graph); a self-loop counts twice in
