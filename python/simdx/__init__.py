@@ -27,7 +27,7 @@ arrays, as ``simdx run bp --priors`` and ``simdx run mlp --input --bias`` take f
 
 ``msbfs``, ``closeness``, ``harmonic``, ``eccentricity`` and ``betweenness`` also take ``gpus=N`` (or
 ``"all"``): their searches split over the first N GPUs of the host. ``triangle_count``, ``triangles``,
-``jaccard`` and ``scc`` run on the CPU.
+``jaccard``, ``scc`` and ``louvain`` run on the CPU.
 
 The package is also a networkx backend (:mod:`simdx.networkx_backend`): ``nx.pagerank(G, backend="simdx")``.
 """
@@ -70,6 +70,7 @@ __all__ = [
     "triangles",
     "jaccard",
     "scc",
+    "louvain",
     "gpu_count",
 ]
 
@@ -674,3 +675,30 @@ def scc(graph: Graph, *, return_stats: bool = False) -> Result:
     on an undirected graph, its connected components. ``stats`` has ``trimmed`` (vertices placed by
     trimming), ``pivot_component`` (the size of the pivot's) and ``colour_rounds``."""
     return _finish(graph, _native.scc(graph._native), "cpu", return_stats)
+
+
+def louvain(
+    graph: Graph,
+    resolution: float = 1.0,
+    *,
+    seed: Optional[int] = None,
+    threshold: float = 1e-7,
+    max_level: Optional[int] = None,
+    return_stats: bool = False,
+) -> Result:
+    """Louvain communities of an undirected graph (networkx's ``louvain_communities``), on the CPU:
+    each vertex's community as int64, numbered in the order of the communities' smallest vertex
+    numbers (vertex 0 is in community 0). Weighted graphs use their edge weights (1 per unweighted
+    edge). ``resolution`` above 1 favours smaller communities; a level's sweeps stop once one raises
+    the modularity by at most ``threshold``; levels go on until one moves nothing, or ``max_level``
+    levels. The vertex orders are shuffled from ``seed`` (``None`` means 0): the same seed gives the
+    same labels on any number of threads. ``stats`` has ``modularity``, ``communities`` and per-level
+    ``levels`` (vertices, sweeps, moves, communities, modularity). Raises ``ValueError`` on a directed
+    graph, a negative resolution or threshold, or ``max_level`` below 1."""
+    if seed is not None and not 0 <= int(seed) < 2**64:
+        raise ValueError(f"seed must be in [0, 2**64), not {seed}")
+    if max_level is not None and int(max_level) < 1:
+        raise ValueError(f"max_level must be a positive integer or None, not {max_level}")
+    levels = None if max_level is None else int(max_level)
+    output = _native.louvain(graph._native, float(resolution), float(threshold), levels, 0 if seed is None else int(seed))
+    return _finish(graph, output, "cpu", return_stats)

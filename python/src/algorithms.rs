@@ -561,6 +561,54 @@ pub fn scc<'py>(py: Python<'py>, graph: &NativeGraph) -> PyResult<Output<'py>> {
     Ok((PyArray1::from_vec(py, components).into_any(), dict))
 }
 
+/// Louvain communities of an undirected graph at `resolution`, the vertex orders shuffled from
+/// `seed`: each vertex's community (`int64`, numbered in the order of the communities' smallest
+/// vertices) and what the run did: the modularity, the number of communities and each level's
+/// vertices, sweeps, moves and communities (CPU).
+#[pyfunction]
+#[pyo3(signature = (graph, resolution, threshold, max_level, seed))]
+pub fn louvain<'py>(
+    py: Python<'py>,
+    graph: &NativeGraph,
+    resolution: f64,
+    threshold: f64,
+    max_level: Option<u32>,
+    seed: u64,
+) -> PyResult<Output<'py>> {
+    use simdx::algos::louvain::{LouvainError, LouvainOptions};
+    let g = graph.graph();
+    let options = LouvainOptions { resolution, threshold, max_level, seed };
+    let (found, time) = py.detach(|| {
+        let start = std::time::Instant::now();
+        (simdx::algos::louvain(g, &options), start.elapsed())
+    });
+    let found = found.map_err(|e| match e {
+        LouvainError::Directed => value_error(
+            "louvain needs an undirected graph, and this one is directed (make it with directed=False, or read a \
+             file with undirected=True)",
+        ),
+        other => value_error(other.to_string()),
+    })?;
+    let dict = PyDict::new(py);
+    dict.set_item("backend", Backend::Cpu.name())?;
+    dict.set_item("time_s", time.as_secs_f64())?;
+    dict.set_item("modularity", found.modularity)?;
+    dict.set_item("communities", found.count)?;
+    let levels = PyList::empty(py);
+    for level in &found.levels {
+        let row = PyDict::new(py);
+        row.set_item("vertices", level.vertices)?;
+        row.set_item("sweeps", level.sweeps)?;
+        row.set_item("moves", level.moves)?;
+        row.set_item("communities", level.communities)?;
+        row.set_item("modularity", level.modularity)?;
+        levels.append(row)?;
+    }
+    dict.set_item("levels", levels)?;
+    let labels: Vec<i64> = found.labels.iter().map(|&c| i64::from(c)).collect();
+    Ok((PyArray1::from_vec(py, labels).into_any(), dict))
+}
+
 /// The vertices given (checked), or every vertex.
 fn chosen(graph: &Graph, vertices: Option<PyReadonlyArray1<'_, i64>>) -> PyResult<Vec<VertexId>> {
     match vertices {

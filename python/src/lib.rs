@@ -40,6 +40,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(algorithms::triangles, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms::jaccard, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms::scc, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms::louvain, m)?)?;
     m.add_function(wrap_pyfunction!(gpu_count, m)?)?;
     Ok(())
 }

@@ -13,6 +13,7 @@
 //! * Edge computations on sorted neighbour lists ([`simdx_core::intersect`], CPU):
 //!   [`triangle_count`], [`triangles`](fn@triangles) and [`jaccard`](fn@jaccard).
 //! * Strongly connected components, [`scc`](fn@scc) (Multistep, [`simdx_core::strong`], CPU).
+//! * Louvain communities, [`louvain`](fn@louvain) ([`simdx_core::louvain`], CPU).
 //!
 //! ```
 //! use simdx_algos::Bfs;
@@ -38,6 +39,7 @@ pub mod harmonic;
 pub mod inputs;
 pub mod jaccard;
 pub mod kcore;
+pub mod louvain;
 pub mod mlp;
 pub mod msbfs;
 pub mod pagerank;
@@ -61,6 +63,7 @@ pub use eccentricity::eccentricity;
 pub use harmonic::harmonic;
 pub use jaccard::jaccard;
 pub use kcore::{core_numbers, KCore};
+pub use louvain::louvain;
 pub use mlp::Mlp;
 pub use msbfs::levels_from_each;
 pub use pagerank::PageRank;

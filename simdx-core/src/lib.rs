@@ -13,7 +13,8 @@
 //! * many breadth-first searches at once and the search programs they run ([`multi_source`],
 //!   [`search_program`]), and Brandes' dependency accumulation for betweenness ([`dependencies`]);
 //! * edge computations on sorted neighbour lists (triangles, Jaccard: [`intersect`]) and strongly
-//!   connected components ([`strong`]), which are not vertex programs.
+//!   connected components ([`strong`]), and Louvain communities ([`louvain`]), which are not vertex
+//!   programs.
 //!
 //! ```
 //! use simdx_core::gen::GeneratorSpec;
@@ -33,6 +34,7 @@ pub mod gen;
 pub mod graph;
 pub mod intersect;
 pub mod io;
+pub mod louvain;
 pub mod memory;
 pub mod multi_source;
 pub(crate) mod parallel;

@@ -75,6 +75,10 @@ pub enum Algorithm {
     /// Strongly connected components: each vertex's component named by its smallest vertex id
     /// (Multistep: trim, forward-backward from a pivot, colouring); runs on the CPU.
     Scc,
+    /// Louvain communities (networkx's louvain_communities): each vertex's community, numbered in the
+    /// order of the communities' smallest vertices, at --resolution, the vertex orders shuffled from
+    /// --seed; prints the modularity; undirected graphs; runs on the CPU.
+    Louvain,
 }
 
 /// SSSP from `--source` or the nearest of `--sources`: over `u32` distances where every shortest
@@ -221,6 +225,9 @@ pub struct AlgorithmArgs {
     /// --input.
     #[arg(long, value_name = "NUMBER|FILE", default_value = "0", allow_negative_numbers = true)]
     bias: String,
+    /// louvain: the resolution (gamma); above 1 favours smaller communities, below 1 larger ones.
+    #[arg(long, default_value_t = 1.0, value_parser = numbers::resolution, allow_negative_numbers = true)]
+    resolution: f64,
     /// kcore: the smallest degree a vertex keeps within the core (SIMD-X uses 16).
     #[arg(long, default_value_t = 16, value_parser = numbers::non_negative, allow_negative_numbers = true)]
     k: u32,
@@ -267,12 +274,13 @@ impl Algorithm {
             Algorithm::Triangles => "triangles",
             Algorithm::Jaccard => "jaccard",
             Algorithm::Scc => "scc",
+            Algorithm::Louvain => "louvain",
         }
     }
 
     /// Whether the algorithm has no GPU version (it runs on the CPU whatever `--backend` says).
     pub fn cpu_only(self) -> bool {
-        matches!(self, Algorithm::Tc | Algorithm::Triangles | Algorithm::Jaccard | Algorithm::Scc)
+        matches!(self, Algorithm::Tc | Algorithm::Triangles | Algorithm::Jaccard | Algorithm::Scc | Algorithm::Louvain)
     }
 
     /// Runs the algorithm `count` times on `graph`; validates the last result if asked.
@@ -410,6 +418,7 @@ impl Algorithm {
             Algorithm::Tc | Algorithm::Triangles | Algorithm::Jaccard | Algorithm::Scc => {
                 cpu_computation(self, graph, runner.options().threads, count, validate)
             }
+            Algorithm::Louvain => louvain(params, graph, seed, runner.options().threads, count, validate),
         }
     }
 }
@@ -549,6 +558,39 @@ fn cpu_computation(
     });
     let time = times.last().copied().unwrap_or_default();
     let stats = RunStats { iterations: Vec::new(), time, graph_edges: graph.num_edges() };
+    Ok(Outcome { values, times, stats, source: None, validation })
+}
+
+/// Louvain communities (CPU, on `threads` threads or one per core) at `--resolution`, the vertex
+/// orders shuffled from `seed`: `count` timed trials, the last one validated if asked (a partition
+/// numbered by smallest vertex, the modularity recomputed, no two communities that would gain by
+/// merging).
+fn louvain(
+    params: &AlgorithmArgs,
+    graph: &Graph,
+    seed: u64,
+    threads: Option<usize>,
+    count: u32,
+    validate: bool,
+) -> Result<Outcome, CliError> {
+    use simdx_algos::louvain::LouvainOptions;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build().map_err(usage)?;
+    let options = LouvainOptions { resolution: params.resolution, seed, ..LouvainOptions::default() };
+    let mut times = Vec::new();
+    let mut last = None;
+    for _ in 0..count.max(1) {
+        let started = std::time::Instant::now();
+        last = Some(pool.install(|| simdx_algos::louvain(graph, &options)).map_err(usage)?);
+        times.push(started.elapsed());
+    }
+    let found = last.expect("at least one trial ran");
+    let validation = check(validate, || {
+        verify::louvain(graph, &found.labels, found.modularity, params.resolution, true)
+            .map(|k| format!(" ({k} communities, modularity recomputed, no merger gains)"))
+    });
+    let time = times.last().copied().unwrap_or_default();
+    let stats = RunStats { iterations: Vec::new(), time, graph_edges: graph.num_edges() };
+    let values = Values::Communities { labels: found.labels, count: found.count, modularity: found.modularity };
     Ok(Outcome { values, times, stats, source: None, validation })
 }
 

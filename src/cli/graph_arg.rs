@@ -25,7 +25,8 @@ pub struct GraphArg {
     /// Read the file in this format instead of guessing from its extension.
     #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
     pub format: Option<Format>,
-    /// Seed for generator specs.
+    /// Seed for generator specs; `run` also picks random sources and shuffles louvain's vertex orders
+    /// from it.
     #[arg(long, default_value_t = DEFAULT_SEED, value_parser = super::numbers::seed, allow_negative_numbers = true)]
     pub seed: u64,
     /// Keep self-loops instead of removing them (files only).

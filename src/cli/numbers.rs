@@ -42,6 +42,11 @@ pub fn tolerance(text: &str) -> Result<f64, String> {
     real(text, "a tolerance", |x| (0.0..1.0).contains(&x), "from 0 up to (not including) 1")
 }
 
+/// Louvain's resolution: a finite number of at least 0.
+pub fn resolution(text: &str) -> Result<f64, String> {
+    real(text, "a resolution", |x| x >= 0.0 && x.is_finite(), "of at least 0 and finite")
+}
+
 /// A bandwidth in GB/s: a finite number above 0.
 pub fn bandwidth(text: &str) -> Result<f64, String> {
     real(text, "a bandwidth", |x| x > 0.0 && x.is_finite(), "of GB/s above 0 and finite")

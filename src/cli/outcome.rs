@@ -60,6 +60,16 @@ pub enum Values {
         /// Their values.
         values: Vec<f64>,
     },
+    /// A community per vertex (Louvain), written as integers, with their number and modularity,
+    /// which are printed.
+    Communities {
+        /// Each vertex's community.
+        labels: Vec<u32>,
+        /// The number of communities.
+        count: usize,
+        /// The modularity of the labels.
+        modularity: f64,
+    },
     /// One number for the whole graph (the triangles of `tc`): printed, and written alone on a line.
     Count {
         /// What is counted, plural (`triangles`).
@@ -74,6 +84,7 @@ impl Values {
     pub fn len(&self) -> usize {
         match self {
             Values::U32(v) => v.len(),
+            Values::Communities { labels, .. } => labels.len(),
             Values::U64(v) => v.len(),
             Values::Parents(v) => v.len(),
             Values::F32(v) => v.len(),

@@ -344,6 +344,9 @@ fn report(
     if let Values::Count { what, count } = &outcome.values {
         writeln!(out, "{count} {what}")?;
     }
+    if let Values::Communities { count, modularity, .. } = &outcome.values {
+        writeln!(out, "{count} communities, modularity {modularity:.6}")?;
+    }
     if let Some(j) = energy_j {
         writeln!(out, "energy {j:.3} J per trial (the whole board, NVML)")?;
     }
@@ -453,7 +456,9 @@ fn write_values(path: &std::path::Path, values: &Values, labels: Option<&VertexL
             }
         };
         match values {
-            Values::U32(v) => write_lines(&mut out, vertices, v, 1, labels, |out, x| write!(out, "{x}"))?,
+            Values::U32(v) | Values::Communities { labels: v, .. } => {
+                write_lines(&mut out, vertices, v, 1, labels, |out, x| write!(out, "{x}"))?
+            }
             Values::U64(v) => write_lines(&mut out, vertices, v, 1, labels, |out, x| write!(out, "{x}"))?,
             Values::Parents(parents) => {
                 for (&v, &p) in vertices.iter().zip(parents) {

@@ -625,6 +625,30 @@ fn edge_computations_validate_and_write_what_they_count() {
     assert!(stderr(&o).contains("undirected"), "{}", stderr(&o));
 }
 
+/// `louvain` validates, prints the number of communities and the modularity, writes a community per
+/// vertex, gives the same labels for the same --seed, more communities at a higher --resolution, and
+/// refuses a directed graph.
+#[test]
+fn louvain_validates_and_writes_communities() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    let communities = |args: &[&str], out: &str| {
+        let o = simdx(&[&["run", "louvain", "kron:10", "--validate", "--output", &path(out)], args].concat());
+        assert!(o.status.success() && stdout(&o).contains("validation: passed ("), "{}{}", stdout(&o), stderr(&o));
+        let labels = read_output(&path(out));
+        let count = labels.iter().fold(0.0f64, |a, &b| a.max(b)) as usize + 1;
+        assert!(stdout(&o).contains(&format!("{count} communities, modularity 0.")), "{}", stdout(&o));
+        labels
+    };
+    let first = communities(&["--threads", "1"], "a.txt");
+    assert_eq!(first, communities(&["--threads", "2"], "b.txt"));
+    let finer = communities(&["--resolution", "3"], "c.txt");
+    assert!(finer.iter().fold(0.0f64, |a, &b| a.max(b)) > first.iter().fold(0.0f64, |a, &b| a.max(b)));
+    let o = simdx(&["run", "louvain", "kron:6:d"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("undirected"), "{}", stderr(&o));
+}
+
 /// `bfs --parents` writes each vertex's parent (the source its own, -1 where unreached) and
 /// validates the tree.
 #[test]

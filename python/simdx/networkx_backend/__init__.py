@@ -11,7 +11,7 @@ Installing the ``simdx`` package registers the backend (the ``networkx.backends`
 networkx converts the graph once (:func:`graph.convert_from_nx`) and keeps the conversion in
 ``G.__networkx_cache__``; calls with arguments simdx does not implement fall back to networkx
 (:mod:`.dispatch`). The algorithms live in :mod:`.link_analysis`, :mod:`.paths`, :mod:`.components`,
-:mod:`.centrality`, :mod:`.distance`, :mod:`.cluster` and :mod:`.link_prediction`; the object networkx loads is
-:data:`.interface.backend_interface`. ``SIMDX_NETWORKX_DEVICE`` (``auto``, ``cpu``, ``cuda``) chooses
+:mod:`.centrality`, :mod:`.distance`, :mod:`.cluster`, :mod:`.link_prediction` and :mod:`.community`; the
+object networkx loads is :data:`.interface.backend_interface`. ``SIMDX_NETWORKX_DEVICE`` (``auto``, ``cpu``, ``cuda``) chooses
 where simdx runs.
 """

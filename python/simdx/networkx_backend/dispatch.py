@@ -7,7 +7,8 @@ centrality (simdx's searches count hops; weights that are all 1 are accepted, an
 betweenness),
 ``endpoints=True``, ``wf_improved=False``, ``harmonic_centrality(sources=...)``,
 ``eccentricity(sp=...)``, ``bfs_edges``/``bfs_tree`` with ``sort_neighbors``, weighted clustering,
-and the graphs networkx itself refuses (directed ones for triangles, clustering and Jaccard
+``louvain_communities`` on directed graphs or with a negative resolution or threshold, and the graphs
+networkx itself refuses (directed ones for triangles, clustering and Jaccard
 coefficients, multigraphs where networkx raises, undirected ones for strong connectivity), so that
 networkx raises its own errors. What it learns about a graph's weights is kept in
 ``G.__networkx_cache__`` (which networkx empties when the graph changes), so repeated calls do not
@@ -129,6 +130,17 @@ def _directed(G: Any) -> Verdict:
     return True if G.is_directed() else "strongly connected components are for directed graphs"
 
 
+def _louvain(G: Any, weight: Any, resolution: Any, threshold: Any) -> Verdict:
+    """simdx's Louvain takes undirected graphs, a resolution and a threshold of at least 0 (finite),
+    and finite, non-negative weights."""
+    if G.is_directed():
+        return "simdx's Louvain is for undirected graphs (networkx's uses directed modularity)"
+    for name, value in (("resolution", resolution), ("threshold", threshold)):
+        if not isinstance(value, (int, float)) or not np.isfinite(value) or value < 0:
+            return f"simdx's Louvain takes a finite {name} of at least 0"
+    return _any_weights(G, weight)
+
+
 #: Per function: a check of its bound arguments, True or the reason it cannot run.
 RULES: Dict[str, Callable[..., Verdict]] = {
     "pagerank": lambda G, weight, **_: _any_weights(G, weight),
@@ -174,6 +186,7 @@ RULES: Dict[str, Callable[..., Verdict]] = {
     "strongly_connected_components": lambda G, **_: _directed(G),
     "number_strongly_connected_components": lambda G, **_: _directed(G),
     "is_strongly_connected": lambda G, **_: _directed(G),
+    "louvain_communities": lambda G, weight, resolution, threshold, **_: _louvain(G, weight, resolution, threshold),
 }
 
 

@@ -25,6 +25,9 @@ _NOTES = {
     "(the default pairs, every non-edge, come from nx.non_edges lazily, as in networkx).",
     "strongly_connected_components": "Multistep (trim, forward-backward, colouring) on the CPU; the components "
     "come ordered by their first node in list(G).",
+    "louvain_communities": "Parallel Louvain on the CPU, deterministic for an integer seed; undirected graphs, "
+    "resolution and threshold >= 0. Levels go on until one moves nothing (networkx stops when a level gains "
+    "under threshold), so the partition differs from networkx's, its modularity as high or higher.",
     "bfs_edges": "Levels from simdx's BFS, the edges in networkx's order; sort_neighbors=None only.",
     "bfs_tree": "Levels from simdx's BFS, the edges in networkx's order; sort_neighbors=None only.",
 }
@@ -46,6 +49,7 @@ _FUNCTIONS = [
     "is_strongly_connected",
     "jaccard_coefficient",
     "k_core",
+    "louvain_communities",
     "multi_source_dijkstra_path_length",
     "node_connected_component",
     "number_connected_components",

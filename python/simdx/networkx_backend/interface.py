@@ -3,7 +3,7 @@ conversion hooks, ``can_run``/``should_run``, and the algorithms, each with netw
 
 from __future__ import annotations
 
-from . import centrality, cluster, components, dispatch, distance, graph, link_analysis, link_prediction, paths
+from . import centrality, cluster, community, components, dispatch, distance, graph, link_analysis, link_prediction, paths
 
 
 class BackendInterface:
@@ -43,6 +43,7 @@ class BackendInterface:
     strongly_connected_components = staticmethod(components.strongly_connected_components)
     number_strongly_connected_components = staticmethod(components.number_strongly_connected_components)
     is_strongly_connected = staticmethod(components.is_strongly_connected)
+    louvain_communities = staticmethod(community.louvain_communities)
 
 
 #: The entry point's object.

@@ -7,11 +7,13 @@
 //! forward pass within a relative tolerance of a dense matrix product per layer in `f64`; the
 //! multi-search applications (levels from each source, closeness, eccentricity) against one serial
 //! search per source; triangles and Jaccard coefficients against hash-set look-ups; strongly connected
-//! components exactly against Tarjan's algorithm.
+//! components exactly against Tarjan's algorithm; Louvain's labels by recomputing their modularity
+//! and looking for communities that would gain by merging.
 
 mod bfs;
 mod bp;
 mod kcore;
+mod louvain;
 mod mlp;
 mod multi_search;
 mod pagerank;
@@ -25,6 +27,7 @@ mod wcc;
 pub use bfs::{bfs, bfs_from, bfs_tree, serial_bfs, serial_bfs_from, serial_bfs_to};
 pub use bp::{bp, serial_bp};
 pub use kcore::{core_decomposition, kcore, serial_core_numbers};
+pub use louvain::{louvain, modularity};
 pub use mlp::{mlp, mlp_layers, serial_mlp};
 pub use multi_search::{betweenness, closeness, eccentricity, harmonic, levels_from_each};
 pub use pagerank::{pagerank, serial_pagerank};
