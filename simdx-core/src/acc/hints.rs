@@ -17,14 +17,14 @@ pub trait ProgramHints: Program {
     /// A message that contributes nothing, if there is one: Compute maps it to [`Program::IDENTITY`]
     /// on every edge, whatever the edge's weight and destination (PageRank's `0.0` change). Pulls of
     /// aggregation programs then let the vertices that do not send hold it instead of testing every
-    /// source: the CPU's dense step, and on a GPU the pulls of [`Apply::Every`] programs. Debug
+    /// source: the CPU's dense step, and on a GPU the pulls of [`Apply::Every`](super::Apply::Every) programs. Debug
     /// builds check the promise on the CPU on every arc they skip this way.
     const SILENT: Option<Self::Message> = None;
 
     /// Whether `apply(v, old, IDENTITY, 0.0) == old` for every vertex `v` and value `old`: a vertex
     /// that received nothing keeps its value while the [`Program::global`] sum is 0 (PageRank's apply
-    /// adds what arrived). An [`Apply::Every`] program that says so has a push or sparse pull step
-    /// apply only the vertices an update reached, as [`Apply::Received`] does, whenever that sum is 0,
+    /// adds what arrived). An [`Apply::Every`](super::Apply::Every) program that says so has a push or sparse pull step
+    /// apply only the vertices an update reached, as [`Apply::Received`](super::Apply::Received) does, whenever that sum is 0,
     /// instead of every vertex (on a graph with no dangling vertex, PageRank's pushes then cost what
     /// they move). The CPU backend uses it; debug builds check the promise on a few vertices each
     /// time they rely on it. `#[graph_kernel]` sets it when the impl has no `apply`, or its `apply`

@@ -1,4 +1,4 @@
-//! The engine: [`Engine::run`] drives a [`Program`] over a [`Graph`] on a backend and returns the
+//! The engine: [`Engine::run`] drives a [`Program`](crate::acc::Program) over a [`Graph`] on a backend and returns the
 //! per-vertex result with [`RunStats`]. The CPU backend (module `cpu`) is built in; the CUDA backend
 //! lives in simdx-cuda and runs the same programs.
 
