@@ -1,52 +1,56 @@
-//! How long a program's first GPU run waits for its kernels with a cold cache: each library
-//! program's unit compiled by NVRTC and loaded, with an empty cache directory of its own; the
-//! medians of `rounds` rounds (a comment unique to the round keeps the process's memory cache from
-//! answering).
+//! How long a program's first GPU run waits for its kernels with a cold cache: each library program's
+//! source compiled as one unit (every kernel group at once) and as the engine compiles it (one unit per
+//! group, at once on threads of their own), side by side in one process. Each is timed with an empty
+//! cache directory of its own, loading included; the medians of `rounds` rounds are printed.
 //!
-//! `cargo run --release -p simdx-cuda --example compile_time -- [rounds]` (on a GPU)
+//! `CUDA_CACHE_DISABLE=1 cargo run --release -p simdx-cuda --example compile_time -- [rounds]` (on a
+//! GPU; without `CUDA_CACHE_DISABLE=1` the driver's cache under `~/.nv` answers for code seen before)
 
 use std::time::Instant;
 
-use simdx_algos::{Bfs, KCore, PageRank, Sssp, Wcc};
+use simdx_algos::{Bfs, PageRank, Sssp, Wcc};
 use simdx_core::acc::device::DeviceProgram;
-use simdx_cuda::{kernel_source, Gpu};
+use simdx_cuda::{kernel_source, kernel_units, Gpu};
 
-/// Seconds to compile and load program `P`'s unit, tagged `tag`, on `gpu` with an empty cache.
-fn cold<P: DeviceProgram>(gpu: &Gpu, tag: &str) -> Result<f64, Box<dyn std::error::Error>> {
+/// Seconds to compile and load `sources` on `gpu` with an empty cache directory.
+fn cold(gpu: &Gpu, sources: &[String]) -> Result<f64, Box<dyn std::error::Error>> {
     let dir = tempfile::tempdir()?;
-    // SAFETY: this example's only thread reads the environment here and in `compile` below.
+    // SAFETY: this example's only thread reads the environment here and in `compile_all` below.
     unsafe { std::env::set_var("SIMDX_CACHE_DIR", dir.path()) };
-    let source = format!("{tag}{}", kernel_source::<P>());
+    let sources: Vec<&str> = sources.iter().map(String::as_str).collect();
     let started = Instant::now();
-    gpu.compile(&source)?;
+    gpu.compile_all(&sources)?;
     Ok(started.elapsed().as_secs_f64())
 }
 
-/// One line for program `P`: the median and the slowest of `rounds` cold compiles.
+/// The median of `v`.
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// One line for program `P`: one unit against the engine's units; a unique comment per round keeps
+/// the process's memory cache from answering.
 fn row<P: DeviceProgram>(gpu: &Gpu, name: &str, rounds: usize) -> Result<(), Box<dyn std::error::Error>> {
-    let mut times = Vec::new();
+    let (mut whole, mut split) = (Vec::new(), Vec::new());
     for round in 0..rounds {
-        times.push(cold::<P>(gpu, &format!("// {name} round {round} of {}\n", std::process::id()))?);
+        let tag = format!("// round {round} {}\n", std::process::id());
+        whole.push(cold(gpu, &[format!("{tag}{}", kernel_source::<P>())])?);
+        let units: Vec<String> = kernel_units::<P>().into_iter().map(|u| format!("{tag}{u}")).collect();
+        split.push(cold(gpu, &units)?);
     }
-    times.sort_by(f64::total_cmp);
-    println!(
-        "| {name} | {:.3} | {:.3} | {} |",
-        times[times.len() / 2],
-        times[times.len() - 1],
-        kernel_source::<P>().len()
-    );
+    println!("| {name} | {:.2} | {:.2} | {} |", median(whole), median(split), kernel_units::<P>().len());
     Ok(())
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let rounds = std::env::args().nth(1).and_then(|r| r.parse().ok()).unwrap_or(3);
     let gpu = Gpu::open(0)?;
-    println!("{}, {rounds} rounds, seconds", gpu.name);
-    println!("| program | median | slowest | bytes of CUDA C |\n|---|---|---|---|");
+    println!("{}, {rounds} rounds, medians, seconds", gpu.name);
+    println!("| program | one unit | units at once | units |\n|---|---|---|---|");
     row::<Bfs>(&gpu, "bfs", rounds)?;
     row::<Sssp>(&gpu, "sssp", rounds)?;
     row::<PageRank>(&gpu, "pagerank", rounds)?;
     row::<Wcc>(&gpu, "wcc", rounds)?;
-    row::<KCore>(&gpu, "kcore", rounds)?;
     Ok(())
 }

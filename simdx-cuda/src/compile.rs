@@ -6,12 +6,14 @@
 //! For tuning on a device without a rebuild, `SIMDX_NVRTC_DEFINES` (e.g. `"SX_Q_CHAIN=8"`, several
 //! separated by spaces) passes `-D` options to NVRTC: the kernels' tuning constants that are guarded by
 //! `#ifndef` take those values instead of their defaults (part of the cache key, like the source);
-//! `SIMDX_NVRTC_OPTIONS` passes other NVRTC options as they are, and `SIMDX_TRACE_COMPILE=1` prints
-//! how long each compilation took.
+//! `SIMDX_NVRTC_OPTIONS` passes other NVRTC options as they are (e.g. `-split-compile=0`), and
+//! `SIMDX_TRACE_COMPILE=1` prints how long each unit NVRTC compiled took.
 //!
-//! A program's kernels are one unit: NVRTC compiles the engine's whole unit in about 0.06 s on the
-//! H200 machine, while the same kernels split into eight units compiled on eight threads at once took
-//! 0.35-0.45 s (NVRTC's work does not overlap), so a cold cache costs one unit's compile.
+//! A program's kernels are several units compiled on threads of their own at once: with every cache
+//! cold (`CUDA_CACHE_DISABLE=1`, which also turns off the driver's cache that NVRTC's CUBINs go
+//! through) the H200 machine compiled one whole unit in 4.8-10.4 s and the eight units at once in
+//! 1.8-2.0 s, the fused kernel's unit the slowest (`examples/compile_time.rs` measures it). Once the
+//! driver's cache under `~/.nv` holds a unit's code, NVRTC answers in well under a second either way.
 
 use std::collections::HashMap;
 use std::ffi::{c_char, CStr, CString};
@@ -70,35 +72,115 @@ pub fn cache_dir() -> Option<PathBuf> {
 /// The module for `source`, loaded in `ctx` (a device of architecture `arch`, e.g. `sm_90`), from the
 /// memory cache, the disk cache or NVRTC.
 pub fn module(ctx: &Arc<CudaContext>, arch: &str, source: &str) -> Result<(Arc<CudaModule>, CacheHit), CudaError> {
-    let version = nvrtc_version();
+    let (mut modules, hit) = modules(ctx, arch, &[source])?;
+    Ok((modules.remove(0), hit))
+}
+
+/// The modules for `sources`, in their order, loaded in `ctx`: each from the memory cache, the disk
+/// cache or NVRTC, the ones NVRTC compiles each on a thread of its own, all at once (a program's
+/// kernels are split into several units so that a cold cache costs the slowest unit rather than the
+/// sum). The hit is the slowest source's: [`CacheHit::Compiled`] if any was compiled.
+pub fn modules(
+    ctx: &Arc<CudaContext>,
+    arch: &str,
+    sources: &[&str],
+) -> Result<(Vec<Arc<CudaModule>>, CacheHit), CudaError> {
     let defines = tuning_defines();
-    let key =
-        xxhash_rust::xxh3::xxh3_64(format!("{arch}\0{version:?}\0{NVRTC_OPTIONS:?}\0{defines:?}\0{source}").as_bytes());
-    if let Some(m) = memory_cache().lock().expect("cache lock").get(&(ctx.ordinal(), key)) {
-        return Ok((m.clone(), CacheHit::Memory));
-    }
-    let path = cache_dir().map(|d| d.join(format!("{key:016x}.{arch}.cubin")));
-    let (cubin, hit) = match path.as_ref().and_then(|p| std::fs::read(p).ok()) {
-        Some(bytes) if !bytes.is_empty() => (bytes, CacheHit::Disk),
-        _ => {
-            let started = std::time::Instant::now();
-            let bytes = compile_cubin(source, arch, &defines)?;
-            if std::env::var_os("SIMDX_TRACE_COMPILE").is_some() {
-                eprintln!(
-                    "simdx: NVRTC compiled {} bytes of CUDA C in {:.3} s",
-                    source.len(),
-                    started.elapsed().as_secs_f64()
-                );
-            }
-            if let Some(p) = &path {
-                store(p, &bytes);
-            }
-            (bytes, CacheHit::Compiled)
-        }
+    let keys: Vec<u64> = sources.iter().map(|source| cache_key(arch, &defines, source)).collect();
+    let paths: Vec<Option<PathBuf>> =
+        keys.iter().map(|key| cache_dir().map(|d| d.join(format!("{key:016x}.{arch}.cubin")))).collect();
+    let loaded: Vec<Option<Arc<CudaModule>>> = {
+        let cache = memory_cache().lock().expect("cache lock");
+        keys.iter().map(|key| cache.get(&(ctx.ordinal(), *key)).cloned()).collect()
     };
-    let module = ctx.load_module(Ptx::from_binary(cubin)).map_err(driver("loading the compiled kernels"))?;
-    memory_cache().lock().expect("cache lock").insert((ctx.ordinal(), key), module.clone());
-    Ok((module, hit))
+    let stored: Vec<Option<Vec<u8>>> = (0..sources.len())
+        .map(|i| match (&loaded[i], &paths[i]) {
+            (None, Some(p)) => std::fs::read(p).ok().filter(|bytes| !bytes.is_empty()),
+            _ => None,
+        })
+        .collect();
+    let compiled = compile_missing(sources, arch, &defines, &loaded, &stored)?;
+    let mut hit = CacheHit::Memory;
+    let mut out = Vec::with_capacity(sources.len());
+    for (i, fresh) in compiled.into_iter().enumerate() {
+        if let Some(module) = &loaded[i] {
+            out.push(module.clone());
+            continue;
+        }
+        let cubin = match (fresh, &stored[i]) {
+            (Some(bytes), _) => {
+                if let Some(p) = &paths[i] {
+                    store(p, &bytes);
+                }
+                hit = CacheHit::Compiled;
+                bytes
+            }
+            (None, Some(bytes)) => {
+                if hit == CacheHit::Memory {
+                    hit = CacheHit::Disk;
+                }
+                bytes.clone()
+            }
+            (None, None) => unreachable!("compile_missing compiles every source found in no cache"),
+        };
+        let module = ctx.load_module(Ptx::from_binary(cubin)).map_err(driver("loading the compiled kernels"))?;
+        memory_cache().lock().expect("cache lock").insert((ctx.ordinal(), keys[i]), module.clone());
+        out.push(module);
+    }
+    Ok((out, hit))
+}
+
+/// A CUBIN NVRTC made and the seconds it took, or why it could not.
+type Compiled = Result<(Vec<u8>, f64), CudaError>;
+
+/// The cache key of `source` compiled for `arch` with the extra `defines` by this NVRTC.
+fn cache_key(arch: &str, defines: &[String], source: &str) -> u64 {
+    let version = nvrtc_version();
+    xxhash_rust::xxh3::xxh3_64(format!("{arch}\0{version:?}\0{NVRTC_OPTIONS:?}\0{defines:?}\0{source}").as_bytes())
+}
+
+/// Compiles, all at once on threads of their own, the sources found in neither cache; `Some(cubin)`
+/// for those, `None` for the others. The first failure (in the sources' order) is the error.
+fn compile_missing(
+    sources: &[&str],
+    arch: &str,
+    defines: &[String],
+    loaded: &[Option<Arc<CudaModule>>],
+    stored: &[Option<Vec<u8>>],
+) -> Result<Vec<Option<Vec<u8>>>, CudaError> {
+    let started = std::time::Instant::now();
+    let results: Vec<Option<Compiled>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..sources.len())
+            .map(|i| {
+                let missing = loaded[i].is_none() && stored[i].is_none();
+                missing.then(|| {
+                    scope.spawn(move || {
+                        let t = std::time::Instant::now();
+                        compile_cubin(sources[i], arch, defines).map(|c| (c, t.elapsed().as_secs_f64()))
+                    })
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.map(|h| h.join().expect("an NVRTC thread panicked"))).collect()
+    });
+    let trace = std::env::var_os("SIMDX_TRACE_COMPILE").is_some();
+    let mut out = Vec::with_capacity(results.len());
+    for (i, result) in results.into_iter().enumerate() {
+        match result {
+            None => out.push(None),
+            Some(Ok((cubin, seconds))) => {
+                if trace {
+                    eprintln!("simdx: compiled unit {i} of {} in {seconds:.3} s", sources.len());
+                }
+                out.push(Some(cubin));
+            }
+            Some(Err(e)) => return Err(e),
+        }
+    }
+    if trace && out.iter().any(Option::is_some) {
+        eprintln!("simdx: compiled {} units in {:.3} s", out.iter().flatten().count(), started.elapsed().as_secs_f64());
+    }
+    Ok(out)
 }
 
 /// Writes `bytes` to `path` atomically (through a temporary file of its own per process and call, as

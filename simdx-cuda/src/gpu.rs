@@ -65,6 +65,12 @@ impl Gpu {
         crate::compile::module(&self.ctx, &self.arch(), source)
     }
 
+    /// Compiles the CUDA C units `sources` for this device as [`Gpu::compile`] does each, those found
+    /// in no cache at once on threads of their own, and loads them; the modules in the sources' order.
+    pub fn compile_all(&self, sources: &[&str]) -> Result<(Vec<Arc<CudaModule>>, crate::CacheHit), CudaError> {
+        crate::compile::modules(&self.ctx, &self.arch(), sources)
+    }
+
     /// Makes this device's context the calling thread's current one (the driver calls of a run on one
     /// of several GPUs go to the device they name).
     pub fn bind(&self) -> Result<(), CudaError> {

@@ -2,6 +2,8 @@
 //! imports another for it: the compiled kernels of a program ([`Kernels`]), the block size, the tile
 //! and the grid barrier.
 
+use std::sync::Arc;
+
 use cudarc::driver::{CudaFunction, CudaModule};
 
 use crate::error::{driver, CudaError};
@@ -18,15 +20,33 @@ pub(crate) const ILP: u32 = 4;
 /// Vertices per tile of the ballot filter and the edge-balanced steps (`SX_TILE`).
 pub(crate) const TILE: u32 = BLOCK * 16;
 
-/// The kernels of one program.
+/// The kernels of one program: the modules its units compiled to (the engine's kernels are split over
+/// several units, compiled at once; a self-contained kernel set is one).
 pub(crate) struct Kernels {
-    pub(crate) module: std::sync::Arc<CudaModule>,
+    modules: Vec<Arc<CudaModule>>,
 }
 
 impl Kernels {
-    /// The kernel `name`.
+    /// The kernels of one module.
+    pub(crate) fn one(module: Arc<CudaModule>) -> Kernels {
+        Kernels { modules: vec![module] }
+    }
+
+    /// The kernels of several modules, each kernel in one of them.
+    pub(crate) fn split(modules: Vec<Arc<CudaModule>>) -> Kernels {
+        Kernels { modules }
+    }
+
+    /// The kernel `name`, from the module that has it.
     pub(crate) fn get(&self, name: &str) -> Result<CudaFunction, CudaError> {
-        self.module.load_function(name).map_err(driver("finding a kernel"))
+        let mut last = None;
+        for module in &self.modules {
+            match module.load_function(name) {
+                Ok(f) => return Ok(f),
+                Err(e) => last = Some(e),
+            }
+        }
+        Err(driver("finding a kernel")(last.expect("a program has at least one module")))
     }
 }
 

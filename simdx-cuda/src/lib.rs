@@ -27,7 +27,7 @@ mod workspace;
 
 pub use compile::{cache_dir, CacheHit};
 pub use energy::EnergyMeter;
-pub use engine::{kernel_source, CudaEngine};
+pub use engine::{kernel_source, kernel_units, CudaEngine, KERNEL_GROUPS};
 pub use error::CudaError;
 pub use fused::{FusedGrid, ASYNC_EARLY_BUCKET, ASYNC_EARLY_FRONTIER_SHIFT, ASYNC_EARLY_ITERATIONS};
 pub use gpu::{available, set_memory_limit, Gpu};

@@ -112,7 +112,7 @@ impl<'p> Hook<'p> {
         let size = rows as usize * LANES * program.acc_bytes();
         gpu.check_free("the search program's accumulators", size as u64)?;
         let acc = s.alloc_zeros::<u8>(size).map_err(driver("allocating accumulators"))?;
-        Ok(Hook { program, kernels: Kernels { module }, params, _arrays: arrays, acc, rows })
+        Ok(Hook { program, kernels: Kernels::one(module), params, _arrays: arrays, acc, rows })
     }
 
     /// The first row's accumulators (after `ms_acc_reduce`: the batch's) of the first `count`

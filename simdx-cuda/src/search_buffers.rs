@@ -54,7 +54,7 @@ impl MultiSourceBuffers {
         let words = |len: usize| s.alloc_zeros::<u64>(len.max(1));
         let ids = |len: usize| s.alloc_zeros::<u32>(len.max(1));
         Ok(MultiSourceBuffers {
-            kernels: Kernels { module },
+            kernels: Kernels::one(module),
             seen: words(n).map_err(driver(what))?,
             frontier: words(n).map_err(driver(what))?,
             next: words(n).map_err(driver(what))?,
@@ -90,7 +90,7 @@ impl DependencyBuffers {
         let s = &gpu.stream;
         let what = "allocating the dependency sweeps";
         Ok(DependencyBuffers {
-            kernels: Kernels { module },
+            kernels: Kernels::one(module),
             level: s.alloc_zeros::<u32>(n).map_err(driver(what))?,
             sigma: s.alloc_zeros::<f64>(n).map_err(driver(what))?,
             delta: s.alloc_zeros::<f64>(n).map_err(driver(what))?,

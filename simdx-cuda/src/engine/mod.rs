@@ -64,11 +64,29 @@ pub struct CudaEngine {
     last_grid: std::sync::Arc<std::sync::Mutex<Option<(String, crate::FusedGrid)>>>,
 }
 
-/// The full source compiled for program `P`: prelude, program, the host-device structs and counter
-/// slots generated from their Rust declarations (`device_structs::engine_header`), the kernel files
-/// (with `#line` directives, so that compiler messages name the kernel files rather than the program's
-/// source), and the checks of the constants both sides keep (`device_structs::engine_footer`).
+/// The groups of the engine's kernels, each compiled as a unit of its own (the whole source with
+/// `SX_KERNELS_<GROUP>` defined, which keeps that group's kernels: the `#ifdef`s of kernels/*.cu), all
+/// units at once: the step kernels but pushes and pulls, the pushes, the pulls, linking, each fused
+/// kernel, the asynchronous rounds. A cold cache then costs about the slowest unit, not their sum.
+pub const KERNEL_GROUPS: [&str; 8] =
+    ["PREPARE", "PUSH", "PULL", "LINK", "FUSED_PUSH", "FUSED_PULL", "FUSED_ALL", "ASYNC"];
+
+/// The full source of program `P` with every group of kernels: prelude, program, the host-device
+/// structs and counter slots generated from their Rust declarations (`device_structs::engine_header`),
+/// the kernel files (with `#line` directives, so that compiler messages name the kernel files rather
+/// than the program's source), and the checks of the constants both sides keep
+/// (`device_structs::engine_footer`).
 pub fn kernel_source<P: DeviceProgram>() -> String {
+    unit_source::<P>(&KERNEL_GROUPS)
+}
+
+/// The units [`CudaEngine`] compiles for program `P`: one per group of [`KERNEL_GROUPS`].
+pub fn kernel_units<P: DeviceProgram>() -> Vec<String> {
+    KERNEL_GROUPS.iter().map(|group| unit_source::<P>(&[group])).collect()
+}
+
+/// The source of program `P` with the kernels of `groups`.
+fn unit_source<P: DeviceProgram>(groups: &[&str]) -> String {
     let files = [("device_structs.rs (generated)", device_structs::engine_header())]
         .into_iter()
         .chain(PHASES.iter().copied())
@@ -78,12 +96,21 @@ pub fn kernel_source<P: DeviceProgram>() -> String {
             ("async.cu", ASYNC_KERNEL),
             ("device_structs.rs (generated)", device_structs::engine_footer()),
         ]);
-    let mut source = device_unit::<P>();
+    let mut source: String = groups.iter().map(|group| format!("#define SX_KERNELS_{group} 1\n")).collect();
+    source.push_str(&device_unit::<P>());
     for (name, text) in files {
         let dir = if name.ends_with(".cu") { "kernels/" } else { "" };
         source.push_str(&format!("\n#line 1 \"simdx-cuda/src/{dir}{name}\"\n{text}"));
     }
     source
+}
+
+/// Program `P`'s kernels on `gpu`: its units compiled (or taken from a cache) and loaded.
+fn program_kernels<P: DeviceProgram>(gpu: &crate::Gpu) -> Result<Kernels, CudaError> {
+    let units = kernel_units::<P>();
+    let sources: Vec<&str> = units.iter().map(String::as_str).collect();
+    let (modules, _) = gpu.compile_all(&sources)?;
+    Ok(Kernels::split(modules))
 }
 
 impl CudaEngine {
@@ -129,8 +156,7 @@ impl CudaEngine {
 
     /// The grid a fused kernel of program `P` gets on `graph`'s GPU: occupancy, blocks, registers.
     pub fn fused_grid<P: DeviceProgram>(&self, graph: &DeviceGraph) -> Result<crate::FusedGrid, CudaError> {
-        let (module, _) = graph.gpu.compile(&kernel_source::<P>())?;
-        let kernels = Kernels { module };
+        let kernels = program_kernels::<P>(&graph.gpu)?;
         let name = match self.options.fusion {
             FusionPolicy::All | FusionPolicy::None | FusionPolicy::Auto => "sx_fused_all",
             FusionPolicy::PushPull => "sx_fused_push",
@@ -150,7 +176,7 @@ impl CudaEngine {
         let plan = self.plan_for::<P>()?;
         simdx_core::engine::promise::check_update_grows_with_weight(program)?;
         let entered = Instant::now();
-        let (module, _) = graph.gpu.compile(&kernel_source::<P>())?;
+        let kernels = program_kernels::<P>(&graph.gpu)?;
         simdx_core::acc::check_lengths(program, graph.num_vertices as usize)?;
         // The run's arrays live with the device graph and are reused by every run on it (each run
         // re-initialises what it reads); only the first run on a graph allocates.
@@ -162,7 +188,7 @@ impl CudaEngine {
             *slot = Some(Workspace::new(&graph.gpu, graph.num_vertices)?);
         }
         let ws = slot.as_mut().expect("just made");
-        let mut run = HostRun::new(self, program, graph, ws, plan, Kernels { module }, entered)?;
+        let mut run = HostRun::new(self, program, graph, ws, plan, kernels, entered)?;
         run.init()?;
         if run.links() {
             if let Some(records) = run.link()? {
@@ -218,5 +244,36 @@ impl CudaEngine {
         }
         let asynchronous = asynchronous && matches!(opts.fusion, FusionPolicy::Auto | FusionPolicy::Async);
         Ok(RunPlan { opts, asynchronous })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ASYNC_KERNEL, FUSED_KERNELS, KERNEL_GROUPS, PHASES};
+
+    /// Every kernel of the engine's files sits in the `#ifdef` of one group of [`KERNEL_GROUPS`], so
+    /// that exactly one unit compiles it, and every group has a kernel.
+    #[test]
+    fn every_kernel_is_in_exactly_one_group() {
+        let files = PHASES.iter().map(|(_, text)| *text).chain([FUSED_KERNELS, ASYNC_KERNEL]);
+        let mut per_group = vec![0; KERNEL_GROUPS.len()];
+        for text in files {
+            let mut open: Option<usize> = None;
+            for line in text.lines() {
+                if let Some(group) = line.strip_prefix("#ifdef SX_KERNELS_") {
+                    let index = KERNEL_GROUPS.iter().position(|g| *g == group.trim());
+                    assert!(index.is_some(), "unknown kernel group in `{line}`");
+                    open = index;
+                } else if line.starts_with("#endif") {
+                    open = None;
+                } else if line.contains("__global__") {
+                    let group = open.unwrap_or_else(|| panic!("a kernel outside every group: `{line}`"));
+                    per_group[group] += 1;
+                }
+            }
+        }
+        for (group, count) in KERNEL_GROUPS.iter().zip(per_group) {
+            assert!(count > 0, "group {group} has no kernel");
+        }
     }
 }

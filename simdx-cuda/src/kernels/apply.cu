@@ -37,8 +37,10 @@ __device__ __forceinline__ void ph_apply(const sx_state* s, unsigned long long* 
     }
     sx_block_add(&ctr[SX_CHANGE], change);
 }
+#ifdef SX_KERNELS_PREPARE
 __global__ void sx_apply(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all, double global) {
     ph_apply(s, s->counters, list, len, all, global);
 }
+#endif
 
 } /* extern "C" */

@@ -476,6 +476,7 @@ __device__ __forceinline__ void sx_q_start(const sx_state* s, const sx_queue* q,
     });
 }
 
+#ifdef SX_KERNELS_ASYNC
 extern "C" __global__ void __launch_bounds__(SX_BLOCK) sx_async(const sx_state* s, const sx_queue* q) {
     simdx_u32 lane = threadIdx.x & 31;
     simdx_u32 warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, warps = gridDim.x * blockDim.x / 32;
@@ -552,3 +553,4 @@ extern "C" __global__ void __launch_bounds__(SX_BLOCK) sx_async(const sx_state* 
     }
     if (blockIdx.x == 0 && threadIdx.x == 0) q->ctl[SX_Q_EPOCHS] = epoch;
 }
+#endif

@@ -50,8 +50,10 @@ __device__ __forceinline__ void ph_far_take(const sx_state* s, unsigned long lon
     if (prepare) sx_prepare_flush(ctr, sums);
     sx_block_lowest(&s->far_len[2 + (fcur ^ 1u)], lowest, &ctr[SX_PENDING], kept);
 }
+#ifdef SX_KERNELS_PREPARE
 __global__ void sx_far_take(const sx_state* __restrict__ s, simdx_u32 fcur, simdx_u32 bucket, simdx_u32* out) {
     ph_far_take(s, s->counters, fcur, bucket, out, false, 0u, 0u, 0);
 }
+#endif
 
 } /* extern "C" */

@@ -300,6 +300,12 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
     }
 }
 
+#ifdef SX_KERNELS_FUSED_PUSH
 extern "C" __global__ void __launch_bounds__(SX_BLOCK) sx_fused_push(const sx_state* s, sx_fused* f) { sx_fused_run(s, f, 0); }
+#endif
+#ifdef SX_KERNELS_FUSED_PULL
 extern "C" __global__ void __launch_bounds__(SX_BLOCK) sx_fused_pull(const sx_state* s, sx_fused* f) { sx_fused_run(s, f, 1); }
+#endif
+#ifdef SX_KERNELS_FUSED_ALL
 extern "C" __global__ void __launch_bounds__(SX_BLOCK) sx_fused_all(const sx_state* s, sx_fused* f) { sx_fused_run(s, f, 2); }
+#endif

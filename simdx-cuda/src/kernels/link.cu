@@ -62,6 +62,7 @@ __device__ __forceinline__ void sx_link_count(unsigned long long* slot, unsigned
 }
 
 /* Counts (in SX_CHANGE) the vertices that do not start as their own label: linking needs none. */
+#ifdef SX_KERNELS_LINK
 __global__ void sx_link_check(const sx_state* __restrict__ s) {
     unsigned long long others = 0;
     for (simdx_u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < s->n; v += gridDim.x * blockDim.x) {
@@ -69,8 +70,10 @@ __global__ void sx_link_check(const sx_state* __restrict__ s) {
     }
     sx_link_count(&s->counters[SX_CHANGE], others);
 }
+#endif
 
 /* Links out-arc number `round` of every vertex that has one; counts them in SX_EDGES. */
+#ifdef SX_KERNELS_LINK
 __global__ void sx_link_round(const sx_state* __restrict__ s, simdx_u32 round) {
     simdx_params p = s->params;
     unsigned long long linked = 0;
@@ -82,9 +85,11 @@ __global__ void sx_link_round(const sx_state* __restrict__ s, simdx_u32 round) {
     }
     sx_link_count(&s->counters[SX_EDGES], linked);
 }
+#endif
 
 /* Points every vertex at its root: each replaces its parent by its grandparent until they agree,
  * storing only its own value. */
+#ifdef SX_KERNELS_LINK
 __global__ void sx_link_flatten(const sx_state* __restrict__ s) {
     for (simdx_u32 v = blockIdx.x * blockDim.x + threadIdx.x; v < s->n; v += gridDim.x * blockDim.x) {
         simdx_u32 parent = sx_link_parent(s, v);
@@ -96,8 +101,10 @@ __global__ void sx_link_flatten(const sx_state* __restrict__ s) {
         }
     }
 }
+#endif
 
 /* out[i] = the root of a vertex drawn by hashing (seed, i), for i < count (after a flatten). */
+#ifdef SX_KERNELS_LINK
 __global__ void sx_link_sample(const sx_state* __restrict__ s, simdx_u32* out, simdx_u32 count, unsigned long long seed) {
     for (simdx_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
         unsigned long long z = seed + (i + 1) * 0x9e3779b97f4a7c15ull;
@@ -107,9 +114,11 @@ __global__ void sx_link_sample(const sx_state* __restrict__ s, simdx_u32* out, s
         out[i] = sx_link_parent(s, (simdx_u32)(z % s->n));
     }
 }
+#endif
 
 /* Links the out-arcs from number `from` on (and, on a directed graph, every in-arc) of each vertex whose
  * parent is not `largest`; counts those vertices in SX_NEXT_LEN and their arcs in SX_EDGES. */
+#ifdef SX_KERNELS_LINK
 __global__ void sx_link_rest(const sx_state* __restrict__ s, simdx_u32 largest, simdx_u32 from, simdx_u32 directed) {
     simdx_params p = s->params;
     unsigned long long outside = 0, linked = 0;
@@ -135,6 +144,7 @@ __global__ void sx_link_rest(const sx_state* __restrict__ s, simdx_u32 largest, 
     sx_link_count(&s->counters[SX_NEXT_LEN], outside);
     sx_link_count(&s->counters[SX_EDGES], linked);
 }
+#endif
 
 } /* extern "C" */
 #endif

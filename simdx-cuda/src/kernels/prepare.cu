@@ -24,9 +24,11 @@ __device__ __forceinline__ void ph_init(const sx_state* s, unsigned long long* c
         s->far_len[SX_SETTLE_LEN] = 0ull;
     }
 }
+#ifdef SX_KERNELS_PREPARE
 __global__ void sx_init(const sx_state* __restrict__ s) {
     ph_init(s, s->counters);
 }
+#endif
 
 /* Appends each thread's v to list `which` of `lists` (-1: none) with one atomic per block and list rather
  * than per warp: thousands of warps adding to one counter queue at its L2 slice (a pass over 4M vertices
@@ -187,10 +189,12 @@ __device__ __forceinline__ void ph_snapshot(const sx_state* s, unsigned long lon
     }
     sx_prepare_flush(ctr, sums);
 }
+#ifdef SX_KERNELS_PREPARE
 __global__ void sx_snapshot(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 bucket, simdx_u32 tag,
                             simdx_u32 stamp) {
     ph_snapshot(s, s->counters, list, len, bucket, tag, stamp, 0);
 }
+#endif
 
 /* Splits a worklist (`all`: every vertex) into degree classes (sx_classify_one); `in_degree` picks the
  * in-CSR (pull), whose lists leave out the vertices without in-arcs: a pull can never update them. */
@@ -208,11 +212,13 @@ __device__ __forceinline__ void ph_classify(const sx_state* s, unsigned long lon
         sx_classify_one(s, ctr, live && (d > 0 || !in_degree), v, d, classes);
     }
 }
+#ifdef SX_KERNELS_PREPARE
 __global__ void sx_classify(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 all,
                             simdx_u32 in_degree, simdx_u32* c0, simdx_u32* c1, simdx_u32* c2, simdx_u32* c3) {
     simdx_u32* classes[4] = {c0, c1, c2, c3};
     ph_classify(s, s->counters, list, len, all, in_degree, classes);
 }
+#endif
 
 /* The settle step's frontier (SX_DEFERS): the settle list's `len` vertices by push degree class, their
  * out-edges added up in ctr[SX_OUT_EDGES], and (`stamp` > 0) their pull stamp, for a settle step that
@@ -233,10 +239,12 @@ __device__ __forceinline__ void ph_settle_classify(const sx_state* s, unsigned l
     }
     sx_prepare_flush(ctr, sums);
 }
+#ifdef SX_KERNELS_PREPARE
 __global__ void sx_settle_classify(const sx_state* __restrict__ s, simdx_u32 len, simdx_u32 stamp, simdx_u32* c0, simdx_u32* c1,
                                    simdx_u32* c2, simdx_u32* c3) {
     simdx_u32* classes[4] = {c0, c1, c2, c3};
     ph_settle_classify(s, s->counters, len, stamp, classes);
 }
+#endif
 
 } /* extern "C" */

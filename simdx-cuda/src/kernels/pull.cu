@@ -21,7 +21,9 @@ __device__ __forceinline__ void ph_frontier_bits(const sx_state* s, simdx_u32 st
         if (lane == 0) s->frontier_bits[base >> 5] = bits;
     }
 }
+#ifdef SX_KERNELS_PREPARE
 __global__ void sx_frontier_bits(const sx_state* __restrict__ s, simdx_u32 stamp) { ph_frontier_bits(s, stamp); }
+#endif
 
 /* The pull side of one vertex, after its in-arcs were combined: store and record. */
 __device__ __forceinline__ bool sx_pull_finish(const sx_state* s, const simdx_params* p, simdx_u32 v, bool got,
@@ -154,10 +156,12 @@ __device__ __forceinline__ void ph_pull_thread(const sx_state* s, unsigned long 
     sx_add_edges(ctr, edges);
     sx_bin_close(s, ctr, next);
 }
+#ifdef SX_KERNELS_PULL
 __global__ void sx_pull_thread(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 stamp,
                                simdx_u32* next) {
     ph_pull_thread(s, s->counters, list, len, stamp, next);
 }
+#endif
 
 /* Lanes per vertex in the warp class's pull, and vertices a warp pulls at once. */
 #define SX_GROUP 8
@@ -226,9 +230,11 @@ __device__ __forceinline__ void ph_pull_warp(const sx_state* s, unsigned long lo
     sx_add_edges(ctr, edges);
     sx_bin_close(s, ctr, next);
 }
+#ifdef SX_KERNELS_PULL
 __global__ void sx_pull_warp(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 stamp,
                              simdx_u32* next) {
     ph_pull_warp(s, s->counters, list, len, stamp, next);
 }
+#endif
 
 } /* extern "C" */

@@ -64,10 +64,12 @@ __device__ __forceinline__ void ph_push_thread(const sx_state* s, unsigned long 
     sx_add_edges(ctr, edges);
     sx_bin_close(s, ctr, next);
 }
+#ifdef SX_KERNELS_PUSH
 __global__ void sx_push_thread(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next, simdx_u32 arcs,
                                simdx_u32 bucket) {
     ph_push_thread(s, s->counters, list, len, next, arcs, bucket);
 }
+#endif
 
 /* Push, warp class: one warp per vertex, lanes over its arcs. */
 __device__ __forceinline__ void ph_push_warp(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32* next,
@@ -93,10 +95,12 @@ __device__ __forceinline__ void ph_push_warp(const sx_state* s, unsigned long lo
     sx_add_edges(ctr, edges);
     sx_bin_close(s, ctr, next);
 }
+#ifdef SX_KERNELS_PUSH
 __global__ void sx_push_warp(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next, simdx_u32 arcs,
                              simdx_u32 bucket) {
     ph_push_warp(s, s->counters, list, len, next, arcs, bucket);
 }
+#endif
 
 /* Push, CTA class: one block per vertex. With `grid_split` > 1 (grid class), `grid_split` blocks
  * share each vertex, each taking an interleaved part of its arcs. */
@@ -128,9 +132,11 @@ __device__ __forceinline__ void ph_push_cta(const sx_state* s, unsigned long lon
     sx_add_edges(ctr, edges);
     sx_bin_close(s, ctr, next);
 }
+#ifdef SX_KERNELS_PUSH
 __global__ void sx_push_cta(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next,
                             simdx_u32 grid_split, simdx_u32 arcs, simdx_u32 bucket) {
     ph_push_cta(s, s->counters, list, len, next, grid_split, arcs, bucket);
 }
+#endif
 
 } /* extern "C" */

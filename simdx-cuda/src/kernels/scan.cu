@@ -52,9 +52,11 @@ __device__ __forceinline__ void ph_scan_count(const sx_state* s, unsigned long l
         __syncthreads();
     }
 }
+#ifdef SX_KERNELS_PREPARE
 __global__ void sx_scan_count(const sx_state* __restrict__ s, simdx_u32 mode, simdx_u32 bucket, simdx_u32 fcur, simdx_u32* tile_counts) {
     ph_scan_count(s, s->counters, mode, bucket, fcur, tile_counts);
 }
+#endif
 
 /* The ballot filter, pass 2: exclusive prefix of the tile counts (one block); the total goes to
  * counters[SX_NEXT_LEN]. */
@@ -79,9 +81,11 @@ __device__ __forceinline__ void ph_scan_offsets(const sx_state* s, unsigned long
     }
     if (threadIdx.x == 0) ctr[SX_NEXT_LEN] = carry;
 }
+#ifdef SX_KERNELS_PREPARE
 __global__ void sx_scan_offsets(const sx_state* __restrict__ s, simdx_u32* tile_counts, simdx_u32 tiles) {
     ph_scan_offsets(s, s->counters, tile_counts, tiles);
 }
+#endif
 
 /* The ballot filter, pass 3: each tile writes its hits in vertex order from its offset: the list is
  * sorted and free of duplicates. */
@@ -111,9 +115,11 @@ __device__ __forceinline__ void ph_scan_write(const sx_state* s, unsigned long l
     }
     }
 }
+#ifdef SX_KERNELS_PREPARE
 __global__ void sx_scan_write(const sx_state* __restrict__ s, simdx_u32 mode, simdx_u32 bucket, simdx_u32 fcur,
                               const simdx_u32* tile_offsets, simdx_u32* out) {
     ph_scan_write(s, s->counters, mode, bucket, fcur, tile_offsets, out);
 }
+#endif
 
 } /* extern "C" */

@@ -82,9 +82,11 @@ __device__ __forceinline__ void ph_select(const sx_state* s, unsigned long long*
 }
 /* Select, and prepare the new frontier for the iteration tagged `tag` with pull stamp `stamp`: the
  * snapshot the next iteration would otherwise launch, in the same pass over the reached vertices. */
+#ifdef SX_KERNELS_PREPARE
 __global__ void sx_select_prepare(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 bucket,
                                   simdx_u32* next, simdx_u32 fcur, simdx_u32 tag, simdx_u32 stamp) {
     ph_select(s, s->counters, list, len, bucket, next, fcur, true, tag, stamp, 0);
 }
+#endif
 
 } /* extern "C" */

@@ -142,10 +142,12 @@ __device__ __forceinline__ void ph_push_tiles(const sx_state* s, unsigned long l
     sx_add_edges(ctr, edges);
     sx_bin_close(s, ctr, next);
 }
+#ifdef SX_KERNELS_PUSH
 __global__ void sx_push_tiles(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next,
                               simdx_u32 per_tile, simdx_u32 arcs, simdx_u32 bucket) {
     ph_push_tiles(s, s->counters, list, len, next, per_tile, arcs, bucket);
 }
+#endif
 
 /* Arcs of a tile that one thread of an aggregation pull combines in a row. */
 #define SX_RUN (2 * SX_ILP)
@@ -231,8 +233,10 @@ __device__ __forceinline__ void ph_pull_tiles(const sx_state* s, unsigned long l
     sx_add_edges(ctr, edges);
     sx_bin_close(s, ctr, next);
 }
+#ifdef SX_KERNELS_PULL
 __global__ void sx_pull_tiles(const sx_state* __restrict__ s, simdx_u32 stamp, simdx_u32 settled, simdx_u32* next) {
     ph_pull_tiles(s, s->counters, stamp, settled, next);
 }
+#endif
 
 } /* extern "C" */
