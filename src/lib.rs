@@ -62,7 +62,9 @@ extern crate self as simdx;
 
 mod runner;
 
-pub use runner::{gpu_count, Backend, EnergyMeter, RunError, Runner, GPU_DELTA_FACTOR};
+pub use runner::{
+    defer_gpu_compiles, finish_gpu_compiles, gpu_count, Backend, EnergyMeter, RunError, Runner, GPU_DELTA_FACTOR,
+};
 pub use simdx_algos as algos;
 pub use simdx_core::*;
 pub use simdx_macros::{graph_kernel, kernel_fn, search_kernel};

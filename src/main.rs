@@ -17,7 +17,10 @@ fn main() -> ExitCode {
     // A write cut short by Ctrl-C (or SIGTERM, SIGHUP) leaves no temporary file beside its destination.
     simdx_core::io::atomic_file::remove_temporaries_on_signals();
     let args = cli::Cli::parse();
-    match cli::run(args) {
+    let result = cli::run(args);
+    // Kernels still compiling in the background go to the cache for the next call.
+    simdx::finish_gpu_compiles();
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("simdx: error: {err}");

@@ -48,6 +48,27 @@ pub fn gpu_count() -> usize {
     0
 }
 
+/// Lets GPU runs under selective fusion (the default) start before their persistent kernels are
+/// compiled (`true`, the default): a program's first run on a cold kernel cache then waits only for
+/// its step kernels and takes every step with one launch per phase, while the fused kernels compile in
+/// the background for later runs. `false` makes every run wait for all of its kernels, so that every
+/// run takes the same path (benchmarks, tests). The environment's `SIMDX_DEFER_COMPILE=0` does the same
+/// as `false`. No effect without the `cuda` feature.
+pub fn defer_gpu_compiles(on: bool) {
+    #[cfg(feature = "cuda")]
+    simdx_cuda::defer_persistent_kernels(on);
+    #[cfg(not(feature = "cuda"))]
+    let _ = on;
+}
+
+/// Waits until no GPU kernel is compiling in the background, so that the kernel cache on disk holds
+/// them for the next process; a short-lived process calls it before it exits. Returns at once without
+/// the `cuda` feature.
+pub fn finish_gpu_compiles() {
+    #[cfg(feature = "cuda")]
+    simdx_cuda::finish_background_compiles();
+}
+
 /// Why a runner could not be made or a run failed.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {

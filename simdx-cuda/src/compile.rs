@@ -25,6 +25,10 @@ use cudarc::nvrtc::{result as nvrtc, sys as nvrtc_sys, Ptx};
 
 use crate::error::{driver, CudaError};
 
+mod background;
+pub(crate) use background::deferring;
+pub use background::{defer_persistent_kernels, finish_background_compiles};
+
 /// Options every kernel is compiled with: no fused multiply-add, so that device arithmetic rounds as
 /// the CPU's does, and IEEE division and square root.
 const NVRTC_OPTIONS: &[&str] = &["--fmad=false", "--prec-div=true", "--prec-sqrt=true", "-std=c++17"];
@@ -79,7 +83,8 @@ pub fn module(ctx: &Arc<CudaContext>, arch: &str, source: &str) -> Result<(Arc<C
 /// The modules for `sources`, in their order, loaded in `ctx`: each from the memory cache, the disk
 /// cache or NVRTC, the ones NVRTC compiles each on a thread of its own, all at once (a program's
 /// kernels are split into several units so that a cold cache costs the slowest unit rather than the
-/// sum). The hit is the slowest source's: [`CacheHit::Compiled`] if any was compiled.
+/// sum); a unit being compiled in the background is waited for. The hit is the slowest source's:
+/// [`CacheHit::Compiled`] if any was compiled.
 pub fn modules(
     ctx: &Arc<CudaContext>,
     arch: &str,
@@ -87,6 +92,44 @@ pub fn modules(
 ) -> Result<(Vec<Arc<CudaModule>>, CacheHit), CudaError> {
     let defines = tuning_defines();
     let keys: Vec<u64> = sources.iter().map(|source| cache_key(arch, &defines, source)).collect();
+    background::wait_for(ctx.ordinal(), &keys);
+    load_or_compile(ctx, arch, &defines, &keys, sources)
+}
+
+/// The modules for `sources` if every one is in the memory or the disk cache; otherwise `None`, having
+/// started the missing ones compiling in the background (see [`background`]).
+pub fn modules_if_cached(
+    ctx: &Arc<CudaContext>,
+    arch: &str,
+    sources: &[String],
+) -> Result<Option<Vec<Arc<CudaModule>>>, CudaError> {
+    let defines = tuning_defines();
+    let keys: Vec<u64> = sources.iter().map(|source| cache_key(arch, &defines, source)).collect();
+    let cached = |key: &u64| {
+        let in_memory = memory_cache().lock().expect("cache lock").contains_key(&(ctx.ordinal(), *key));
+        let on_disk = || {
+            cache_dir().is_some_and(|d| {
+                std::fs::metadata(d.join(format!("{key:016x}.{arch}.cubin"))).is_ok_and(|m| m.len() > 0)
+            })
+        };
+        !background::is_pending(ctx.ordinal(), *key) && (in_memory || on_disk())
+    };
+    if keys.iter().all(cached) {
+        let refs: Vec<&str> = sources.iter().map(String::as_str).collect();
+        return load_or_compile(ctx, arch, &defines, &keys, &refs).map(|(modules, _)| Some(modules));
+    }
+    background::start(ctx, arch, sources, defines, &keys);
+    Ok(None)
+}
+
+/// The modules for `sources` (keyed `keys`, compiled with `defines`), as [`modules`] gives them.
+fn load_or_compile(
+    ctx: &Arc<CudaContext>,
+    arch: &str,
+    defines: &[String],
+    keys: &[u64],
+    sources: &[&str],
+) -> Result<(Vec<Arc<CudaModule>>, CacheHit), CudaError> {
     let paths: Vec<Option<PathBuf>> =
         keys.iter().map(|key| cache_dir().map(|d| d.join(format!("{key:016x}.{arch}.cubin")))).collect();
     let loaded: Vec<Option<Arc<CudaModule>>> = {
@@ -99,7 +142,7 @@ pub fn modules(
             _ => None,
         })
         .collect();
-    let compiled = compile_missing(sources, arch, &defines, &loaded, &stored)?;
+    let compiled = compile_missing(sources, arch, defines, &loaded, &stored)?;
     let mut hit = CacheHit::Memory;
     let mut out = Vec::with_capacity(sources.len());
     for (i, fresh) in compiled.into_iter().enumerate() {

@@ -71,6 +71,12 @@ impl Gpu {
         crate::compile::modules(&self.ctx, &self.arch(), sources)
     }
 
+    /// The modules of `sources` if a cache has them all; otherwise `None`, and they start compiling in
+    /// the background.
+    pub(crate) fn compile_if_cached(&self, sources: &[String]) -> Result<Option<Vec<Arc<CudaModule>>>, CudaError> {
+        crate::compile::modules_if_cached(&self.ctx, &self.arch(), sources)
+    }
+
     /// Makes this device's context the calling thread's current one (the driver calls of a run on one
     /// of several GPUs go to the device they name).
     pub fn bind(&self) -> Result<(), CudaError> {

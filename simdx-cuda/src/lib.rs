@@ -25,9 +25,9 @@ mod search_buffers;
 mod sorted_arcs;
 mod workspace;
 
-pub use compile::{cache_dir, CacheHit};
+pub use compile::{cache_dir, defer_persistent_kernels, finish_background_compiles, CacheHit};
 pub use energy::EnergyMeter;
-pub use engine::{kernel_source, kernel_units, CudaEngine, KERNEL_GROUPS};
+pub use engine::{kernel_source, kernel_units, CudaEngine, KERNEL_GROUPS, STEP_GROUPS};
 pub use error::CudaError;
 pub use fused::{FusedGrid, ASYNC_EARLY_BUCKET, ASYNC_EARLY_FRONTIER_SHIFT, ASYNC_EARLY_ITERATIONS};
 pub use gpu::{available, set_memory_limit, Gpu};

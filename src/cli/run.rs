@@ -252,6 +252,10 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         [("--output", args.output.as_deref()), ("--json", args.json.as_deref()), ("--plot", args.plot.as_deref())];
     super::outputs::check(&outputs, &inputs)?;
     let (graph, labels, _) = args.graph.load_labelled()?;
+    if args.trials > 1 {
+        // Every trial takes the same path: none runs unfused while the fused kernels compile.
+        simdx::defer_gpu_compiles(false);
+    }
     let runner = match args.algorithm.cpu_only() {
         true => {
             if args.backend == BackendArg::Cuda {

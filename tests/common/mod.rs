@@ -31,8 +31,11 @@ pub fn spread_sources(g: &Graph) -> Vec<u32> {
 }
 
 /// The GPU, or `None` after saying why the test is skipped; panics instead when SIMDX_REQUIRE_GPU=1.
+/// Runs then wait for all of their kernels, so that each takes the path its test expects (an engine's
+/// `with_deferred_compile(true)` still defers).
 #[cfg(feature = "cuda")]
 pub fn gpu() -> Option<simdx_cuda::Gpu> {
+    simdx_cuda::defer_persistent_kernels(false);
     match simdx_cuda::available() {
         Ok(g) => Some(g),
         Err(e) if std::env::var("SIMDX_REQUIRE_GPU").is_ok_and(|v| v == "1") => panic!("SIMDX_REQUIRE_GPU=1 but {e}"),

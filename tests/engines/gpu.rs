@@ -284,3 +284,62 @@ fn asynchronous_rounds_go_on_in_epochs_by_bucket_and_when_they_outgrow_their_que
     assert!(pr.stats.iterations.iter().all(|i| i.filter != FilterUsed::Queue));
     verify::pagerank(&g, &params, &pr.values, 1e-6).unwrap();
 }
+
+/// Levels as [`Bfs`] gives them, from a program of this test alone, so that its kernels are in no
+/// cache of this process when the test starts (nor on disk, on a fresh machine).
+#[derive(Debug, Clone, Copy)]
+struct Hops {
+    source: u32,
+}
+
+#[simdx::graph_kernel]
+impl simdx::acc::Program for Hops {
+    type Value = u32;
+    type Weight = ();
+    const OP: simdx::acc::CombineOp = simdx::acc::CombineOp::Min;
+    const KIND: simdx::acc::CombineKind = simdx::acc::CombineKind::Voting;
+    const APPLY: simdx::acc::Apply = simdx::acc::Apply::InPlace;
+    const IDENTITY: u32 = u32::MAX;
+    const UNSEEN: u32 = u32::MAX;
+
+    fn init(&self, v: simdx::acc::Vertex) -> u32 {
+        if v.id == self.source {
+            0
+        } else {
+            u32::MAX
+        }
+    }
+
+    fn active(&self, now: u32, seen: u32) -> bool {
+        now != seen
+    }
+
+    fn compute(&self, e: simdx::acc::Edge<u32, ()>) -> u32 {
+        e.src + 1
+    }
+
+    fn can_update(&self, level: u32) -> bool {
+        level == u32::MAX
+    }
+}
+
+#[test]
+fn a_first_run_does_not_wait_for_the_persistent_kernels() {
+    let Some(gpu) = gpu() else { return };
+    let g = generated("kron:12");
+    let dg = DeviceGraph::upload(&gpu, &g).unwrap();
+    let program = Hops { source: 3 };
+    let expected = CudaEngine::default().run(&Bfs { source: 3 }, &dg).unwrap().values;
+    // The first run, with a cold cache, takes every step on the host while the fused kernels compile.
+    let engine = CudaEngine::new(RunOptions::default()).with_deferred_compile(true);
+    let first = engine.run(&program, &dg).unwrap();
+    assert_eq!(first.values, expected);
+    simdx_cuda::finish_background_compiles();
+    // Once they are compiled, a run fuses, as one that waits for them does.
+    let second = engine.run(&program, &dg).unwrap();
+    assert_eq!(second.values, expected);
+    assert_eq!(engine.last_fused_kernel().map(|k| k.0).as_deref(), Some("sx_fused_all"));
+    let waiting = CudaEngine::new(RunOptions::default()).with_deferred_compile(false);
+    assert_eq!(waiting.run(&program, &dg).unwrap().values, expected);
+    assert!(waiting.last_fused_kernel().is_some());
+}

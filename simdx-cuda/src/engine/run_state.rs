@@ -36,6 +36,14 @@ pub(super) struct RunPlan {
     pub(super) asynchronous: bool,
 }
 
+impl RunPlan {
+    /// The plan of a run whose persistent kernels are not at hand (still compiling): every step on the
+    /// host, one launch per phase.
+    pub(super) fn on_the_host(self) -> RunPlan {
+        RunPlan { opts: RunOptions { fusion: FusionPolicy::None, ..self.opts }, asynchronous: false }
+    }
+}
+
 /// A run of program `P` on the GPU, between its preparation and its result.
 pub(super) struct HostRun<'a, P: DeviceProgram> {
     pub(super) program: &'a P,

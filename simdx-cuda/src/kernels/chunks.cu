@@ -130,7 +130,7 @@ __device__ __forceinline__ void ph_pull_chunks(const sx_state* s, unsigned long 
     }
     sx_bin_close(s, ctr, next);
 }
-#ifdef SX_KERNELS_PULL
+#ifdef SX_KERNELS_PULL_WIDE
 __global__ void sx_pull_chunks(const sx_state* __restrict__ s, const simdx_u64* chunks, simdx_u32 count, simdx_u32 stamp,
                                simdx_u32 settled, simdx_u32* next) {
     ph_pull_chunks(s, s->counters, chunks, count, stamp, settled, next);

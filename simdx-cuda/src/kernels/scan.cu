@@ -52,7 +52,7 @@ __device__ __forceinline__ void ph_scan_count(const sx_state* s, unsigned long l
         __syncthreads();
     }
 }
-#ifdef SX_KERNELS_PREPARE
+#ifdef SX_KERNELS_SCAN
 __global__ void sx_scan_count(const sx_state* __restrict__ s, simdx_u32 mode, simdx_u32 bucket, simdx_u32 fcur, simdx_u32* tile_counts) {
     ph_scan_count(s, s->counters, mode, bucket, fcur, tile_counts);
 }
@@ -81,7 +81,7 @@ __device__ __forceinline__ void ph_scan_offsets(const sx_state* s, unsigned long
     }
     if (threadIdx.x == 0) ctr[SX_NEXT_LEN] = carry;
 }
-#ifdef SX_KERNELS_PREPARE
+#ifdef SX_KERNELS_SCAN
 __global__ void sx_scan_offsets(const sx_state* __restrict__ s, simdx_u32* tile_counts, simdx_u32 tiles) {
     ph_scan_offsets(s, s->counters, tile_counts, tiles);
 }
@@ -115,7 +115,7 @@ __device__ __forceinline__ void ph_scan_write(const sx_state* s, unsigned long l
     }
     }
 }
-#ifdef SX_KERNELS_PREPARE
+#ifdef SX_KERNELS_SCAN
 __global__ void sx_scan_write(const sx_state* __restrict__ s, simdx_u32 mode, simdx_u32 bucket, simdx_u32 fcur,
                               const simdx_u32* tile_offsets, simdx_u32* out) {
     ph_scan_write(s, s->counters, mode, bucket, fcur, tile_offsets, out);

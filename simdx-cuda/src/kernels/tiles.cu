@@ -142,7 +142,7 @@ __device__ __forceinline__ void ph_push_tiles(const sx_state* s, unsigned long l
     sx_add_edges(ctr, edges);
     sx_bin_close(s, ctr, next);
 }
-#ifdef SX_KERNELS_PUSH
+#ifdef SX_KERNELS_PUSH_TILES
 __global__ void sx_push_tiles(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* next,
                               simdx_u32 per_tile, simdx_u32 arcs, simdx_u32 bucket) {
     ph_push_tiles(s, s->counters, list, len, next, per_tile, arcs, bucket);
@@ -233,7 +233,7 @@ __device__ __forceinline__ void ph_pull_tiles(const sx_state* s, unsigned long l
     sx_add_edges(ctr, edges);
     sx_bin_close(s, ctr, next);
 }
-#ifdef SX_KERNELS_PULL
+#ifdef SX_KERNELS_PULL_WIDE
 __global__ void sx_pull_tiles(const sx_state* __restrict__ s, simdx_u32 stamp, simdx_u32 settled, simdx_u32* next) {
     ph_pull_tiles(s, s->counters, stamp, settled, next);
 }

@@ -1,0 +1,147 @@
+//! What the engine compiles for a program, and what a run waits for. The kernels are split into groups,
+//! each compiled as a unit of its own (the whole source with `SX_KERNELS_<GROUP>` defined, which keeps
+//! that group's kernels: the `#ifdef`s of kernels/*.cu), all units at once on threads of their own, so
+//! that a cold cache costs about the slowest unit rather than their sum. The groups the host loop
+//! launches come first; the persistent kernels (fused, asynchronous), the slowest to compile, come
+//! last, and a run under selective fusion does not wait for them: it takes every step on the host
+//! while they compile in the background (module `compile::background`), and a later run fuses.
+
+use simdx_core::acc::device::{device_unit, DeviceProgram};
+use simdx_core::engine::FusionPolicy;
+
+use crate::device_structs;
+use crate::error::CudaError;
+use crate::launch::{Kernels, GRID_BARRIER};
+
+/// The step kernels (one launch per phase), one file per phase, in the order they are compiled: after
+/// the prelude and the program's device code, before the grid barrier and the fused kernels.
+pub(crate) const PHASES: [(&str, &str); 12] = [
+    ("state.cu", include_str!("../kernels/state.cu")),
+    ("online_filter.cu", include_str!("../kernels/online_filter.cu")),
+    ("prepare.cu", include_str!("../kernels/prepare.cu")),
+    ("push.cu", include_str!("../kernels/push.cu")),
+    ("pull.cu", include_str!("../kernels/pull.cu")),
+    ("tiles.cu", include_str!("../kernels/tiles.cu")),
+    ("chunks.cu", include_str!("../kernels/chunks.cu")),
+    ("apply.cu", include_str!("../kernels/apply.cu")),
+    ("select.cu", include_str!("../kernels/select.cu")),
+    ("buckets.cu", include_str!("../kernels/buckets.cu")),
+    ("scan.cu", include_str!("../kernels/scan.cu")),
+    ("link.cu", include_str!("../kernels/link.cu")),
+];
+/// The fused (persistent) kernels, compiled after [`PHASES`] and [`GRID_BARRIER`].
+const FUSED_KERNELS: &str = include_str!("../kernels/fused.cu");
+/// The asynchronous rounds' kernel, compiled last.
+const ASYNC_KERNEL: &str = include_str!("../kernels/async.cu");
+
+/// The groups of the engine's kernels, one unit each: the step kernels but the ballot filter's, the
+/// ballot filter, the warp and CTA pushes, the tiled push, the thread and warp pulls, the chunked and
+/// tiled pulls, linking (the first [`STEP_GROUPS`], which every run waits for); then each fused kernel
+/// and the asynchronous rounds.
+pub const KERNEL_GROUPS: [&str; 11] = [
+    "PREPARE",
+    "SCAN",
+    "PUSH",
+    "PUSH_TILES",
+    "PULL",
+    "PULL_WIDE",
+    "LINK",
+    "FUSED_PUSH",
+    "FUSED_PULL",
+    "FUSED_ALL",
+    "ASYNC",
+];
+/// How many of [`KERNEL_GROUPS`], first, hold the kernels the host loop launches: the units a first
+/// run under selective fusion waits for.
+pub const STEP_GROUPS: usize = 7;
+
+/// The full source of program `P` with every group of kernels: prelude, program, the host-device
+/// structs and counter slots generated from their Rust declarations (`device_structs::engine_header`),
+/// the kernel files (with `#line` directives, so that compiler messages name the kernel files rather
+/// than the program's source), and the checks of the constants both sides keep
+/// (`device_structs::engine_footer`).
+pub fn kernel_source<P: DeviceProgram>() -> String {
+    unit_source::<P>(&KERNEL_GROUPS)
+}
+
+/// The units [`crate::CudaEngine`] compiles for program `P`: one per group of [`KERNEL_GROUPS`].
+pub fn kernel_units<P: DeviceProgram>() -> Vec<String> {
+    KERNEL_GROUPS.iter().map(|group| unit_source::<P>(&[group])).collect()
+}
+
+/// The source of program `P` with the kernels of `groups`.
+fn unit_source<P: DeviceProgram>(groups: &[&str]) -> String {
+    let files = [("device_structs.rs (generated)", device_structs::engine_header())]
+        .into_iter()
+        .chain(PHASES.iter().copied())
+        .chain([
+            ("barrier.cu", GRID_BARRIER),
+            ("fused.cu", FUSED_KERNELS),
+            ("async.cu", ASYNC_KERNEL),
+            ("device_structs.rs (generated)", device_structs::engine_footer()),
+        ]);
+    let mut source: String = groups.iter().map(|group| format!("#define SX_KERNELS_{group} 1\n")).collect();
+    source.push_str(&device_unit::<P>());
+    for (name, text) in files {
+        let dir = if name.ends_with(".cu") { "kernels/" } else { "" };
+        source.push_str(&format!("\n#line 1 \"simdx-cuda/src/{dir}{name}\"\n{text}"));
+    }
+    source
+}
+
+/// Program `P`'s kernels on `gpu` for a run under `fusion`, compiled (or taken from a cache) and
+/// loaded, and whether they include the persistent kernels. A run without fusion needs none of them;
+/// under selective fusion, when it may `defer` them, they come only if a cache has them (otherwise they
+/// start compiling in the background); every other run waits for them.
+pub(super) fn program_kernels<P: DeviceProgram>(
+    gpu: &crate::Gpu,
+    fusion: FusionPolicy,
+    defer: bool,
+) -> Result<(Kernels, bool), CudaError> {
+    let units = kernel_units::<P>();
+    let sources: Vec<&str> = units.iter().map(String::as_str).collect();
+    let (steps, persistent) = (&sources[..STEP_GROUPS], &units[STEP_GROUPS..]);
+    let ready = match fusion {
+        FusionPolicy::None => None,
+        FusionPolicy::Auto if defer => gpu.compile_if_cached(persistent)?,
+        _ => return Ok((Kernels::split(gpu.compile_all(&sources)?.0), true)),
+    };
+    let (mut modules, _) = gpu.compile_all(steps)?;
+    let with_persistent = ready.is_some();
+    modules.extend(ready.into_iter().flatten());
+    Ok((Kernels::split(modules), with_persistent))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ASYNC_KERNEL, FUSED_KERNELS, KERNEL_GROUPS, PHASES, STEP_GROUPS};
+
+    /// Every kernel of the engine's files sits in the `#ifdef` of one group of [`KERNEL_GROUPS`], so
+    /// that exactly one unit compiles it, every group has a kernel, and the persistent kernels are in
+    /// the groups after [`STEP_GROUPS`].
+    #[test]
+    fn every_kernel_is_in_exactly_one_group() {
+        let files = PHASES.iter().map(|(_, text)| *text).chain([FUSED_KERNELS, ASYNC_KERNEL]);
+        let mut per_group = vec![0; KERNEL_GROUPS.len()];
+        for text in files {
+            let persistent = text == FUSED_KERNELS || text == ASYNC_KERNEL;
+            let mut open: Option<usize> = None;
+            for line in text.lines() {
+                if let Some(group) = line.strip_prefix("#ifdef SX_KERNELS_") {
+                    let index = KERNEL_GROUPS.iter().position(|g| *g == group.trim());
+                    assert!(index.is_some(), "unknown kernel group in `{line}`");
+                    open = index;
+                } else if line.starts_with("#endif") {
+                    open = None;
+                } else if line.contains("__global__") {
+                    let group = open.unwrap_or_else(|| panic!("a kernel outside every group: `{line}`"));
+                    assert_eq!(group >= STEP_GROUPS, persistent, "`{line}` in group {}", KERNEL_GROUPS[group]);
+                    per_group[group] += 1;
+                }
+            }
+        }
+        for (group, count) in KERNEL_GROUPS.iter().zip(per_group) {
+            assert!(count > 0, "group {group} has no kernel");
+        }
+    }
+}
