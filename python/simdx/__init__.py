@@ -34,6 +34,7 @@ The package is also a networkx backend (:mod:`simdx.networkx_backend`): ``nx.pag
 
 from __future__ import annotations
 
+import atexit
 import os
 import random
 import warnings
@@ -43,6 +44,10 @@ import numpy as np
 
 from . import _native
 from ._native import HAS_CUDA, SimdxError
+
+# A first GPU run leaves its program's fused kernels compiling in the background for later runs; the
+# interpreter waits for them when it exits, so that the kernel cache holds them for the next process.
+atexit.register(_native.finish_gpu_compiles)
 
 __all__ = [
     "Graph",

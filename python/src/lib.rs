@@ -15,9 +15,18 @@ fn gpu_count() -> usize {
     simdx::gpu_count()
 }
 
+/// Waits until no GPU kernel is compiling in the background (a program's first GPU run leaves its
+/// fused kernels compiling for later runs), so that the kernel cache holds them for the next process;
+/// registered to run when the interpreter exits.
+#[pyfunction]
+fn finish_gpu_compiles(py: Python<'_>) {
+    py.detach(simdx::finish_gpu_compiles);
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<graph::NativeGraph>()?;
+    m.add_function(wrap_pyfunction!(finish_gpu_compiles, m)?)?;
     m.add("SimdxError", m.py().get_type::<errors::SimdxError>())?;
     m.add("OPTIONS", options::OPTIONS)?;
     m.add("HAS_CUDA", cfg!(feature = "cuda"))?;

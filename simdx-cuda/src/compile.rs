@@ -9,11 +9,10 @@
 //! `SIMDX_NVRTC_OPTIONS` passes other NVRTC options as they are (e.g. `-split-compile=0`), and
 //! `SIMDX_TRACE_COMPILE=1` prints how long each unit NVRTC compiled took.
 //!
-//! A program's kernels are several units compiled on threads of their own at once: with every cache
-//! cold (`CUDA_CACHE_DISABLE=1`, which also turns off the driver's cache that NVRTC's CUBINs go
-//! through) the H200 machine compiled one whole unit in 4.8-10.4 s and the eight units at once in
-//! 1.8-2.0 s, the fused kernel's unit the slowest (`examples/compile_time.rs` measures it). Once the
-//! driver's cache under `~/.nv` holds a unit's code, NVRTC answers in well under a second either way.
+//! A program's kernels are several units compiled on threads of their own at once; the persistent
+//! kernels' units can be left to compile in the background while runs go on without them (module
+//! `background`). Cold-cache times are in docs/experiments/compile.md; `CUDA_CACHE_DISABLE=1` matters
+//! when measuring them, since the driver's cache under `~/.nv` also answers for NVRTC's code.
 
 use std::collections::HashMap;
 use std::ffi::{c_char, CStr, CString};

@@ -101,15 +101,18 @@ pub(super) fn program_kernels<P: DeviceProgram>(
     let units = kernel_units::<P>();
     let sources: Vec<&str> = units.iter().map(String::as_str).collect();
     let (steps, persistent) = (&sources[..STEP_GROUPS], &units[STEP_GROUPS..]);
-    let ready = match fusion {
-        FusionPolicy::None => None,
-        FusionPolicy::Auto if defer => gpu.compile_if_cached(persistent)?,
-        _ => return Ok((Kernels::split(gpu.compile_all(&sources)?.0), true)),
-    };
-    let (mut modules, _) = gpu.compile_all(steps)?;
-    let with_persistent = ready.is_some();
-    modules.extend(ready.into_iter().flatten());
-    Ok((Kernels::split(modules), with_persistent))
+    match fusion {
+        FusionPolicy::None => Ok((Kernels::split(gpu.compile_all(steps)?.0), false)),
+        FusionPolicy::Auto if defer => {
+            // The step kernels first: units compiling in the background would slow theirs down.
+            let (mut modules, _) = gpu.compile_all(steps)?;
+            let ready = gpu.compile_if_cached(persistent)?;
+            let with_persistent = ready.is_some();
+            modules.extend(ready.into_iter().flatten());
+            Ok((Kernels::split(modules), with_persistent))
+        }
+        _ => Ok((Kernels::split(gpu.compile_all(&sources)?.0), true)),
+    }
 }
 
 #[cfg(test)]
