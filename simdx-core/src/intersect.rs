@@ -47,7 +47,7 @@ pub enum IntersectError {
 /// A backend of the edge computations: triangles and Jaccard coefficients of one graph. The CPU's is
 /// the [`Graph`] itself; the CUDA backend's a device graph. Every backend gives the same results:
 /// counts exactly, coefficients bit for bit (each is one correctly rounded division of two integers).
-pub trait Intersections {
+pub trait Intersections: Sync {
     /// The number of triangles (self-loops and repeated edges ignored); refuses a directed graph.
     fn triangle_count(&self) -> Result<u64, IntersectError>;
 
