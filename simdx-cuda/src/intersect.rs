@@ -211,7 +211,11 @@ impl DeviceGraph {
     }
 
     /// The Jaccard coefficients of `pairs` (ids checked), on the device.
-    fn jaccard_on_device(&self, b: &mut IntersectBuffers, pairs: &[(VertexId, VertexId)]) -> Result<Vec<f64>, CudaError> {
+    fn jaccard_on_device(
+        &self,
+        b: &mut IntersectBuffers,
+        pairs: &[(VertexId, VertexId)],
+    ) -> Result<Vec<f64>, CudaError> {
         let k = pairs.len();
         self.gpu.check_free("the Jaccard pairs and coefficients", k as u64 * 16)?;
         let flat: Vec<u32> = pairs.par_iter().flat_map_iter(|&(u, v)| [u, v]).collect();

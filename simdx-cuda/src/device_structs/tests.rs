@@ -85,7 +85,9 @@ fn the_parser_reads_several_declarators_and_arrays() {
 
 #[test]
 fn counter_slots_are_declared_only_here() {
-    let slots = [step::DEFINES, far::DEFINES, queue::DEFINES, multi_source::DEFINES, sweep::DEFINES, intersect::DEFINES].concat();
+    let slots =
+        [step::DEFINES, far::DEFINES, queue::DEFINES, multi_source::DEFINES, sweep::DEFINES, intersect::DEFINES]
+            .concat();
     for (name, _, doc) in &slots {
         assert!(!doc.trim().is_empty(), "{name} has no documentation");
         for (file, text) in kernels() {
