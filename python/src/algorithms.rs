@@ -540,6 +540,9 @@ pub fn triangles<'py>(
     Ok((PyArray1::from_vec(py, counts).into_any(), stats))
 }
 
+/// Jaccard's pairs (`int64`, (k, 2)) and coefficients (`float64`), as Python objects.
+type PairsAndValues<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>);
+
 /// The Jaccard coefficients of `pairs` (an `int64` array of shape (k, 2); every edge `u < v` when
 /// `None`) on an undirected graph, on `backend`: the pairs (`int64`, (k, 2)), the coefficients
 /// (`float64`) and what the run did.
@@ -551,7 +554,7 @@ pub fn jaccard<'py>(
     pairs: Option<PyReadonlyArray2<'_, i64>>,
     backend: &str,
     options: Option<&Bound<'py, PyDict>>,
-) -> PyResult<((Bound<'py, PyAny>, Bound<'py, PyAny>), Bound<'py, PyDict>)> {
+) -> PyResult<(PairsAndValues<'py>, Bound<'py, PyDict>)> {
     let g = graph.graph();
     if g.is_directed() {
         return Err(intersect_error("jaccard", IntersectError::Directed));
