@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use simdx_core::acc::DeviceProgram;
 use simdx_core::engine::{Engine, EngineError, Run, RunOptions};
+use simdx_core::intersect::Intersections;
 use simdx_core::multi_source::Searches;
 use simdx_core::Graph;
 
@@ -252,6 +253,27 @@ impl<'g> Runner<'g> {
             Prepared::Cuda(_, devices) if devices.gpu_count() == 1 => devices.first(),
             #[cfg(feature = "cuda")]
             Prepared::Cuda(_, devices) => devices.as_ref(),
+        }
+    }
+
+    /// The prepared graph's edge computations (triangles, Jaccard similarity) on the runner's backend
+    /// (on several GPUs, the first): what [`algos::triangle_count`](crate::algos::triangle_count()),
+    /// [`algos::triangles`](crate::algos::triangles()) and [`algos::jaccard`](crate::algos::jaccard())
+    /// take.
+    ///
+    /// ```
+    /// use simdx::{Backend, Runner};
+    /// use simdx::gen::GeneratorSpec;
+    ///
+    /// let graph = GeneratorSpec::parse("grid:8x8").unwrap().generate(1).unwrap();
+    /// let runner = Runner::new(&graph, Backend::Auto).unwrap();
+    /// assert_eq!(simdx::algos::triangle_count(runner.intersections()).unwrap(), 0);
+    /// ```
+    pub fn intersections(&self) -> &dyn Intersections {
+        match &self.prepared {
+            Prepared::Cpu(_, graph) => &**graph,
+            #[cfg(feature = "cuda")]
+            Prepared::Cuda(_, devices) => devices.first(),
         }
     }
 

@@ -26,8 +26,9 @@ vertex's name in :attr:`Graph.labels`; on such a graph sources are given by name
 arrays, as ``simdx run bp --priors`` and ``simdx run mlp --input --bias`` take files.
 
 ``msbfs``, ``closeness``, ``harmonic``, ``eccentricity`` and ``betweenness`` also take ``gpus=N`` (or
-``"all"``): their searches split over the first N GPUs of the host. ``triangle_count``, ``triangles``,
-``jaccard``, ``scc`` and ``louvain`` run on the CPU.
+``"all"``): their searches split over the first N GPUs of the host. ``triangle_count``, ``triangles``
+and ``jaccard`` take ``backend`` as the others do (the GPU's sorted-list intersections give the CPU's
+results exactly); ``scc`` and ``louvain`` run on the CPU.
 
 The package is also a networkx backend (:mod:`simdx.networkx_backend`): ``nx.pagerank(G, backend="simdx")``.
 """
@@ -641,21 +642,23 @@ def gpu_count() -> int:
     return _native.gpu_count()
 
 
-def triangle_count(graph: Graph) -> int:
+def triangle_count(graph: Graph, *, backend: str = "auto", return_stats: bool = False, **options: Any) -> Any:
     """The number of triangles of an undirected graph (each counted once; self-loops and repeated
-    edges ignored), on the CPU. Raises ``ValueError`` on a directed graph."""
-    return _native.triangle_count(graph._native)
+    edges ignored), on ``backend``. Raises ``ValueError`` on a directed graph."""
+    return _finish(graph, _native.triangle_count(graph._native, backend, options), backend, return_stats)
 
 
-def triangles(graph: Graph) -> np.ndarray:
+def triangles(graph: Graph, *, backend: str = "auto", return_stats: bool = False, **options: Any) -> Result:
     """The number of triangles each vertex of an undirected graph is in (networkx's ``triangles``),
-    uint64, on the CPU. Raises ``ValueError`` on a directed graph."""
-    return _native.triangles(graph._native)
+    uint64, on ``backend``. Raises ``ValueError`` on a directed graph."""
+    return _finish(graph, _native.triangles(graph._native, backend, options), backend, return_stats)
 
 
-def jaccard(graph: Graph, pairs: Any = None) -> Tuple[np.ndarray, np.ndarray]:
+def jaccard(
+    graph: Graph, pairs: Any = None, *, backend: str = "auto", return_stats: bool = False, **options: Any
+) -> Any:
     """The Jaccard similarity ``|N(u) & N(v)| / |N(u) | N(v)|`` of vertex pairs of an undirected
-    graph (0 where both have no neighbours), on the CPU: ``(pairs, coefficients)``, the pairs an int64
+    graph (0 where both have no neighbours), on ``backend``: ``(pairs, coefficients)``, the pairs an int64
     array of shape ``(k, 2)`` of vertex numbers and the coefficients float64. ``pairs`` (shape
     ``(k, 2)``; names on a graph with labels) defaults to every edge once, ``u < v``. On a graph with
     self-loops a vertex with one is its own neighbour (networkx's ``jaccard_coefficient`` leaves
@@ -671,7 +674,7 @@ def jaccard(graph: Graph, pairs: Any = None) -> Tuple[np.ndarray, np.ndarray]:
         if array.size and array.dtype.kind not in "iu":
             raise TypeError(f"pairs must hold integer vertex ids, not {array.dtype}")
         pairs = np.ascontiguousarray(array, dtype=np.int64)
-    return _native.jaccard(graph._native, pairs)
+    return _finish(graph, _native.jaccard(graph._native, pairs, backend, options), backend, return_stats)
 
 
 def scc(graph: Graph, *, return_stats: bool = False) -> Result:

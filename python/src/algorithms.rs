@@ -11,7 +11,7 @@ use simdx::algos::{
     Wcc, WideSssp,
 };
 use simdx::engine::{Direction, FilterUsed, Run, RunStats};
-use simdx::intersect::IntersectError;
+use simdx::intersect::{IntersectError, Intersections};
 use simdx::multi_source::{MultiSourceError, MultiStats, Searches, Traversal};
 use simdx::{Backend, Graph, RunError, Runner, VertexId};
 
@@ -478,41 +478,83 @@ pub fn betweenness<'py>(
     Ok((PyArray1::from_vec(py, values).into_any(), stats))
 }
 
-/// An edge computation's refusal as Python sees it: a directed graph is a `ValueError`.
+/// An edge computation's refusal as Python sees it: a directed graph or a pair outside the graph is
+/// a `ValueError`, a device failure a `SimdxError`.
 fn intersect_error(what: &str, error: IntersectError) -> PyErr {
     match error {
         IntersectError::Directed => value_error(format!(
             "{what} needs an undirected graph, and this one is directed (make it with directed=False, or read \
              a file with undirected=True)"
         )),
+        IntersectError::Device(_) => simdx_error(error),
         other => value_error(other.to_string()),
     }
 }
 
-/// The number of triangles of an undirected graph (CPU).
-#[pyfunction]
-pub fn triangle_count(py: Python<'_>, graph: &NativeGraph) -> PyResult<u64> {
-    let g = graph.graph();
-    py.detach(|| simdx::algos::triangle_count(g)).map_err(|e| intersect_error("triangle_count", e))
+/// Runs an edge computation `job` on `backend_name` (the graph's runner there), without the GIL; its
+/// result and what the run did (backend, fallback, time_s).
+fn intersecting<'py, T: Send>(
+    py: Python<'py>,
+    graph: &NativeGraph,
+    backend_name: &str,
+    options: Option<&Bound<'py, PyDict>>,
+    what: &str,
+    job: impl FnOnce(&dyn Intersections) -> Result<T, IntersectError> + Send,
+) -> PyResult<(T, Bound<'py, PyDict>)> {
+    let (backend, options) = (backend(backend_name)?, run_options(options)?);
+    let (g, runners) = graph.prepared();
+    let ((result, time), ran) = py.detach(|| {
+        runners.with(g, backend, options, |runner| {
+            let start = std::time::Instant::now();
+            let result = job(runner.intersections());
+            Ok((result, start.elapsed()))
+        })
+    })?;
+    let values = result.map_err(|e| intersect_error(what, e))?;
+    let run = RunStats { iterations: Vec::new(), time, graph_edges: g.num_edges() };
+    Ok((values, stats(py, &run, &ran)?))
 }
 
-/// The number of triangles each vertex of an undirected graph is in (`uint64`, CPU).
+/// The number of triangles of an undirected graph, on `backend`.
 #[pyfunction]
-pub fn triangles<'py>(py: Python<'py>, graph: &NativeGraph) -> PyResult<Bound<'py, PyAny>> {
-    let g = graph.graph();
-    let counts = py.detach(|| simdx::algos::triangles(g)).map_err(|e| intersect_error("triangles", e))?;
-    Ok(PyArray1::from_vec(py, counts).into_any())
+#[pyo3(signature = (graph, backend, options=None))]
+pub fn triangle_count<'py>(
+    py: Python<'py>,
+    graph: &NativeGraph,
+    backend: &str,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<(u64, Bound<'py, PyDict>)> {
+    intersecting(py, graph, backend, options, "triangle_count", simdx::algos::triangle_count)
 }
+
+/// The number of triangles each vertex of an undirected graph is in (`uint64`), on `backend`.
+#[pyfunction]
+#[pyo3(signature = (graph, backend, options=None))]
+pub fn triangles<'py>(
+    py: Python<'py>,
+    graph: &NativeGraph,
+    backend: &str,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Output<'py>> {
+    let (counts, stats) = intersecting(py, graph, backend, options, "triangles", simdx::algos::triangles)?;
+    Ok((PyArray1::from_vec(py, counts).into_any(), stats))
+}
+
+/// Jaccard's pairs (`int64`, (k, 2)) and coefficients (`float64`), as Python objects.
+type PairsAndValues<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>);
 
 /// The Jaccard coefficients of `pairs` (an `int64` array of shape (k, 2); every edge `u < v` when
-/// `None`) on an undirected graph: the pairs (`int64`, (k, 2)) and the coefficients (`float64`), CPU.
+/// `None`) on an undirected graph, on `backend`: the pairs (`int64`, (k, 2)), the coefficients
+/// (`float64`) and what the run did.
 #[pyfunction]
-#[pyo3(signature = (graph, pairs=None))]
+#[pyo3(signature = (graph, pairs, backend, options=None))]
 pub fn jaccard<'py>(
     py: Python<'py>,
     graph: &NativeGraph,
     pairs: Option<PyReadonlyArray2<'_, i64>>,
-) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    backend: &str,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<(PairsAndValues<'py>, Bound<'py, PyDict>)> {
     let g = graph.graph();
     if g.is_directed() {
         return Err(intersect_error("jaccard", IntersectError::Directed));
@@ -536,10 +578,10 @@ pub fn jaccard<'py>(
                 .collect::<PyResult<_>>()?
         }
     };
-    let values = py.detach(|| simdx::algos::jaccard(g, &pairs)).map_err(|e| intersect_error("jaccard", e))?;
+    let (values, stats) = intersecting(py, graph, backend, options, "jaccard", |on| simdx::algos::jaccard(on, &pairs))?;
     let flat: Vec<i64> = pairs.iter().flat_map(|&(u, v)| [i64::from(u), i64::from(v)]).collect();
     let pairs = PyArray1::from_vec(py, flat).reshape([pairs.len(), 2])?;
-    Ok((pairs.into_any(), PyArray1::from_vec(py, values).into_any()))
+    Ok(((pairs.into_any(), PyArray1::from_vec(py, values).into_any()), stats))
 }
 
 /// Strongly connected components: each vertex's component, the smallest vertex id in it (`int64`),

@@ -1,19 +1,14 @@
 //! Jaccard similarity of vertex pairs, `|N(u) ∩ N(v)| / |N(u) ∪ N(v)|` over their neighbour sets, for
 //! every edge or given pairs (networkx's `jaccard_coefficient`, cuGraph's `jaccard`), on the sorted
-//! list intersections of [`simdx_core::intersect`]. Runs on the CPU backend.
+//! list intersections of [`simdx_core::intersect`], on a backend's [`Intersections`]: the CPU's for a
+//! [`Graph`] (pass `&graph`), the GPU's for a device graph (`Runner::intersections` in the facade).
 
-use simdx_core::intersect::{common_counts, IntersectError};
+use simdx_core::intersect::{IntersectError, Intersections};
 use simdx_core::{Graph, VertexId};
 
 /// The Jaccard coefficient of each pair (0 where both have no neighbours), on an undirected graph.
-pub fn jaccard(graph: &Graph, pairs: &[(VertexId, VertexId)]) -> Result<Vec<f64>, IntersectError> {
-    let common = common_counts(graph, pairs)?;
-    let degree = |v| graph.out_degree(v);
-    let ratio = |(&(u, v), c): (&(VertexId, VertexId), u64)| match degree(u) + degree(v) - c {
-        0 => 0.0,
-        union => c as f64 / union as f64,
-    };
-    Ok(pairs.iter().zip(common).map(ratio).collect())
+pub fn jaccard(on: &dyn Intersections, pairs: &[(VertexId, VertexId)]) -> Result<Vec<f64>, IntersectError> {
+    on.jaccard(pairs)
 }
 
 /// Every edge `{u, v}` once, as `(u, v)` with `u < v` (self-loops left out): the pairs to give

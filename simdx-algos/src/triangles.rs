@@ -1,19 +1,20 @@
 //! Triangle counting, total (GAP's `tc`) and per vertex (networkx's `triangles`), on the edge
 //! computations of [`simdx_core::intersect`]: each edge kept once from its end of lower (degree, id)
 //! rank, each triangle found once from its lowest-ranked vertex by intersecting sorted lists. Not a
-//! vertex program (an edge needs both ends' whole lists), so it runs on the CPU backend.
+//! vertex program (an edge needs both ends' whole lists): it runs on a backend's [`Intersections`],
+//! the CPU's for a [`simdx_core::Graph`] (pass `&graph`), the GPU's for a device graph
+//! (`Runner::intersections` in the facade gives the runner's).
 
-use simdx_core::intersect::{IntersectError, Oriented};
-use simdx_core::Graph;
+use simdx_core::intersect::{IntersectError, Intersections};
 
 /// The number of triangles of an undirected graph (self-loops and repeated edges ignored).
-pub fn triangle_count(graph: &Graph) -> Result<u64, IntersectError> {
-    Ok(Oriented::new(graph)?.triangles())
+pub fn triangle_count(on: &dyn Intersections) -> Result<u64, IntersectError> {
+    on.triangle_count()
 }
 
 /// The number of triangles each vertex is in.
-pub fn triangles(graph: &Graph) -> Result<Vec<u64>, IntersectError> {
-    Ok(Oriented::new(graph)?.triangles_per_vertex())
+pub fn triangles(on: &dyn Intersections) -> Result<Vec<u64>, IntersectError> {
+    on.triangles_per_vertex()
 }
 
 #[cfg(test)]

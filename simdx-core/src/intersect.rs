@@ -11,7 +11,11 @@
 //!   lowest-ranked vertex, and no vertex keeps more than about `sqrt(2m)` arcs, since every kept
 //!   neighbour has at least its degree. This is the degree ordering GAP's `tc` gets by relabelling the
 //!   graph, without renumbering it.
-//! * [`common_counts`] gives the common neighbours of given pairs, in parallel.
+//! * [`common_counts`] gives the common neighbours of given pairs, in parallel, and
+//!   [`jaccard_coefficients`] their Jaccard similarity.
+//! * [`Intersections`] is what a backend offers: triangles and Jaccard coefficients, by the functions
+//!   above on the CPU for a [`Graph`], by the CUDA backend's kernels for a device graph. Algorithms
+//!   written against it run on either, with the same results.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -35,6 +39,56 @@ pub enum IntersectError {
         /// Vertices of the graph.
         vertices: usize,
     },
+    /// The backend running the computation failed (a GPU error, in one sentence).
+    #[error("the edge computation failed on the device: {0}")]
+    Device(String),
+}
+
+/// A backend of the edge computations: triangles and Jaccard coefficients of one graph. The CPU's is
+/// the [`Graph`] itself; the CUDA backend's a device graph. Every backend gives the same results:
+/// counts exactly, coefficients bit for bit (each is one correctly rounded division of two integers).
+pub trait Intersections: Sync {
+    /// The number of triangles (self-loops and repeated edges ignored); refuses a directed graph.
+    fn triangle_count(&self) -> Result<u64, IntersectError>;
+
+    /// The triangles each vertex is in (networkx's `triangles`); refuses a directed graph.
+    fn triangles_per_vertex(&self) -> Result<Vec<u64>, IntersectError>;
+
+    /// The Jaccard coefficient `|N(u) ∩ N(v)| / |N(u) ∪ N(v)|` of each pair over the graph's own
+    /// neighbour lists (0 where both are empty); refuses a directed graph or a pair outside it.
+    fn jaccard(&self, pairs: &[(VertexId, VertexId)]) -> Result<Vec<f64>, IntersectError>;
+}
+
+impl Intersections for Graph {
+    fn triangle_count(&self) -> Result<u64, IntersectError> {
+        Ok(Oriented::new(self)?.triangles())
+    }
+
+    fn triangles_per_vertex(&self) -> Result<Vec<u64>, IntersectError> {
+        Ok(Oriented::new(self)?.triangles_per_vertex())
+    }
+
+    fn jaccard(&self, pairs: &[(VertexId, VertexId)]) -> Result<Vec<f64>, IntersectError> {
+        jaccard_coefficients(self, pairs)
+    }
+}
+
+/// The Jaccard coefficient of `common` shared neighbours among `union` distinct ones (0 for an
+/// empty union): the one division every backend makes.
+pub fn jaccard_ratio(common: u64, union: u64) -> f64 {
+    match union {
+        0 => 0.0,
+        union => common as f64 / union as f64,
+    }
+}
+
+/// The Jaccard coefficient of each pair over `graph`'s neighbour lists, in parallel (the CPU's
+/// [`Intersections::jaccard`]).
+pub fn jaccard_coefficients(graph: &Graph, pairs: &[(VertexId, VertexId)]) -> Result<Vec<f64>, IntersectError> {
+    let common = common_counts(graph, pairs)?;
+    let degree = |v| graph.out_degree(v);
+    let ratio = |(&(u, v), c): (&(VertexId, VertexId), u64)| jaccard_ratio(c, degree(u) + degree(v) - c);
+    Ok(pairs.par_iter().zip(common).map(ratio).collect())
 }
 
 /// When one list is this many times longer than the other, the shorter one's elements are looked up

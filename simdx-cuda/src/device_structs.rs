@@ -12,7 +12,8 @@
 //!
 //! What each unit compiles: the engine's unit (`kernel_source`) puts [`engine_header`] between the
 //! program's device code and kernels/state.cu and [`engine_footer`] at its end; the multi-source unit
-//! starts with [`multi_source_header`] and the sweeps' unit with [`sweep_header`].
+//! starts with [`multi_source_header`], the sweeps' unit with [`sweep_header`] and the edge
+//! computations' unit with [`intersect_header`].
 
 use std::fmt::Write as _;
 use std::sync::OnceLock;
@@ -372,6 +373,44 @@ device_struct! {
     }
 }
 
+device_struct! {
+    /// The state of the edge computations (`ix_state`, kernels/intersect.cu): device pointers and sizes.
+    pub(crate) struct IxState as "ix_state" {
+        /// The graph's CSR: offsets.
+        off: u64 as "const unsigned long long*",
+        /// The graph's CSR: targets.
+        tgt: u64 as "const unsigned int*",
+        /// The oriented CSR: offsets (n + 1).
+        ooff: u64 as "unsigned long long*",
+        /// The oriented CSR: targets (each edge once, to its end of higher rank).
+        otgt: u64 as "unsigned int*",
+        /// The oriented CSR: each arc's source.
+        osrc: u64 as "unsigned int*",
+        /// Per vertex, its oriented arcs (the orientation's count pass).
+        cnt: u64 as "unsigned int*",
+        /// Per tile of the scan, its sum and then its first offset.
+        tiles: u64 as "unsigned long long*",
+        /// Per vertex, its triangles (null: the total only).
+        tri: u64 as "unsigned long long*",
+        /// The Jaccard pairs, two vertex ids each.
+        pairs: u64 as "const unsigned int*",
+        /// The Jaccard coefficient of each pair.
+        out: u64 as "double*",
+        /// The items listed for a block each (ix_big).
+        big: u64 as "unsigned long long*",
+        /// The counters (counter_slots `intersect`).
+        ctr: u64 as "unsigned long long*",
+        /// The vertices.
+        n: u64 as "unsigned long long",
+        /// The oriented arcs.
+        m: u64 as "unsigned long long",
+        /// The Jaccard pairs.
+        k: u64 as "unsigned long long",
+        /// The entries of `big`.
+        big_cap: u64 as "unsigned long long",
+    }
+}
+
 counter_slots! {
     /// The step kernels' counters (`u64` each, `counters` of `sx_state`, and each set of a fused kernel's
     /// ring) that the host reads after a step.
@@ -465,6 +504,20 @@ counter_slots! {
         ARCS = 2, as "BC_ARCS";
         /// The counters.
         WORDS = 3, as "BC_WORDS";
+    }
+}
+
+counter_slots! {
+    /// The edge computations' counters (`u64` each, `ctr` of `ix_state`).
+    pub(crate) mod intersect {
+        /// The triangles counted.
+        TOTAL = 0, as "IX_TOTAL";
+        /// The items listed for a block each (more than `big_cap` when some did not fit).
+        BIG = 1, as "IX_BIG";
+        /// The oriented arcs (the orientation's scan).
+        ARCS = 2, as "IX_ARCS";
+        /// The counters.
+        WORDS = 3, as "IX_WORDS";
     }
 }
 
@@ -577,6 +630,12 @@ pub(crate) fn engine_footer() -> &'static str {
 pub(crate) fn multi_source_header() -> &'static str {
     static TEXT: OnceLock<String> = OnceLock::new();
     TEXT.get_or_init(|| [declaration::<MsState>(), defines(multi_source::DEFINES)].concat())
+}
+
+/// What the edge computations' unit starts with: `ix_state` and its counter slots.
+pub(crate) fn intersect_header() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| [declaration::<IxState>(), defines(intersect::DEFINES)].concat())
 }
 
 /// What the sweeps' unit starts with: `bc_state` and the sweeps' counter slots.

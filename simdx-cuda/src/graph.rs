@@ -33,6 +33,8 @@ pub struct DeviceGraph {
     pub(crate) multi_source: std::sync::Mutex<Option<crate::search_buffers::MultiSourceBuffers>>,
     /// The buffers of Brandes' dependency sweeps, made by the first call.
     pub(crate) dependencies: std::sync::Mutex<Option<crate::search_buffers::DependencyBuffers>>,
+    /// The buffers of triangle counting and Jaccard similarity, made by the first call.
+    pub(crate) intersect: std::sync::Mutex<Option<crate::intersect::IntersectBuffers>>,
 }
 
 /// The type of a graph's stored weights.
@@ -104,6 +106,7 @@ impl DeviceGraph {
             workspace: std::sync::Mutex::new(None),
             multi_source: std::sync::Mutex::new(None),
             dependencies: std::sync::Mutex::new(None),
+            intersect: std::sync::Mutex::new(None),
         })
     }
 

@@ -1,7 +1,9 @@
 //! simdx-cuda: the CUDA backend. It compiles a program's device code (from `#[graph_kernel]`) with
 //! the kernel templates through NVRTC into a CUBIN for the device's own architecture (cached in memory
 //! and on disk), uploads graphs once ([`DeviceGraph`]) and runs programs ([`CudaEngine`]) with degree-
-//! classed push and pull kernels, the online and ballot filters and priority buckets.
+//! classed push and pull kernels, the online and ballot filters and priority buckets; a device graph
+//! also counts triangles and computes Jaccard similarity by sorted-list intersections
+//! (`simdx_core::intersect::Intersections`).
 //!
 //! The CUDA driver and NVRTC are loaded at run time: this crate builds anywhere, and [`Gpu::open`]
 //! says clearly when there is no usable GPU.
@@ -17,6 +19,7 @@ mod fused;
 mod gpu;
 mod gpus;
 mod graph;
+mod intersect;
 mod launch;
 mod link;
 mod multi_source;
@@ -33,6 +36,7 @@ pub use fused::{FusedGrid, ASYNC_EARLY_BUCKET, ASYNC_EARLY_FRONTIER_SHIFT, ASYNC
 pub use gpu::{available, set_memory_limit, Gpu};
 pub use gpus::{gpu_count, open_gpus, split_sources, DeviceGraphs};
 pub use graph::DeviceGraph;
+pub use intersect::intersect_source;
 pub use launch::{GRID_BARRIER, GRID_BARRIER_WORDS};
 pub use multi_source::{search_source, traversal_source};
 pub use nccl::{nccl, Communicators, Nccl};

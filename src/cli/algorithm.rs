@@ -65,12 +65,12 @@ pub enum Algorithm {
     /// estimated from --sources or --samples K sources, scaled by n / K as networkx does.
     Bc,
     /// The number of triangles (GAP's tc: each found once, from its vertex of lowest degree rank, by
-    /// intersecting sorted neighbour lists); undirected graphs; runs on the CPU.
+    /// intersecting sorted neighbour lists); undirected graphs.
     Tc,
-    /// The triangles each vertex is in (networkx's `triangles`); undirected graphs; runs on the CPU.
+    /// The triangles each vertex is in (networkx's `triangles`); undirected graphs.
     Triangles,
     /// Jaccard similarity along every edge, |N(u) ∩ N(v)| / |N(u) ∪ N(v)|; --output writes
-    /// `<u> <v> <coefficient>` per edge (u < v); undirected graphs; runs on the CPU.
+    /// `<u> <v> <coefficient>` per edge (u < v); undirected graphs.
     Jaccard,
     /// Strongly connected components: each vertex's component named by its smallest vertex id
     /// (Multistep: trim, forward-backward from a pivot, colouring); runs on the CPU.
@@ -280,7 +280,7 @@ impl Algorithm {
 
     /// Whether the algorithm has no GPU version (it runs on the CPU whatever `--backend` says).
     pub fn cpu_only(self) -> bool {
-        matches!(self, Algorithm::Tc | Algorithm::Triangles | Algorithm::Jaccard | Algorithm::Scc | Algorithm::Louvain)
+        matches!(self, Algorithm::Scc | Algorithm::Louvain)
     }
 
     /// Runs the algorithm `count` times on `graph`; validates the last result if asked.
@@ -416,7 +416,7 @@ impl Algorithm {
                 multi_search(self, graph, runner.searches(), &chosen, how, count, validate)
             }
             Algorithm::Tc | Algorithm::Triangles | Algorithm::Jaccard | Algorithm::Scc => {
-                cpu_computation(self, graph, runner.options().threads, count, validate)
+                edge_computation(self, graph, runner, count, validate)
             }
             Algorithm::Louvain => louvain(params, graph, seed, runner.options().threads, count, validate),
         }
@@ -517,25 +517,27 @@ fn multi_search(
     Ok(Outcome { values, times, stats, source: None, validation })
 }
 
-/// Triangle counting, Jaccard similarity and strongly connected components (CPU, on `threads`
-/// threads or one per core): `count` timed trials, the last one validated against its oracle if
-/// asked.
-fn cpu_computation(
+/// Triangle counting and Jaccard similarity (on the runner's backend: the GPU's kernels, or the CPU on
+/// `--threads` threads or one per core) and strongly connected components (CPU): `count` timed
+/// trials, the last one validated against its oracle if asked.
+fn edge_computation(
     algorithm: Algorithm,
     graph: &Graph,
-    threads: Option<usize>,
+    runner: &Runner<'_>,
     count: u32,
     validate: bool,
 ) -> Result<Outcome, CliError> {
     use simdx_algos::{jaccard, triangle_count, triangles};
+    let threads = runner.options().threads;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build().map_err(usage)?;
+    let on = runner.intersections();
     let compute = || match algorithm {
         Algorithm::Scc => Ok(Values::U32(simdx_algos::scc(graph).0)),
-        Algorithm::Tc => triangle_count(graph).map(|count| Values::Count { what: "triangles", count }),
-        Algorithm::Triangles => triangles(graph).map(Values::U64),
+        Algorithm::Tc => triangle_count(on).map(|count| Values::Count { what: "triangles", count }),
+        Algorithm::Triangles => triangles(on).map(Values::U64),
         _ => {
             let pairs = jaccard::edge_pairs(graph);
-            jaccard(graph, &pairs).map(|values| Values::Pairs { pairs, values })
+            jaccard(on, &pairs).map(|values| Values::Pairs { pairs, values })
         }
     };
     let mut times = Vec::new();

@@ -1,5 +1,6 @@
 """networkx's triangle counts and (unweighted, undirected) clustering on simdx: ``simdx.triangles``
-counts each vertex's triangles by sorted-list intersections (CPU); transitivity and the clustering
+counts each vertex's triangles by sorted-list intersections (on the package's device,
+``SIMDX_NETWORKX_DEVICE``: the GPU where one is usable, else the CPU); transitivity and the clustering
 coefficients follow from them and the degrees, with networkx's formulas and number types."""
 
 from __future__ import annotations
@@ -11,14 +12,14 @@ import numpy as np
 
 import simdx
 
-from .graph import SimdxGraph
+from .graph import DEVICE, SimdxGraph
 
 
 def _counts(G: SimdxGraph) -> np.ndarray:
     """Each vertex's triangles (int64); self-loops and parallel edges do not count."""
     if G.directed:
         raise nx.NetworkXNotImplemented("not implemented for directed type")
-    return simdx.triangles(G.simdx_graph()).astype(np.int64)
+    return simdx.triangles(G.simdx_graph(), backend=DEVICE).astype(np.int64)
 
 
 def _degrees(G: SimdxGraph) -> np.ndarray:

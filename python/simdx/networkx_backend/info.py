@@ -17,11 +17,11 @@ _NOTES = {
     "eccentricity": "Hop counts, or integer weights in [0, 2**32) (one SSSP per node); sp=None only.",
     "diameter": "Hop counts, or integer weights in [0, 2**32) (one SSSP per node).",
     "core_number": "A directed graph's degree is in- plus out-degree, as in networkx.",
-    "triangles": "Sorted neighbour-list intersections on the CPU; undirected graphs.",
+    "triangles": "Sorted neighbour-list intersections on the GPU or the CPU; undirected graphs.",
     "transitivity": "From simdx's triangle counts and the degrees; undirected graphs without parallel edges.",
     "clustering": "From simdx's triangle counts and the degrees; unweighted, undirected graphs only.",
     "average_clustering": "From simdx's triangle counts and the degrees; unweighted, undirected graphs only.",
-    "jaccard_coefficient": "Sorted neighbour-list intersections on the CPU, a chunk of pairs at a time "
+    "jaccard_coefficient": "Sorted neighbour-list intersections on the GPU or the CPU, a chunk of pairs at a time "
     "(the default pairs, every non-edge, come from nx.non_edges lazily, as in networkx).",
     "strongly_connected_components": "Multistep (trim, forward-backward, colouring) on the CPU; the components "
     "come ordered by their first node in list(G).",

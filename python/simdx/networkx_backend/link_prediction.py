@@ -1,6 +1,7 @@
 """networkx's ``jaccard_coefficient`` on simdx: the common neighbours of each pair by ``simdx.jaccard``
-(sorted-list intersections, CPU), a chunk of pairs at a time, so that the result stays a lazy
-generator as networkx's is (its default pairs, every non-edge, are quadratic in number)."""
+(sorted-list intersections on the package's device, ``SIMDX_NETWORKX_DEVICE``), a chunk of pairs at a
+time, so that the result stays a lazy generator as networkx's is (its default pairs, every non-edge,
+are quadratic in number)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import numpy as np
 
 import simdx
 
-from .graph import SimdxGraph
+from .graph import DEVICE, SimdxGraph
 
 #: Pairs per call to simdx.
 _CHUNK = 16384
@@ -49,7 +50,7 @@ def _coefficients(G: SimdxGraph, pairs: Iterator[Any]) -> Iterator[Tuple[Hashabl
         if not chunk:
             return
         ids = G.ids_of(node for pair in chunk for node in pair).reshape(-1, 2)
-        _, values = simdx.jaccard(g, ids)
+        _, values = simdx.jaccard(g, ids, backend=DEVICE)
         # networkx's union is empty only where both ends have no neighbours; its 0 is then an int.
         empty = (degrees[ids[:, 0]] == 0) & (degrees[ids[:, 1]] == 0)
         # A self-loop makes simdx count the vertex as a common neighbour; networkx leaves u and v out.

@@ -8,12 +8,13 @@ use std::process::{Command, Stdio};
 use super::*;
 
 /// The kernel files the engine's steps do not compile (the steps' own are `engine::PHASES`).
-const OTHER_KERNELS: [(&str, &str); 5] = [
+const OTHER_KERNELS: [(&str, &str); 6] = [
     ("barrier.cu", include_str!("../kernels/barrier.cu")),
     ("fused.cu", include_str!("../kernels/fused.cu")),
     ("async.cu", include_str!("../kernels/async.cu")),
     ("multi_source.cu", include_str!("../kernels/multi_source.cu")),
     ("dependencies.cu", include_str!("../kernels/dependencies.cu")),
+    ("intersect.cu", include_str!("../kernels/intersect.cu")),
 ];
 
 /// Every kernel file, by name.
@@ -73,6 +74,7 @@ fn declarations_list_every_field_in_order_and_the_kernels_use_them() {
     check_struct::<SxQueue>(&["async.cu"]);
     check_struct::<MsState>(&["multi_source.cu"]);
     check_struct::<BcState>(&["dependencies.cu"]);
+    check_struct::<IxState>(&["intersect.cu"]);
 }
 
 #[test]
@@ -83,7 +85,9 @@ fn the_parser_reads_several_declarators_and_arrays() {
 
 #[test]
 fn counter_slots_are_declared_only_here() {
-    let slots = [step::DEFINES, far::DEFINES, queue::DEFINES, multi_source::DEFINES, sweep::DEFINES].concat();
+    let slots =
+        [step::DEFINES, far::DEFINES, queue::DEFINES, multi_source::DEFINES, sweep::DEFINES, intersect::DEFINES]
+            .concat();
     for (name, _, doc) in &slots {
         assert!(!doc.trim().is_empty(), "{name} has no documentation");
         for (file, text) in kernels() {
@@ -113,6 +117,7 @@ fn uploaded_bytes_are_the_struct_fields() {
     assert_eq!(std::mem::size_of::<SxQueue>(), 64);
     assert_eq!(std::mem::size_of::<MsState>(), 20 * 8);
     assert_eq!(std::mem::size_of::<BcState>(), 9 * 8);
+    assert_eq!(std::mem::size_of::<IxState>(), 16 * 8);
 }
 
 /// The host C++ compiler (`CXX`, else `c++`), if there is one.
@@ -163,6 +168,8 @@ fn the_host_compiler_accepts_the_generated_layout_checks() {
     compile(&cxx, "sweeps", &sweeps).unwrap_or_else(|e| panic!("the sweeps' unit:\n{e}"));
     let traversal = format!("{SHIM}\n{}", crate::search_buffers::multi_source_unit(""));
     compile(&cxx, "traversal", &traversal).unwrap_or_else(|e| panic!("the traversal's unit:\n{e}"));
+    let intersect = format!("{SHIM}\n{}", crate::intersect::intersect_source());
+    compile(&cxx, "intersect", &intersect).unwrap_or_else(|e| panic!("the edge computations' unit:\n{e}"));
 }
 
 #[test]

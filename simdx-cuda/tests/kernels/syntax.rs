@@ -1,7 +1,7 @@
 //! Without a GPU: the whole unit that NVRTC compiles for each library algorithm (device prelude,
 //! the program's CUDA C from `#[graph_kernel]`, every file of `kernels/`), the self-contained
-//! multi-source unit, and that unit behind search programs (`#[search_kernel]`) of several accumulator
-//! types, must pass
+//! multi-source unit, that unit behind search programs (`#[search_kernel]`) of several accumulator
+//! types, and the edge computations' unit (triangles, Jaccard), must pass
 //! the host C++ compiler's `-fsyntax-only`, with `tests/syntax_shim.h` declaring the CUDA built-ins.
 //! A type or syntax error in a kernel template then fails CI rather than the first run on a GPU.
 //! NVRTC remains the judge on the device (the GPU tests compile the same units).
@@ -15,7 +15,7 @@ use simdx_algos::{Bfs, Bp, KCore, Mlp, PageRank, Spmv, Sssp, Wcc};
 use simdx_core::acc::device::DeviceProgram;
 use simdx_core::acc::{CombineOp, Vertex, VertexData};
 use simdx_core::search_program::SearchProgram;
-use simdx_cuda::{kernel_source, search_source, traversal_source};
+use simdx_cuda::{intersect_source, kernel_source, search_source, traversal_source};
 use simdx_macros::search_kernel;
 
 /// A search program with a signed 64-bit `Max` and a per-vertex array.
@@ -98,6 +98,7 @@ fn kernel_templates_are_valid_cuda_cpp_for_every_algorithm() {
         check_unit("search_harmonic", &search_source(&Harmonic), &cxx),
         check_unit("search_farthest", &search_source(&Farthest { scale: VertexData::filled(2, 4) }), &cxx),
         check_unit("search_cheapest", &search_source(&Cheapest { cost: 1.5 }), &cxx),
+        check_unit("intersect", &intersect_source(), &cxx),
     ];
     let errors: Vec<String> = results.into_iter().filter_map(Result::err).collect();
     assert!(errors.is_empty(), "{}", errors.join("\n"));
