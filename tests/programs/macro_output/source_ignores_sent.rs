@@ -69,7 +69,8 @@ hops!(ReadsUnderscored, {}, {
 });
 hops!(DeclaredFalse, { const SOURCE_IGNORES_SENT: bool = false; }, {});
 
-fn main() {
+#[test]
+fn source_ignores_sent() {
     assert!(<Default as ProgramHints>::SOURCE_IGNORES_SENT);
     assert!(<Underscore as ProgramHints>::SOURCE_IGNORES_SENT);
     assert!(<Wildcard as ProgramHints>::SOURCE_IGNORES_SENT);

@@ -148,7 +148,8 @@ impl Program for MinOfSources {
     }
 }
 
-fn main() {
+#[test]
+fn inferred_hints() {
     assert!(<Pagerankish as ProgramHints>::USES_GLOBAL);
     assert_eq!(<Pagerankish as ProgramHints>::SILENT, Some(0.0));
     assert!(!<Scaled as ProgramHints>::USES_GLOBAL, "no global defined");
