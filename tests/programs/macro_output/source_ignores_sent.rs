@@ -67,7 +67,13 @@ hops!(ReadsUnderscored, {}, {
         value.min(_sent)
     }
 });
-hops!(DeclaredFalse, { const SOURCE_IGNORES_SENT: bool = false; }, {});
+hops!(
+    DeclaredFalse,
+    {
+        const SOURCE_IGNORES_SENT: bool = false;
+    },
+    {}
+);
 
 #[test]
 fn source_ignores_sent() {
