@@ -4,6 +4,10 @@
 //! impl itself still runs on the CPU. What the macro rejects, and its messages, are the trybuild cases of
 //! `tests/ui.rs`.
 
+// The hints are constants the macro generates; each test asserts them one by one at run time, so that a
+// failure names the program (a `const` block would stop the whole executable from compiling).
+#![allow(clippy::assertions_on_constants)]
+
 mod bfs_voting;
 mod float_every_apply;
 mod inferred_hints;
