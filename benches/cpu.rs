@@ -1,15 +1,13 @@
 //! CPU backend benchmarks: BFS, SSSP and PageRank on kron:18, urand:18 and grid:512x512, each beside
 //! the `graph` crate's (neo4j-labs) PageRank and delta-stepping SSSP on the same graph.
-//! Run: `cargo bench --bench cpu`.
+//! Run: `cargo bench -p simdx-benches --bench cpu`.
 
-mod common;
-
-use common::{baseline, source};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use graph::prelude::{delta_stepping, page_rank, DeltaSteppingConfig, PageRankConfig};
 use simdx::engine::Engine;
 use simdx::gen::GeneratorSpec;
 use simdx_algos::{default_delta, Bfs, PageRank, Sssp};
+use simdx_benches::{baseline, source};
 
 const GRAPHS: [&str; 3] = ["kron:18:w", "urand:18:w", "grid:512x512"];
 const PAGERANK: PageRank = PageRank { damping: 0.85, tolerance: 0.0, max_iterations: 20 };

@@ -11,13 +11,11 @@
 //! dangling vertices, so the two do not compute quite the same thing. A second PageRank row runs both
 //! as GAP defines the benchmark: until the ranks change by less than 1e-4 (L1) in one iteration, at
 //! most 20 iterations; both libraries measure the change that way.
-//! Run: `cargo bench --bench versus [-- sssp|pr] [-- --rounds N]`.
-
-mod common;
+//! Run: `cargo bench -p simdx-benches --bench versus [-- sssp|pr] [-- --rounds N]`.
 
 use std::time::Instant;
 
-use common::{baseline, source};
+use simdx_benches::{baseline, source};
 
 use graph::prelude::{delta_stepping, page_rank, DeltaSteppingConfig, DirectedCsrGraph, PageRankConfig};
 use simdx::engine::Engine;

@@ -1,7 +1,9 @@
-//! UI tests of `#[graph_kernel]` and `#[search_kernel]` (trybuild): the programs in `tests/ui/pass/` compile through the
-//! `simdx` facade and check the device code and parameters the macro generates, and every program in
-//! `tests/ui/fail/` is rejected with the messages pinned in its `.stderr` file — each construct outside
-//! the kernel subset reported at its own span, with a sentence saying what is allowed instead.
+//! UI tests of `#[graph_kernel]` and `#[search_kernel]` (trybuild): every program in `tests/ui/fail/` is
+//! rejected with the messages pinned in its `.stderr` file — each construct outside the kernel subset
+//! reported at its own span, with a sentence saying what is allowed instead. What the macros accept, and
+//! the device code, parameters and hints they generate, are checked by ordinary tests
+//! (`tests/programs/macro_output/`): with only failing cases trybuild type-checks (`cargo check`) its copy
+//! of the facade and of every dependency instead of compiling and linking them.
 //!
 //! Regenerate the expected output after a deliberate change of a message with
 //! `TRYBUILD=overwrite cargo test --test ui`, and read the diff.
@@ -10,5 +12,4 @@
 fn ui() {
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/fail/*.rs");
-    t.pass("tests/ui/pass/*.rs");
 }

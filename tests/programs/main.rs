@@ -1,4 +1,5 @@
-//! Programs that users write, through the library: search programs (`#[search_kernel]`) and the
+//! Programs that users write, through the library: what `#[graph_kernel]` accepts and generates
+//! (`macro_output`), search programs (`#[search_kernel]`) and the
 //! multi-search applications on the CPU's and the GPU's many-source traversal, programs reading a
 //! user's per-vertex data through the [`simdx::Runner`] on every backend, and the proof, without a
 //! GPU, that the CUDA C which `#[graph_kernel]` emits computes what the Rust it comes from does. The GPU
@@ -10,6 +11,7 @@ mod common;
 
 mod applications;
 mod device_code;
+mod macro_output;
 mod search_programs;
 mod searches_cpu;
 mod searches_gpu;

@@ -51,7 +51,8 @@ impl Program for Rank {
     }
 }
 
-fn main() {
+#[test]
+fn float_every_apply() {
     let code = <Rank as DeviceProgram>::device_code();
     for needle in [
         "typedef simdx_f32 simdx_value;",

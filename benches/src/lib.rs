@@ -1,4 +1,8 @@
-//! What both CPU benches need: the same graph for the `graph` crate, and the source vertex.
+//! `simdx-benches`: simdx's CPU backend beside the `graph` crate (neo4j-labs), kept out of the published
+//! crates so that `cargo test --workspace` never builds criterion or the `graph` crate. The benches are
+//! `cpu.rs` (criterion) and `versus.rs` (the two alternated in one process): `cargo bench -p simdx-benches
+//! --bench cpu|versus`. This library is what both need: the same graph for the `graph` crate, and the
+//! source vertex.
 
 use graph::prelude::{CsrLayout, DirectedCsrGraph, GraphBuilder as Baseline};
 use simdx::Graph;

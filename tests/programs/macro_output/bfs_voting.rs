@@ -42,7 +42,8 @@ impl Program for Levels {
     }
 }
 
-fn main() {
+#[test]
+fn bfs_voting() {
     let code = <Levels as DeviceProgram>::device_code();
     for needle in ["simdx_compute", "simdx_init", "simdx_can_update", "sx_source", "#define SIMDX_HAS_COMBINE 0"] {
         assert!(code.contains(needle), "device code lacks `{needle}`:\n{code}");

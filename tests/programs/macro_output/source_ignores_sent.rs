@@ -67,9 +67,16 @@ hops!(ReadsUnderscored, {}, {
         value.min(_sent)
     }
 });
-hops!(DeclaredFalse, { const SOURCE_IGNORES_SENT: bool = false; }, {});
+hops!(
+    DeclaredFalse,
+    {
+        const SOURCE_IGNORES_SENT: bool = false;
+    },
+    {}
+);
 
-fn main() {
+#[test]
+fn source_ignores_sent() {
     assert!(<Default as ProgramHints>::SOURCE_IGNORES_SENT);
     assert!(<Underscore as ProgramHints>::SOURCE_IGNORES_SENT);
     assert!(<Wildcard as ProgramHints>::SOURCE_IGNORES_SENT);

@@ -42,7 +42,8 @@ impl Program for Weighted {
     }
 }
 
-fn main() {
+#[test]
+fn vertex_data_and_helpers() {
     let p = Weighted { prior: vec![0.5, 0.25].into(), mask: vec![true, false].into(), damping: 0.5 };
     let arrays = p.vertex_arrays();
     assert_eq!(arrays.iter().map(|a| (a.name, a.len)).collect::<Vec<_>>(), [("mask", 2), ("prior", 2)]);

@@ -38,92 +38,143 @@ macro_rules! summing {
     };
 }
 
+summing!(
+    Pagerankish,
+    {},
+    {
+        fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
+            e.src as f64
+        }
+    },
+    {
+        fn global(&self, v: Vertex, value: f64, _sent: f64) -> f64 {
+            if v.out_degree == 0 {
+                value
+            } else {
+                0.0
+            }
+        }
+        fn apply(&self, _v: Vertex, old: f64, incoming: f64, pool: f64) -> f64 {
+            old + incoming + pool
+        }
+    }
+);
+summing!(
+    Scaled,
+    {},
+    {
+        fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
+            e.src as f64 * 2.0
+        }
+    },
+    {
+        fn apply(&self, _v: Vertex, old: f64, incoming: f64, _pool: f64) -> f64 {
+            old + incoming
+        }
+    }
+);
+summing!(
+    GlobalUnread,
+    {},
+    {
+        fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
+            e.dst + e.src as f64
+        }
+    },
+    {
+        fn global(&self, _v: Vertex, value: f64, _sent: f64) -> f64 {
+            value
+        }
+        fn apply(&self, _v: Vertex, old: f64, incoming: f64, _pool: f64) -> f64 {
+            old + incoming
+        }
+    }
+);
+summing!(
+    Declared,
+    {
+        const USES_GLOBAL: bool = false;
+        const SILENT: Option<f32> = None;
+        const IDENTITY_KEEPS_VALUE: bool = false;
+    },
+    {
+        fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
+            e.src as f64
+        }
+    },
+    {
+        fn global(&self, _v: Vertex, value: f64, _sent: f64) -> f64 {
+            value
+        }
+        fn apply(&self, _v: Vertex, old: f64, incoming: f64, pool: f64) -> f64 {
+            old + incoming + pool
+        }
+    }
+);
 
-summing!(Pagerankish, {}, {
-    fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
-        e.src as f64
+summing!(
+    Damped,
+    {},
+    {
+        fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
+            e.src as f64
+        }
+    },
+    {
+        fn global(&self, v: Vertex, value: f64, _sent: f64) -> f64 {
+            if v.out_degree == 0 {
+                value
+            } else {
+                0.0
+            }
+        }
+        fn apply(&self, v: Vertex, old: f64, incoming: f64, dangling: f64) -> f64 {
+            old + 0.85 * (incoming + dangling / v.num_vertices as f64)
+        }
     }
-}, {
-    fn global(&self, v: Vertex, value: f64, _sent: f64) -> f64 {
-        if v.out_degree == 0 { value } else { 0.0 }
+);
+summing!(
+    Replacing,
+    {},
+    {
+        fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
+            e.src as f64
+        }
+    },
+    {
+        fn apply(&self, _v: Vertex, _old: f64, incoming: f64, _pool: f64) -> f64 {
+            incoming
+        }
     }
-    fn apply(&self, _v: Vertex, old: f64, incoming: f64, pool: f64) -> f64 {
-        old + incoming + pool
+);
+summing!(
+    Decaying,
+    {},
+    {
+        fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
+            e.src as f64
+        }
+    },
+    {
+        fn apply(&self, _v: Vertex, old: f64, incoming: f64, _pool: f64) -> f64 {
+            old * 0.5 + incoming
+        }
     }
-});
-summing!(Scaled, {}, {
-    fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
-        e.src as f64 * 2.0
+);
+summing!(
+    Offset,
+    {},
+    {
+        fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
+            e.src as f64
+        }
+    },
+    {
+        fn apply(&self, _v: Vertex, old: f64, incoming: f64, _pool: f64) -> f64 {
+            old + incoming + 1.0
+        }
     }
-}, {
-    fn apply(&self, _v: Vertex, old: f64, incoming: f64, _pool: f64) -> f64 {
-        old + incoming
-    }
-});
-summing!(GlobalUnread, {}, {
-    fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
-        e.dst + e.src as f64
-    }
-}, {
-    fn global(&self, _v: Vertex, value: f64, _sent: f64) -> f64 {
-        value
-    }
-    fn apply(&self, _v: Vertex, old: f64, incoming: f64, _pool: f64) -> f64 {
-        old + incoming
-    }
-});
-summing!(Declared, { const USES_GLOBAL: bool = false; const SILENT: Option<f32> = None; const IDENTITY_KEEPS_VALUE: bool = false; }, {
-    fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
-        e.src as f64
-    }
-}, {
-    fn global(&self, _v: Vertex, value: f64, _sent: f64) -> f64 {
-        value
-    }
-    fn apply(&self, _v: Vertex, old: f64, incoming: f64, pool: f64) -> f64 {
-        old + incoming + pool
-    }
-});
-
-summing!(Damped, {}, {
-    fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
-        e.src as f64
-    }
-}, {
-    fn global(&self, v: Vertex, value: f64, _sent: f64) -> f64 {
-        if v.out_degree == 0 { value } else { 0.0 }
-    }
-    fn apply(&self, v: Vertex, old: f64, incoming: f64, dangling: f64) -> f64 {
-        old + 0.85 * (incoming + dangling / v.num_vertices as f64)
-    }
-});
-summing!(Replacing, {}, {
-    fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
-        e.src as f64
-    }
-}, {
-    fn apply(&self, _v: Vertex, _old: f64, incoming: f64, _pool: f64) -> f64 {
-        incoming
-    }
-});
-summing!(Decaying, {}, {
-    fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
-        e.src as f64
-    }
-}, {
-    fn apply(&self, _v: Vertex, old: f64, incoming: f64, _pool: f64) -> f64 {
-        old * 0.5 + incoming
-    }
-});
-summing!(Offset, {}, {
-    fn compute(&self, e: Edge<f32, (), f64>) -> f64 {
-        e.src as f64
-    }
-}, {
-    fn apply(&self, _v: Vertex, old: f64, incoming: f64, _pool: f64) -> f64 {
-        old + incoming + 1.0
-    }
-});
+);
 
 /// A `Min` program whose compute returns the message: 0 is not silent there.
 struct MinOfSources;
@@ -148,7 +199,8 @@ impl Program for MinOfSources {
     }
 }
 
-fn main() {
+#[test]
+fn inferred_hints() {
     assert!(<Pagerankish as ProgramHints>::USES_GLOBAL);
     assert_eq!(<Pagerankish as ProgramHints>::SILENT, Some(0.0));
     assert!(!<Scaled as ProgramHints>::USES_GLOBAL, "no global defined");

@@ -49,7 +49,8 @@ impl Program for Mixed {
     }
 }
 
-fn main() {
+#[test]
+fn ints_loops_custom_combine() {
     let code = <Mixed as DeviceProgram>::device_code();
     for needle in [
         "simdx_compute",
