@@ -15,7 +15,8 @@ rm -rf .peers/py && mkdir -p .peers/py/pkg .peers/py/wheels
 (cd python && maturin build --release --quiet --out ../.peers/py/dist)
 python3 -m zipfile -e .peers/py/dist/simdx-*-abi3-*.whl .peers/py/pkg
 strip -s .peers/py/pkg/simdx/_native.abi3.so
-rm -rf .peers/py/dist .peers/py/pkg/simdx-*.dist-info
+# The dist-info stays: its entry points are how networkx finds the `simdx` backend.
+rm -rf .peers/py/dist
 pip download --quiet --only-binary=:all: --python-version "$pyver" --platform manylinux2014_x86_64 \
     --platform manylinux_2_17_x86_64 --platform manylinux_2_28_x86_64 --platform any \
     --no-deps -d .peers/py/wheels pytest iniconfig pluggy packaging pygments networkx scipy
