@@ -9,8 +9,8 @@
 //! * [`Oriented`] keeps each undirected edge once, pointing from the end of lower rank to the end of
 //!   higher rank, rank being (degree, id): each triangle is then found exactly once, from its
 //!   lowest-ranked vertex, and no vertex keeps more than about `sqrt(2m)` arcs, since every kept
-//!   neighbour has at least its degree. This is the degree ordering GAP's `tc` gets by relabelling the
-//!   graph, without renumbering it.
+//!   neighbour has at least its degree. Like GAP's `tc`, it renumbers the vertices by that rank, so
+//!   that the lists most intersections read lie close together, and maps per-vertex results back.
 //! * [`common_counts`] gives the common neighbours of given pairs, in parallel, and
 //!   [`jaccard_coefficients`] their Jaccard similarity.
 //! * [`Intersections`] is what a backend offers: triangles and Jaccard coefficients, by the functions
@@ -98,7 +98,7 @@ const GALLOP_RATIO: usize = 32;
 /// How many elements two sorted lists (ascending, without repeats) have in common.
 pub fn common_count(a: &[VertexId], b: &[VertexId]) -> u64 {
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    if short.is_empty() {
+    if short.is_empty() || short[short.len() - 1] < long[0] || long[long.len() - 1] < short[0] {
         return 0;
     }
     if long.len() / short.len() >= GALLOP_RATIO {
@@ -138,10 +138,14 @@ fn gallop_count(short: &[VertexId], mut long: &[VertexId]) -> u64 {
 }
 
 /// Each undirected edge once, from its end of lower (degree, id) rank to its end of higher rank;
-/// self-loops and repeated arcs left out. Lists stay sorted by id.
+/// self-loops and repeated arcs left out. Vertices are renumbered by rank (vertex `r` here is the
+/// graph's `r`-th vertex in (degree, id) order), so that the lists of the well-connected vertices,
+/// which most intersections read, lie together at the end, and a vertex's kept neighbours all have
+/// larger numbers than it. Lists are sorted by rank.
 pub struct Oriented {
     offsets: Vec<u64>,
     targets: Vec<VertexId>,
+    vertex_of: Vec<VertexId>,
 }
 
 impl Oriented {
@@ -151,32 +155,41 @@ impl Oriented {
             return Err(IntersectError::Directed);
         }
         let csr = graph.out_csr();
-        let rank = |v: VertexId| (csr.degree(v), v);
-        let higher = |u: VertexId| {
-            let list = csr.neighbors(u);
-            let first = list.iter().enumerate();
-            first.filter(move |&(i, &v)| rank(v) > rank(u) && (i == 0 || list[i - 1] != v)).map(|(_, &v)| v)
-        };
         let n = graph.num_vertices();
-        let counts: Vec<u64> = (0..n as VertexId).into_par_iter().map(|u| higher(u).count() as u64).collect();
+        let mut order: Vec<(u64, VertexId)> = (0..n as VertexId).into_par_iter().map(|v| (csr.degree(v), v)).collect();
+        order.par_sort_unstable();
+        let vertex_of: Vec<VertexId> = order.into_par_iter().map(|(_, v)| v).collect();
+        let mut rank_of = vec![0 as VertexId; n];
+        for (r, &v) in vertex_of.iter().enumerate() {
+            rank_of[v as usize] = r as VertexId;
+        }
+        let rank_of = rank_of.as_slice();
+        let higher = |u: VertexId| {
+            let (list, me) = (csr.neighbors(u), rank_of[u as usize]);
+            let first = list.iter().enumerate();
+            let kept = first.filter(move |&(i, &v)| rank_of[v as usize] > me && (i == 0 || list[i - 1] != v));
+            kept.map(|(_, &v)| rank_of[v as usize])
+        };
+        let by_vertex: Vec<u64> = (0..n as VertexId).into_par_iter().map(|u| higher(u).count() as u64).collect();
         let mut offsets = Vec::with_capacity(n + 1);
         offsets.push(0);
-        offsets.extend(counts.iter().scan(0, |sum, &c| {
-            *sum += c;
+        offsets.extend(vertex_of.iter().scan(0, |sum, &v| {
+            *sum += by_vertex[v as usize];
             Some(*sum)
         }));
         let mut targets = vec![0; offsets[n] as usize];
         let mut rest = targets.as_mut_slice();
         let mut lists = Vec::with_capacity(n);
-        for &c in &counts {
-            let (list, tail) = rest.split_at_mut(c as usize);
+        for &v in &vertex_of {
+            let (list, tail) = rest.split_at_mut(by_vertex[v as usize] as usize);
             lists.push(list);
             rest = tail;
         }
-        lists.into_par_iter().enumerate().for_each(|(u, list)| {
-            list.iter_mut().zip(higher(u as VertexId)).for_each(|(slot, v)| *slot = v);
+        lists.into_par_iter().with_max_len(256).zip(vertex_of.par_iter()).for_each(|(list, &u)| {
+            list.iter_mut().zip(higher(u)).for_each(|(slot, v)| *slot = v);
+            list.sort_unstable();
         });
-        Ok(Oriented { offsets, targets })
+        Ok(Oriented { offsets, targets, vertex_of })
     }
 
     /// Vertices.
@@ -184,20 +197,28 @@ impl Oriented {
         self.offsets.len() - 1
     }
 
-    /// The higher-ranked neighbours of `u`, sorted by id.
-    pub fn higher(&self, u: VertexId) -> &[VertexId] {
-        &self.targets[self.offsets[u as usize] as usize..self.offsets[u as usize + 1] as usize]
+    /// The graph's vertex that has rank `r` (is numbered `r` here).
+    pub fn vertex_of(&self, r: VertexId) -> VertexId {
+        self.vertex_of[r as usize]
     }
 
-    /// Calls `found(u, v, common)` for every kept arc `u -> v` with the count of the vertices `w`
-    /// that close a triangle `u < v < w` in rank, in parallel over `u`; sums what it returns.
+    /// The higher-ranked neighbours of the vertex of rank `r`, as ranks, ascending.
+    pub fn higher(&self, r: VertexId) -> &[VertexId] {
+        &self.targets[self.offsets[r as usize] as usize..self.offsets[r as usize + 1] as usize]
+    }
+
+    /// Calls `found(u, v, common)` for every kept arc `u -> v` (as ranks) with the count of the
+    /// vertices `w` that close a triangle `u < v < w` in rank, in parallel over `u`; sums what it
+    /// returns.
     pub fn sum_over_arcs(&self, found: impl Fn(VertexId, VertexId, u64) -> u64 + Sync) -> u64 {
         (0..self.num_vertices() as VertexId)
             .into_par_iter()
             .with_max_len(64)
             .map(|u| {
                 let mine = self.higher(u);
-                mine.iter().map(|&v| found(u, v, common_count(mine, self.higher(v)))).sum::<u64>()
+                // Ranks in `mine` up to `v` cannot be in `v`'s list: only those after it are merged.
+                let arcs = mine.iter().enumerate();
+                arcs.map(|(i, &v)| found(u, v, common_count(&mine[i + 1..], self.higher(v)))).sum::<u64>()
             })
             .sum()
     }
@@ -207,7 +228,7 @@ impl Oriented {
         self.sum_over_arcs(|_, _, common| common)
     }
 
-    /// The triangles each vertex is in (networkx's `triangles`).
+    /// The triangles each vertex is in (networkx's `triangles`), by the graph's own vertex ids.
     pub fn triangles_per_vertex(&self) -> Vec<u64> {
         let counts: Vec<AtomicU64> = (0..self.num_vertices()).map(|_| AtomicU64::new(0)).collect();
         let add = |v: VertexId, k: u64| {
@@ -221,7 +242,11 @@ impl Oriented {
             }
             0
         });
-        counts.into_iter().map(AtomicU64::into_inner).collect()
+        let mut by_vertex = vec![0; self.num_vertices()];
+        for (r, count) in counts.into_iter().enumerate() {
+            by_vertex[self.vertex_of[r] as usize] = count.into_inner();
+        }
+        by_vertex
     }
 }
 
