@@ -9,6 +9,7 @@ use simdx_core::acc::DeviceProgram;
 use simdx_core::engine::{Engine, EngineError, Run, RunOptions};
 use simdx_core::intersect::Intersections;
 use simdx_core::multi_source::Searches;
+use simdx_core::strong::StrongComponents;
 use simdx_core::Graph;
 
 /// Where programs should run.
@@ -270,6 +271,26 @@ impl<'g> Runner<'g> {
     /// assert_eq!(simdx::algos::triangle_count(runner.intersections()).unwrap(), 0);
     /// ```
     pub fn intersections(&self) -> &dyn Intersections {
+        match &self.prepared {
+            Prepared::Cpu(_, graph) => &**graph,
+            #[cfg(feature = "cuda")]
+            Prepared::Cuda(_, devices) => devices.first(),
+        }
+    }
+
+    /// The prepared graph's strongly connected components on the runner's backend (on several GPUs,
+    /// the first): what [`algos::scc_on`](crate::algos::scc_on()) takes.
+    ///
+    /// ```
+    /// use simdx::{Backend, Runner};
+    /// use simdx::gen::GeneratorSpec;
+    ///
+    /// let graph = GeneratorSpec::parse("grid:4x4").unwrap().generate(1).unwrap();
+    /// let runner = Runner::new(&graph, Backend::Auto).unwrap();
+    /// let (components, _) = simdx::algos::scc_on(runner.strong_components()).unwrap();
+    /// assert!(components.iter().all(|&c| c == 0));
+    /// ```
+    pub fn strong_components(&self) -> &dyn StrongComponents {
         match &self.prepared {
             Prepared::Cpu(_, graph) => &**graph,
             #[cfg(feature = "cuda")]

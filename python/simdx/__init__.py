@@ -26,9 +26,9 @@ vertex's name in :attr:`Graph.labels`; on such a graph sources are given by name
 arrays, as ``simdx run bp --priors`` and ``simdx run mlp --input --bias`` take files.
 
 ``msbfs``, ``closeness``, ``harmonic``, ``eccentricity`` and ``betweenness`` also take ``gpus=N`` (or
-``"all"``): their searches split over the first N GPUs of the host. ``triangle_count``, ``triangles``
-and ``jaccard`` take ``backend`` as the others do (the GPU's sorted-list intersections give the CPU's
-results exactly); ``scc`` and ``louvain`` run on the CPU.
+``"all"``): their searches split over the first N GPUs of the host. ``triangle_count``, ``triangles``,
+``jaccard`` and ``scc`` take ``backend`` as the others do (the GPU's sorted-list intersections and
+strongly connected components give the CPU's results exactly); ``louvain`` runs on the CPU.
 
 The package is also a networkx backend (:mod:`simdx.networkx_backend`): ``nx.pagerank(G, backend="simdx")``.
 """
@@ -677,12 +677,13 @@ def jaccard(
     return _finish(graph, _native.jaccard(graph._native, pairs, backend, options), backend, return_stats)
 
 
-def scc(graph: Graph, *, return_stats: bool = False) -> Result:
+def scc(graph: Graph, *, backend: str = "auto", return_stats: bool = False, **options: Any) -> Result:
     """Strongly connected components: each vertex's component id, the smallest vertex number in it
-    (int64), by the Multistep method on the CPU (trimming, forward-backward from a pivot, colouring);
-    on an undirected graph, its connected components. ``stats`` has ``trimmed`` (vertices placed by
-    trimming), ``pivot_component`` (the size of the pivot's) and ``colour_rounds``."""
-    return _finish(graph, _native.scc(graph._native), "cpu", return_stats)
+    (int64), by the Multistep method (trimming, forward-backward from a pivot, colouring) on
+    ``backend`` (the GPU's labels are the CPU's); on an undirected graph, its connected components.
+    ``stats`` has ``trimmed`` (vertices placed by trimming), ``pivot_component`` (the size of the
+    pivot's) and ``colour_rounds``."""
+    return _finish(graph, _native.scc(graph._native, backend, options), backend, return_stats)
 
 
 def louvain(

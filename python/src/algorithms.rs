@@ -584,19 +584,29 @@ pub fn jaccard<'py>(
     Ok(((pairs.into_any(), PyArray1::from_vec(py, values).into_any()), stats))
 }
 
-/// Strongly connected components: each vertex's component, the smallest vertex id in it (`int64`),
-/// and how they were found (CPU); on an undirected graph, its connected components.
+/// Strongly connected components on `backend`: each vertex's component, the smallest vertex id in it
+/// (`int64`), and how they were found; on an undirected graph, its connected components.
 #[pyfunction]
-pub fn scc<'py>(py: Python<'py>, graph: &NativeGraph) -> PyResult<Output<'py>> {
-    let g = graph.graph();
-    let ((components, found), time) = py.detach(|| {
-        let start = std::time::Instant::now();
-        (simdx::algos::scc(g), start.elapsed())
-    });
+#[pyo3(signature = (graph, backend, options=None))]
+pub fn scc<'py>(
+    py: Python<'py>,
+    graph: &NativeGraph,
+    backend: &str,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Output<'py>> {
+    let (backend, options) = (self::backend(backend)?, run_options(options)?);
+    let (g, runners) = graph.prepared();
+    let ((result, time), ran) = py.detach(|| {
+        runners.with(g, backend, options, |runner| {
+            let start = std::time::Instant::now();
+            let result = simdx::algos::scc_on(runner.strong_components());
+            Ok((result, start.elapsed()))
+        })
+    })?;
+    let (components, found) = result.map_err(simdx_error)?;
     let components: Vec<i64> = components.iter().map(|&c| i64::from(c)).collect();
-    let dict = PyDict::new(py);
-    dict.set_item("backend", Backend::Cpu.name())?;
-    dict.set_item("time_s", time.as_secs_f64())?;
+    let run = RunStats { iterations: Vec::new(), time, graph_edges: g.num_edges() };
+    let dict = stats(py, &run, &ran)?;
     dict.set_item("trimmed", found.trimmed)?;
     dict.set_item("pivot_component", found.pivot_component)?;
     dict.set_item("colour_rounds", found.colour_rounds)?;

@@ -12,7 +12,7 @@
 //! * [`betweenness`], on the dependency accumulation of [`simdx_core::dependencies`].
 //! * Edge computations on sorted neighbour lists ([`simdx_core::intersect`], CPU):
 //!   [`triangle_count`], [`triangles`](fn@triangles) and [`jaccard`](fn@jaccard).
-//! * Strongly connected components, [`scc`](fn@scc) (Multistep, [`simdx_core::strong`], CPU).
+//! * Strongly connected components, [`scc`](fn@scc) (Multistep, [`simdx_core::strong`]; CPU or GPU through [`scc_on`]).
 //! * Louvain communities, [`louvain`](fn@louvain) ([`simdx_core::louvain`], CPU).
 //!
 //! ```
@@ -68,7 +68,7 @@ pub use mlp::Mlp;
 pub use msbfs::levels_from_each;
 pub use pagerank::PageRank;
 pub use ppr::Ppr;
-pub use scc::scc;
+pub use scc::{scc, scc_on};
 pub use spmv::Spmv;
 pub use sssp::Sssp;
 pub use sssp_multi::MultiSourceSssp;

@@ -13,7 +13,10 @@
 //!
 //! Every step is a parallel loop over vertices or a frontier (rayon); no step is serial in the size of
 //! the graph. It is not a vertex program: it masks vertices between steps and runs searches from many
-//! roots within colour classes, so it runs on the CPU backend.
+//! roots within colour classes, so it runs outside the engines. [`StrongComponents`] is what a backend
+//! offers: this function on the CPU for a [`Graph`], the CUDA backend's kernels (the same three steps)
+//! for a device graph; every backend gives the same labels, since each component's name is defined by
+//! the graph alone.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
@@ -33,6 +36,28 @@ pub struct SccStats {
     pub pivot_component: u64,
     /// Rounds of colouring (each: propagate, then search back from the roots).
     pub colour_rounds: u32,
+}
+
+/// Why a backend could not find the strongly connected components.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SccError {
+    /// The backend running the computation failed (a GPU error, in one sentence).
+    #[error("the strongly connected components failed on the device: {0}")]
+    Device(String),
+}
+
+/// A backend of the strongly connected components of one graph: the CPU's is the [`Graph`] itself
+/// ([`strongly_connected`]), the CUDA backend's a device graph. Every backend gives the same labels.
+pub trait StrongComponents: Sync {
+    /// Each vertex's strongly connected component, named by its smallest vertex id (on an undirected
+    /// graph, its connected component), and how they were found.
+    fn strong_components(&self) -> Result<(Vec<VertexId>, SccStats), SccError>;
+}
+
+impl StrongComponents for Graph {
+    fn strong_components(&self) -> Result<(Vec<VertexId>, SccStats), SccError> {
+        Ok(strongly_connected(self))
+    }
 }
 
 /// Each vertex's strongly connected component, named by its smallest vertex id (on an undirected

@@ -13,7 +13,8 @@
 //! What each unit compiles: the engine's unit (`kernel_source`) puts [`engine_header`] between the
 //! program's device code and kernels/state.cu and [`engine_footer`] at its end; the multi-source unit
 //! starts with [`multi_source_header`], the sweeps' unit with [`sweep_header`] and the edge
-//! computations' unit with [`intersect_header`].
+//! computations' unit with [`intersect_header`], the strongly connected components' unit with
+//! [`strong_header`].
 
 use std::fmt::Write as _;
 use std::sync::OnceLock;
@@ -507,6 +508,33 @@ counter_slots! {
     }
 }
 
+device_struct! {
+    /// The state of the strongly connected components (`sc_state`, kernels/strong.cu): device pointers
+    /// and sizes.
+    pub(crate) struct ScState as "sc_state" {
+        /// The out-CSR: offsets.
+        off: u64 as "const unsigned long long*",
+        /// The out-CSR: targets.
+        tgt: u64 as "const unsigned int*",
+        /// The in-CSR: offsets (an undirected graph's out-CSR).
+        ioff: u64 as "const unsigned long long*",
+        /// The in-CSR: sources (an undirected graph's out-CSR targets).
+        isrc: u64 as "const unsigned int*",
+        /// Per vertex, its component (SC_OPEN: none yet).
+        comp: u64 as "unsigned int*",
+        /// Per vertex, its colour (the smallest id found reaching it).
+        colour: u64 as "unsigned int*",
+        /// Per vertex, the round after which the forward search entered it, or its colour last fell.
+        fw: u64 as "unsigned int*",
+        /// Per vertex, the round after which the backward search entered it (0: not entered).
+        bw: u64 as "unsigned int*",
+        /// The counters (counter_slots `strong`).
+        ctr: u64 as "unsigned long long*",
+        /// The vertices.
+        n: u64 as "unsigned long long",
+    }
+}
+
 counter_slots! {
     /// The edge computations' counters (`u64` each, `ctr` of `ix_state`).
     pub(crate) mod intersect {
@@ -518,6 +546,22 @@ counter_slots! {
         ARCS = 2, as "IX_ARCS";
         /// The counters.
         WORDS = 3, as "IX_WORDS";
+    }
+}
+
+counter_slots! {
+    /// The strongly connected components' counters (`u64` each, `ctr` of `sc_state`).
+    pub(crate) mod strong {
+        /// Set when a round changed something (a vertex placed, entered or recoloured).
+        CHANGED = 0, as "SC_CHANGED";
+        /// The vertices placed in a component by the step.
+        PLACED = 1, as "SC_PLACED";
+        /// The pivot: its in-degree x out-degree (saturated) above, the complement of its id below.
+        PIVOT = 2, as "SC_PIVOT";
+        /// The smallest id of the pivot's component (u64::MAX before the reduction).
+        NAME = 3, as "SC_NAME";
+        /// The counters.
+        WORDS = 4, as "SC_WORDS";
     }
 }
 
@@ -636,6 +680,12 @@ pub(crate) fn multi_source_header() -> &'static str {
 pub(crate) fn intersect_header() -> &'static str {
     static TEXT: OnceLock<String> = OnceLock::new();
     TEXT.get_or_init(|| [declaration::<IxState>(), defines(intersect::DEFINES)].concat())
+}
+
+/// What the strongly connected components' unit starts with: `sc_state` and its counter slots.
+pub(crate) fn strong_header() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| [declaration::<ScState>(), defines(strong::DEFINES)].concat())
 }
 
 /// What the sweeps' unit starts with: `bc_state` and the sweeps' counter slots.

@@ -35,6 +35,8 @@ pub struct DeviceGraph {
     pub(crate) dependencies: std::sync::Mutex<Option<crate::search_buffers::DependencyBuffers>>,
     /// The buffers of triangle counting and Jaccard similarity, made by the first call.
     pub(crate) intersect: std::sync::Mutex<Option<crate::intersect::IntersectBuffers>>,
+    /// The kernels and counters of the strongly connected components, made by the first call.
+    pub(crate) strong: std::sync::Mutex<Option<crate::strong::StrongBuffers>>,
 }
 
 /// The type of a graph's stored weights.
@@ -107,6 +109,7 @@ impl DeviceGraph {
             multi_source: std::sync::Mutex::new(None),
             dependencies: std::sync::Mutex::new(None),
             intersect: std::sync::Mutex::new(None),
+            strong: std::sync::Mutex::new(None),
         })
     }
 

@@ -3,7 +3,8 @@
 //! and on disk), uploads graphs once ([`DeviceGraph`]) and runs programs ([`CudaEngine`]) with degree-
 //! classed push and pull kernels, the online and ballot filters and priority buckets; a device graph
 //! also counts triangles and computes Jaccard similarity by sorted-list intersections
-//! (`simdx_core::intersect::Intersections`).
+//! (`simdx_core::intersect::Intersections`) and finds strongly connected components
+//! (`simdx_core::strong::StrongComponents`).
 //!
 //! The CUDA driver and NVRTC are loaded at run time: this crate builds anywhere, and [`Gpu::open`]
 //! says clearly when there is no usable GPU.
@@ -26,6 +27,7 @@ mod multi_source;
 mod nccl;
 mod search_buffers;
 mod sorted_arcs;
+mod strong;
 mod workspace;
 
 pub use compile::{cache_dir, defer_persistent_kernels, finish_background_compiles, CacheHit};
@@ -40,3 +42,4 @@ pub use intersect::intersect_source;
 pub use launch::{GRID_BARRIER, GRID_BARRIER_WORDS};
 pub use multi_source::{search_source, traversal_source};
 pub use nccl::{nccl, Communicators, Nccl};
+pub use strong::strong_source;

@@ -280,7 +280,7 @@ impl Algorithm {
 
     /// Whether the algorithm has no GPU version (it runs on the CPU whatever `--backend` says).
     pub fn cpu_only(self) -> bool {
-        matches!(self, Algorithm::Scc | Algorithm::Louvain)
+        matches!(self, Algorithm::Louvain)
     }
 
     /// Runs the algorithm `count` times on `graph`; validates the last result if asked.
@@ -517,9 +517,9 @@ fn multi_search(
     Ok(Outcome { values, times, stats, source: None, validation })
 }
 
-/// Triangle counting and Jaccard similarity (on the runner's backend: the GPU's kernels, or the CPU on
-/// `--threads` threads or one per core) and strongly connected components (CPU): `count` timed
-/// trials, the last one validated against its oracle if asked.
+/// Triangle counting, Jaccard similarity and strongly connected components (on the runner's backend:
+/// the GPU's kernels, or the CPU on `--threads` threads or one per core): `count` timed trials, the
+/// last one validated against its oracle if asked.
 fn edge_computation(
     algorithm: Algorithm,
     graph: &Graph,
@@ -531,13 +531,18 @@ fn edge_computation(
     let threads = runner.options().threads;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build().map_err(usage)?;
     let on = runner.intersections();
+    let text = |e: &dyn std::fmt::Display| e.to_string();
     let compute = || match algorithm {
-        Algorithm::Scc => Ok(Values::U32(simdx_algos::scc(graph).0)),
-        Algorithm::Tc => triangle_count(on).map(|count| Values::Count { what: "triangles", count }),
-        Algorithm::Triangles => triangles(on).map(Values::U64),
+        Algorithm::Scc => {
+            simdx_algos::scc_on(runner.strong_components()).map(|(c, _)| Values::U32(c)).map_err(|e| text(&e))
+        }
+        Algorithm::Tc => {
+            triangle_count(on).map(|count| Values::Count { what: "triangles", count }).map_err(|e| text(&e))
+        }
+        Algorithm::Triangles => triangles(on).map(Values::U64).map_err(|e| text(&e)),
         _ => {
             let pairs = jaccard::edge_pairs(graph);
-            jaccard(on, &pairs).map(|values| Values::Pairs { pairs, values })
+            jaccard(on, &pairs).map(|values| Values::Pairs { pairs, values }).map_err(|e| text(&e))
         }
     };
     let mut times = Vec::new();

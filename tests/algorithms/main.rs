@@ -1,8 +1,8 @@
 //! What each algorithm computes, on both backends: every library algorithm and the label programs
 //! against their serial oracles under the backend x policy matrix of `tests/common/policies.rs`, on
-//! generated graphs and hand-made edge cases; triangles and Jaccard on the GPU against the CPU; and
-//! each algorithm's size. The GPU modules build with the
-//! `cuda` feature; without a GPU their tests print that they were skipped, and with
+//! generated graphs and hand-made edge cases; triangles, Jaccard and strongly connected components
+//! on the GPU against the CPU; and each algorithm's size. The GPU modules build with the `cuda`
+//! feature; without a GPU their tests print that they were skipped, and with
 //! `SIMDX_REQUIRE_GPU=1` they fail.
 
 #[path = "../common/mod.rs"]
@@ -15,6 +15,7 @@ mod bp_mlp_cpu;
 mod bp_mlp_gpu;
 mod intersect_gpu;
 mod label_programs;
+mod scc_gpu;
 mod wcc_kcore_spmv_trees_cpu;
 mod wcc_kcore_spmv_trees_gpu;
 mod weight_ordered_sssp_gpu;

@@ -79,7 +79,7 @@ def _strong_labels(G: SimdxGraph) -> np.ndarray:
     """Each vertex's strongly connected component: the smallest vertex number in it (``simdx.scc``)."""
     if not G.directed:
         raise nx.NetworkXNotImplemented("not implemented for undirected type")
-    return simdx.scc(G.simdx_graph())
+    return simdx.scc(G.simdx_graph(), backend=DEVICE)
 
 
 def _sinks_first(G: SimdxGraph, labels: np.ndarray) -> np.ndarray:

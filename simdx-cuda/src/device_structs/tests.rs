@@ -8,13 +8,14 @@ use std::process::{Command, Stdio};
 use super::*;
 
 /// The kernel files the engine's steps do not compile (the steps' own are `engine::PHASES`).
-const OTHER_KERNELS: [(&str, &str); 6] = [
+const OTHER_KERNELS: [(&str, &str); 7] = [
     ("barrier.cu", include_str!("../kernels/barrier.cu")),
     ("fused.cu", include_str!("../kernels/fused.cu")),
     ("async.cu", include_str!("../kernels/async.cu")),
     ("multi_source.cu", include_str!("../kernels/multi_source.cu")),
     ("dependencies.cu", include_str!("../kernels/dependencies.cu")),
     ("intersect.cu", include_str!("../kernels/intersect.cu")),
+    ("strong.cu", include_str!("../kernels/strong.cu")),
 ];
 
 /// Every kernel file, by name.
@@ -75,6 +76,7 @@ fn declarations_list_every_field_in_order_and_the_kernels_use_them() {
     check_struct::<MsState>(&["multi_source.cu"]);
     check_struct::<BcState>(&["dependencies.cu"]);
     check_struct::<IxState>(&["intersect.cu"]);
+    check_struct::<ScState>(&["strong.cu"]);
 }
 
 #[test]
@@ -85,9 +87,16 @@ fn the_parser_reads_several_declarators_and_arrays() {
 
 #[test]
 fn counter_slots_are_declared_only_here() {
-    let slots =
-        [step::DEFINES, far::DEFINES, queue::DEFINES, multi_source::DEFINES, sweep::DEFINES, intersect::DEFINES]
-            .concat();
+    let slots = [
+        step::DEFINES,
+        far::DEFINES,
+        queue::DEFINES,
+        multi_source::DEFINES,
+        sweep::DEFINES,
+        intersect::DEFINES,
+        strong::DEFINES,
+    ]
+    .concat();
     for (name, _, doc) in &slots {
         assert!(!doc.trim().is_empty(), "{name} has no documentation");
         for (file, text) in kernels() {
@@ -170,6 +179,8 @@ fn the_host_compiler_accepts_the_generated_layout_checks() {
     compile(&cxx, "traversal", &traversal).unwrap_or_else(|e| panic!("the traversal's unit:\n{e}"));
     let intersect = format!("{SHIM}\n{}", crate::intersect::intersect_source());
     compile(&cxx, "intersect", &intersect).unwrap_or_else(|e| panic!("the edge computations' unit:\n{e}"));
+    let strong = format!("{SHIM}\n{}", crate::strong::strong_source());
+    compile(&cxx, "strong", &strong).unwrap_or_else(|e| panic!("the strongly connected components' unit:\n{e}"));
 }
 
 #[test]
