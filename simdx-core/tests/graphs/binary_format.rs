@@ -310,6 +310,16 @@ fn crafted_headers_with_valid_checksums() {
     );
 }
 
+/// Edits a copy of the valid file `b` with `edit`, seals its checksums again, and checks that reading
+/// it is refused with a message containing `expected`.
+fn refused_after(dir: &std::path::Path, b: &[u8], edit: &dyn Fn(&mut Vec<u8>), expected: &str) {
+    let mut bad = b.to_vec();
+    edit(&mut bad);
+    reseal(&mut bad);
+    let (_, message) = read_error(dir, &bad);
+    assert!(message.contains(expected), "expected '{expected}' in '{message}'");
+}
+
 /// Finds the section table entry `i` as (offset, length).
 fn section(b: &[u8], i: usize) -> (usize, usize) {
     (get_u64(b, 48 + 16 * i) as usize, get_u64(b, 56 + 16 * i) as usize)
@@ -319,13 +329,7 @@ fn section(b: &[u8], i: usize) -> (usize, usize) {
 fn crafted_payloads_with_valid_checksums_fail_validation() {
     let dir = tempfile::tempdir().unwrap();
     let b = valid_bytes(dir.path());
-    let check = |edit: &dyn Fn(&mut Vec<u8>), expected: &str| {
-        let mut bad = b.clone();
-        edit(&mut bad);
-        reseal(&mut bad);
-        let (_, message) = read_error(dir.path(), &bad);
-        assert!(message.contains(expected), "expected '{expected}' in '{message}'");
-    };
+    let check = |edit: &dyn Fn(&mut Vec<u8>), expected: &str| refused_after(dir.path(), &b, edit, expected);
     // A target out of range.
     check(
         &|b| {
@@ -453,13 +457,7 @@ fn multigraphs_round_trip_and_version_1_files_still_read() {
 fn crafted_structure_with_valid_checksums_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let b = valid_bytes(dir.path());
-    let check = |edit: &dyn Fn(&mut Vec<u8>), expected: &str| {
-        let mut bad = b.clone();
-        edit(&mut bad);
-        reseal(&mut bad);
-        let (_, message) = read_error(dir.path(), &bad);
-        assert!(message.contains(expected), "expected '{expected}' in '{message}'");
-    };
+    let check = |edit: &dyn Fn(&mut Vec<u8>), expected: &str| refused_after(dir.path(), &b, edit, expected);
     // In-edge weights that differ from the out-edge weights.
     check(
         &|b| {
