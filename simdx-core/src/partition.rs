@@ -5,6 +5,9 @@
 
 use std::ops::Range;
 
+mod share;
+pub use share::{whole_degrees, WORD_VERTICES};
+
 use crate::Graph;
 use crate::VertexId;
 

@@ -83,3 +83,60 @@ fn starts_must_begin_at_zero_and_not_decrease() {
     assert!(Partition::from_starts(&[0, 10], 9).is_none());
     assert!(Partition::from_starts(&[], 9).is_none());
 }
+
+/// Each share holds exactly the arcs (with their weights) whose targets its part owns, once, indexed
+/// both ways; together the shares hold every arc once.
+fn check_shares(g: &Graph, parts: usize) {
+    let p = Partition::by_arcs(g, parts).aligned(WORD_VERTICES);
+    let weight = |csr: &crate::Csr, i: usize| csr.weights().map(|w| w.get_f64(i));
+    let mut all: Vec<(u32, u32, Option<f64>)> = Vec::new();
+    for part in 0..parts {
+        assert!(part == 0 || p.range(part).start % WORD_VERTICES == 0, "{p:?}");
+        let share = p.share(g, part);
+        assert!(share.is_directed() && share.num_vertices() == g.num_vertices());
+        let mut by_source: Vec<(u32, u32, Option<f64>)> = Vec::new();
+        for u in 0..g.num_vertices() as u32 {
+            for i in share.out_csr().range(u) {
+                by_source.push((u, share.out_csr().targets()[i], weight(share.out_csr(), i)));
+            }
+        }
+        let mut by_target: Vec<(u32, u32, Option<f64>)> = Vec::new();
+        for v in 0..g.num_vertices() as u32 {
+            assert!(share.in_degree(v) == 0 || p.owner(v) == part, "vertex {v} is not part {part}'s");
+            for i in share.in_csr().range(v) {
+                by_target.push((share.in_csr().targets()[i], v, weight(share.in_csr(), i)));
+            }
+        }
+        let expected: Vec<_> = (0..g.num_vertices() as u32)
+            .flat_map(|u| g.out_csr().range(u).map(move |i| (u, i)))
+            .map(|(u, i)| (u, g.out_csr().targets()[i], weight(g.out_csr(), i)))
+            .filter(|&(_, v, _)| p.owner(v) == part)
+            .collect();
+        by_target.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        assert_eq!(by_source, expected, "part {part}'s arcs by source");
+        assert_eq!(by_target, expected, "part {part}'s arcs by target");
+        all.extend(by_source);
+    }
+    assert_eq!(all.len() as u64, g.num_arcs());
+}
+
+#[test]
+fn shares_hold_the_arcs_into_their_parts_both_ways() {
+    check_shares(&graph("kron:9"), 2);
+    check_shares(&graph("kron:9:d"), 3);
+    check_shares(&graph("urand:8:w"), 4);
+    let tiny =
+        GraphBuilder::new().build(EdgeList { num_vertices: 3, src: vec![0], dst: vec![1], weights: None }).unwrap();
+    check_shares(&tiny, 2);
+}
+
+#[test]
+fn whole_degrees_are_out_then_in() {
+    let g = graph("kron:8:d");
+    let d = whole_degrees(&g);
+    let n = g.num_vertices();
+    for v in 0..n {
+        assert_eq!(u64::from(d[v]), g.out_degree(v as u32));
+        assert_eq!(u64::from(d[n + v]), g.in_degree(v as u32));
+    }
+}

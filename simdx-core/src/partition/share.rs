@@ -1,0 +1,108 @@
+//! What each part of a [`Partition`] holds on its device in a partitioned run: its *share* of the
+//! graph, the arcs that end at the vertices it owns, over all `n` vertices. Indexed by source (the
+//! share's out-CSR) a push from any frontier vertex writes only owned vertices; indexed by target (its
+//! in-CSR: the owned rows of the graph's in-CSR) a pull reads every in-arc of an owned vertex. So every
+//! write of a step stays on its part's device, and a step's exchange is only the owned ranges of the
+//! values and of the frontier (docs/multi-gpu.md). Programs still see each vertex's degrees in the
+//! whole graph ([`whole_degrees`]), not in the share.
+
+use std::ops::Range;
+
+use rayon::prelude::*;
+
+use super::Partition;
+use crate::graph::array::Array;
+use crate::graph::csr::Csr;
+use crate::{Graph, VertexId, Weights};
+
+/// Vertices per word of the frontier bitmaps a partitioned run exchanges: part boundaries made by
+/// [`Partition::aligned`] fall on multiples of it, so that each part owns whole words.
+pub const WORD_VERTICES: VertexId = 32;
+
+impl Partition {
+    /// This partition with every inner boundary moved down to a multiple of `multiple` (at least 1),
+    /// so that each part owns whole words of a bitmap ([`WORD_VERTICES`]); the last part still ends
+    /// at `n`. Boundaries stay in order (a part may become empty on a tiny graph).
+    pub fn aligned(&self, multiple: VertexId) -> Partition {
+        let multiple = multiple.max(1);
+        let last = self.bounds.len() - 1;
+        let bounds = self
+            .bounds
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| if i == 0 || i == last { b } else { b / multiple * multiple })
+            .collect();
+        Partition { bounds }
+    }
+
+    /// Part `p`'s share of `graph`: every arc whose target `p` owns, as a directed graph over all of
+    /// `graph`'s vertices with its weights; each neighbour list stays sorted.
+    pub fn share(&self, graph: &Graph, p: usize) -> Graph {
+        let owned = self.range(p);
+        let out = owned_targets(graph.out_csr(), owned.clone());
+        let incoming = owned_rows(graph.in_csr(), owned);
+        let arcs = out.num_arcs();
+        Graph::from_csr(true, arcs, out, Some(incoming)).expect("a share's two CSRs hold the same arcs")
+    }
+}
+
+/// Each vertex's out-degree in `graph`, then each one's in-degree (`2 n` entries, degrees above
+/// `u32::MAX` clamped to it): what a program's vertex and edge views read in a partitioned run.
+pub fn whole_degrees(graph: &Graph) -> Vec<u32> {
+    let n = graph.num_vertices();
+    let degree = |csr: &Csr, v: usize| (csr.offsets[v + 1] - csr.offsets[v]).min(u64::from(u32::MAX)) as u32;
+    let mut degrees = vec![0u32; 2 * n];
+    let (out, inc) = degrees.split_at_mut(n);
+    out.par_iter_mut().enumerate().for_each(|(v, d)| *d = degree(graph.out_csr(), v));
+    inc.par_iter_mut().enumerate().for_each(|(v, d)| *d = degree(graph.in_csr(), v));
+    degrees
+}
+
+/// The arcs of `csr` whose targets lie in `owned`, over all its rows: in each sorted row they are one
+/// run, found by two binary searches.
+fn owned_targets(csr: &Csr, owned: Range<VertexId>) -> Csr {
+    let n = csr.num_vertices();
+    let kept: Vec<Range<usize>> = (0..n)
+        .into_par_iter()
+        .map(|v| {
+            let row = csr.range(v as VertexId);
+            let targets = &csr.targets[row.clone()];
+            let from = targets.partition_point(|&t| t < owned.start);
+            let to = targets.partition_point(|&t| t < owned.end);
+            row.start + from..row.start + to
+        })
+        .collect();
+    let mut offsets = Vec::with_capacity(n + 1);
+    offsets.push(0u64);
+    for r in &kept {
+        offsets.push(offsets.last().expect("starts with 0") + r.len() as u64);
+    }
+    let targets = gather(&csr.targets, &kept);
+    let weights = csr.weights.as_ref().map(|w| match w {
+        Weights::U32(w) => Weights::U32(Array::from(gather(w, &kept))),
+        Weights::F32(w) => Weights::F32(Array::from(gather(w, &kept))),
+    });
+    Csr::new(Array::from(offsets), Array::from(targets), weights)
+}
+
+/// The rows of `csr` for the vertices in `owned`, the others empty.
+fn owned_rows(csr: &Csr, owned: Range<VertexId>) -> Csr {
+    let (lo, hi) = (owned.start as usize, owned.end as usize);
+    let base = csr.offsets[lo];
+    let offsets: Vec<u64> = (0..=csr.num_vertices()).map(|v| csr.offsets[v.clamp(lo, hi)] - base).collect();
+    let span = base as usize..csr.offsets[hi] as usize;
+    let weights = csr.weights.as_ref().map(|w| match w {
+        Weights::U32(w) => Weights::U32(Array::from(w[span.clone()].to_vec())),
+        Weights::F32(w) => Weights::F32(Array::from(w[span.clone()].to_vec())),
+    });
+    Csr::new(Array::from(offsets), Array::from(csr.targets[span].to_vec()), weights)
+}
+
+/// The items of `from` in the ranges `kept`, in order.
+fn gather<T: Copy + Send + Sync>(from: &[T], kept: &[Range<usize>]) -> Vec<T> {
+    let mut out = Vec::with_capacity(kept.iter().map(Range::len).sum());
+    for r in kept {
+        out.extend_from_slice(&from[r.clone()]);
+    }
+    out
+}
