@@ -199,6 +199,9 @@ device_struct! {
         settle: u64 as "simdx_u32*",
         /// SX_DEFERS: bucket + 1 while the vertex is in that bucket's settle list.
         settle_mark: u64 as "simdx_u32*",
+        /// A share of a partitioned run: each vertex's out-degree in the whole graph, then each one's
+        /// in-degree (2 n entries), which programs see instead of the share's; NULL: the CSRs' degrees.
+        degrees: u64 as "const simdx_u32*",
         /// The vertices.
         n: u32 as "simdx_u32",
         /// The online filter's capacity (0 until the first frontier, then fixed for the run).
@@ -211,6 +214,11 @@ device_struct! {
         class_cta: u32 as "simdx_u32",
         /// The degree from which the whole grid takes them.
         class_grid: u32 as "simdx_u32",
+        /// The vertices this run applies to when it applies to every vertex: `owned_begin..owned_end`
+        /// (0..n, but for a share of a partitioned run: its part's range).
+        owned_begin: u32 as "simdx_u32",
+        /// See `owned_begin`.
+        owned_end: u32 as "simdx_u32",
     }
 }
 

@@ -77,6 +77,13 @@ impl Gpu {
         crate::compile::modules_if_cached(&self.ctx, &self.arch(), sources)
     }
 
+    /// The same GPU with a stream of its own, so that work on it (a share of a partitioned graph) runs
+    /// beside the other streams' rather than after it.
+    pub fn with_own_stream(&self) -> Result<Gpu, CudaError> {
+        let stream = self.ctx.new_stream().map_err(driver("making a stream"))?;
+        Ok(Gpu { stream, ..self.clone() })
+    }
+
     /// Makes this device's context the calling thread's current one (the driver calls of a run on one
     /// of several GPUs go to the device they name).
     pub fn bind(&self) -> Result<(), CudaError> {

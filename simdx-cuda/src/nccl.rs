@@ -24,7 +24,7 @@ use crate::gpu::Gpu;
 const LIBRARY: &str = "libnccl.so.2";
 
 /// NCCL's opaque communicator.
-type Comm = *mut c_void;
+pub(crate) type Comm = *mut c_void;
 
 /// NCCL's unique id: 128 bytes that every rank of one communicator is made from.
 #[repr(C)]
@@ -127,13 +127,13 @@ impl Nccl {
     ///
     /// # Safety
     /// `F` must be the function's signature as nccl.h declares it.
-    unsafe fn function<F>(&self, name: &[u8]) -> Result<Symbol<'_, F>, CudaError> {
+    pub(crate) unsafe fn function<F>(&self, name: &[u8]) -> Result<Symbol<'_, F>, CudaError> {
         // SAFETY: the caller gives the declared signature.
         unsafe { self.library.get(name) }.map_err(|e| CudaError::NoNccl(format!("{}: {e}", self.path.display())))
     }
 
     /// `Err` with NCCL's own words when `result` is not `ncclSuccess`.
-    fn check(&self, result: c_int, what: &str) -> Result<(), CudaError> {
+    pub(crate) fn check(&self, result: c_int, what: &str) -> Result<(), CudaError> {
         if result == 0 {
             return Ok(());
         }
@@ -181,6 +181,12 @@ impl Communicators {
             })?;
         }
         Ok(Communicators { nccl, comms })
+    }
+
+    /// Hands each rank's communicator over, in rank order, with the NCCL they belong to: the caller
+    /// destroys them (`ncclCommDestroy`) when done.
+    pub(crate) fn into_comms(mut self) -> (&'static Nccl, Vec<Comm>) {
+        (self.nccl, std::mem::take(&mut self.comms))
     }
 
     /// The number of ranks.
@@ -273,7 +279,7 @@ impl Nccl {
     ///
     /// # Safety
     /// `calls` makes NCCL calls that may be grouped.
-    unsafe fn group(&self, calls: impl FnOnce() -> Result<(), CudaError>) -> Result<(), CudaError> {
+    pub(crate) unsafe fn group(&self, calls: impl FnOnce() -> Result<(), CudaError>) -> Result<(), CudaError> {
         // SAFETY: ncclGroupStart/End take no arguments (nccl.h).
         unsafe {
             let start: Symbol<unsafe extern "C" fn() -> c_int> = self.function(b"ncclGroupStart\0")?;

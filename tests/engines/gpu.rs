@@ -288,8 +288,8 @@ fn asynchronous_rounds_go_on_in_epochs_by_bucket_and_when_they_outgrow_their_que
 /// Levels as [`Bfs`] gives them, from a program of this test alone, so that its kernels are in no
 /// cache of this process when the test starts (nor on disk, on a fresh machine).
 #[derive(Debug, Clone, Copy)]
-struct Hops {
-    source: u32,
+pub(crate) struct Hops {
+    pub(crate) source: u32,
 }
 
 #[simdx::graph_kernel]

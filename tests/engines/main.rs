@@ -8,3 +8,4 @@ mod common;
 
 mod cpu;
 mod gpu;
+mod partitioned_gpu;

@@ -102,6 +102,10 @@ pub(super) struct StepKernels {
     pub(super) settle_classify: CudaFunction,
     /// The ballot filter's three passes: count, offsets, write.
     pub(super) scan: [CudaFunction; 3],
+    /// A partitioned run's frontier exchange: owned frontier vertices into the bitmap, the bitmap's
+    /// vertices into a list (kernels/shares.cu).
+    pub(super) share_mark: CudaFunction,
+    pub(super) share_collect: CudaFunction,
 }
 
 impl StepKernels {
@@ -121,6 +125,8 @@ impl StepKernels {
             far_take: k.get("sx_far_take")?,
             settle_classify: k.get("sx_settle_classify")?,
             scan: [k.get("sx_scan_count")?, k.get("sx_scan_offsets")?, k.get("sx_scan_write")?],
+            share_mark: k.get("sx_share_mark")?,
+            share_collect: k.get("sx_share_collect")?,
         })
     }
 }

@@ -13,10 +13,12 @@ mod handover;
 pub(crate) mod kernels;
 mod run_state;
 mod setup;
+mod share_steps;
 mod steps;
 mod units;
 mod weights;
 
+pub(crate) use share_steps::ShareLink;
 #[cfg(test)]
 pub(crate) use units::PHASES;
 pub use units::{kernel_source, kernel_units, KERNEL_GROUPS, STEP_GROUPS};
@@ -136,7 +138,7 @@ impl CudaEngine {
             *slot = Some(Workspace::new(&graph.gpu, graph.num_vertices)?);
         }
         let ws = slot.as_mut().expect("just made");
-        let mut run = HostRun::new(self, program, graph, ws, plan, kernels, entered)?;
+        let mut run = HostRun::new(self, program, graph, ws, plan, kernels, entered, None)?;
         run.init()?;
         if run.links() {
             if let Some(records) = run.link()? {

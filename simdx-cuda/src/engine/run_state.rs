@@ -16,6 +16,7 @@ use simdx_core::engine::{DirectionPolicy, FusionPolicy, Run, RunOptions, RunStat
 
 use super::kernels::{launch_step, Shapes, StepKernels, LIVE_STAMP, SCAN_ACTIVE};
 use super::setup::{self, VertexArrays};
+use super::share_steps::ShareLink;
 use super::steps::List;
 use super::weights::ProgramArcs;
 use super::CudaEngine;
@@ -69,6 +70,8 @@ pub(super) struct HostRun<'a, P: DeviceProgram> {
     pub(super) pull_classes: &'a [CudaSlice<u32>],
     pub(super) tile_counts: &'a CudaSlice<u32>,
     pub(super) counters: &'a mut CudaSlice<u64>,
+    /// A bit per vertex: the pulls' active sources, and a partitioned run's frontier exchange.
+    pub(super) frontier_bits: &'a mut CudaSlice<u32>,
     pub(super) plan: &'a PullPlan,
     /// The work queue, when the run may go asynchronous.
     pub(super) queue: Option<&'a QueueBuffers>,
@@ -95,6 +98,11 @@ pub(super) struct HostRun<'a, P: DeviceProgram> {
     pub(super) min_or_max: bool,
     /// The online filter's capacity, fixed for the run ([`setup::filter_capacity`]).
     pub(super) capacity: u32,
+    /// The arcs the direction rule compares a frontier's out-edges with: the graph's, or for a share
+    /// of a partitioned run the whole graph's.
+    pub(super) arcs_total: u64,
+    /// A share of a partitioned run: how it meets the other shares (module `share_steps`).
+    pub(super) share: Option<ShareLink<'a>>,
 
     // Where the run stands.
     /// The current frontier's length (in `frontier`).
@@ -129,6 +137,7 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
         RunPlan { opts, asynchronous }: RunPlan,
         kernels: Kernels,
         entered: Instant,
+        share: Option<ShareLink<'a>>,
     ) -> Result<Self, CudaError> {
         let gpu = &graph.gpu;
         let stream = gpu.stream.clone();
@@ -143,7 +152,8 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
         setup::prepare_queue(&mut ws.queue, gpu, n, cells, asynchronous)?;
         stream.memset_zeros(&mut ws.counters).map_err(driver("resetting counters"))?;
         let arcs = ProgramArcs::of::<P>(graph)?;
-        let state = setup::run_state(&stream, n, &arcs, ws, (!in_place, sends), opts.classes);
+        let owned = share.as_ref().map(|link| (link.degrees, link.owned()));
+        let state = setup::run_state(&stream, n, &arcs, ws, (!in_place, sends), opts.classes, owned);
         let (state, arrays) = setup::upload_state(program, &stream, &state)?;
         let shapes = Shapes { sms: gpu.sm_count };
         let f = StepKernels::load(&kernels)?;
@@ -159,6 +169,7 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
             tile_counts,
             counters,
             queue,
+            frontier_bits,
             ..
         } = ws;
         let (push_classes, pull_classes, tile_counts) = (&**push_classes, &**pull_classes, &*tile_counts);
@@ -208,6 +219,7 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
             pull_classes,
             tile_counts,
             counters,
+            frontier_bits,
             plan,
             queue: queue.as_ref().filter(|_| asynchronous),
             session,
@@ -220,6 +232,8 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
             silent_pulls,
             min_or_max: in_place && matches!(P::OP, CombineOp::Min | CombineOp::Max) && !sends,
             capacity: setup::filter_capacity(every, &opts, n),
+            arcs_total: share.as_ref().map_or(graph.num_arcs, |link| link.arcs),
+            share,
             len: 0,
             bucket: 0,
             fcur: 0,

@@ -3,6 +3,7 @@
 //! arrays it points to and the online filter's capacity, and the pull plan of a graph (made by its
 //! first run with given degree classes, like the in-CSR itself).
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr};
@@ -48,7 +49,8 @@ fn address<T>(slice: &CudaSlice<T>, stream: &Arc<CudaStream>) -> u64 {
 /// The run state `sx_state` ([`SxState`]) up to the program's parameters: the arcs the program
 /// reads, the workspace's arrays (`acc` and `send` only where the program has them), `n`, the online
 /// filter's capacity (0 here: [`set_capacity`] writes it once the run's first frontier is prepared),
-/// the uniform weight's bits and the degree classes.
+/// the uniform weight's bits and the degree classes; for a share of a partitioned run (`share`), the
+/// whole graph's degrees and the vertices it owns (else none, and every vertex).
 pub(super) fn run_state(
     stream: &Arc<CudaStream>,
     n: u32,
@@ -56,6 +58,7 @@ pub(super) fn run_state(
     ws: &Workspace,
     (acc, send): (bool, bool),
     classes: DegreeClasses,
+    share: Option<(&CudaSlice<u32>, Range<u32>)>,
 ) -> SxState {
     let Workspace {
         now,
@@ -101,6 +104,9 @@ pub(super) fn run_state(
         class_warp: classes.warp,
         class_cta: classes.cta,
         class_grid: classes.grid,
+        degrees: share.as_ref().map_or(0, |(d, _)| address(d, stream)),
+        owned_begin: share.as_ref().map_or(0, |(_, r)| r.start),
+        owned_end: share.as_ref().map_or(n, |(_, r)| r.end),
     }
 }
 

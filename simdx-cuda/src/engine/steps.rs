@@ -20,6 +20,7 @@ use crate::device_structs::far::SETTLE_LEN;
 use crate::device_structs::step::{CHANGE, CLASS_LEN, COUNTERS, GLOBAL, NEXT_LEN, OUT_EDGES, OVERFLOW, PENDING};
 use crate::error::{driver, CudaError};
 use crate::launch::{BLOCK, ILP};
+use crate::partitioned::exchange::Reduce;
 
 /// What the bucket change leaves for the next step.
 pub(super) enum Bucket {
@@ -74,7 +75,9 @@ impl<P: DeviceProgram> HostRun<'_, P> {
                 self.pending_maybe = false;
                 // The current bucket is exhausted: the lowest bucket still waiting becomes current, from
                 // the waiting list's bound (kernels/buckets.cu).
-                let (waiting, lowest) = (lists[self.fcur as usize], lists[2 + self.fcur as usize]);
+                let (waiting, mut lowest) = (lists[self.fcur as usize], [lists[2 + self.fcur as usize]]);
+                self.over_shares(&mut lowest, Reduce::MinU64)?;
+                let lowest = lowest[0];
                 if lowest != u64::MAX {
                     self.bucket = lowest as u32;
                     let cfg = self.shapes.per_thread(waiting as u32);
@@ -96,7 +99,8 @@ impl<P: DeviceProgram> HostRun<'_, P> {
                     self.stream.memcpy_htod(&[0u64], &mut slot).map_err(driver("resetting the waiting lists"))?;
                     let mut slot = self.far_len.slice_mut(2 + emptied..3 + emptied);
                     self.stream.memcpy_htod(&[u64::MAX], &mut slot).map_err(driver("resetting the waiting lists"))?;
-                    self.pending_maybe = c[PENDING] > 0;
+                    self.pending_maybe = self.any_share(c[PENDING] > 0)?;
+                    self.share_frontier()?;
                     if self.len == 0 && self.pending_maybe {
                         return Ok(Bucket::Stale);
                     }
@@ -124,7 +128,7 @@ impl<P: DeviceProgram> HostRun<'_, P> {
             true => 0,
             false => self.pull_stamp(self.iterations, all_active),
         };
-        let c = match self.prepared.take() {
+        let mut c = match self.prepared.take() {
             Some(c) => c,
             None if settle => {
                 // The settle step's sources: the settle list, by degree class and stamped for a pull.
@@ -166,6 +170,10 @@ impl<P: DeviceProgram> HostRun<'_, P> {
             }
         };
         self.all_sent |= self.len == self.n;
+        // A share of a partitioned run decides on the whole frontier's out-edges.
+        let mut edges = [c[OUT_EDGES]];
+        self.over_shares(&mut edges, Reduce::SumU64)?;
+        c[OUT_EDGES] = edges[0];
         let direction = self.direction(settle, &c);
         Ok(Step { began, owed, sources: if settle { owed } else { self.len }, stamp, counters: c, direction })
     }
@@ -178,12 +186,12 @@ impl<P: DeviceProgram> HostRun<'_, P> {
             && match self.opts.direction {
                 DirectionPolicy::Push => false,
                 DirectionPolicy::Pull => true,
-                DirectionPolicy::Auto { .. } => c[OUT_EDGES] > self.graph.num_arcs >> crate::fused::SETTLE_PULL_SHIFT,
+                DirectionPolicy::Auto { .. } => c[OUT_EDGES] > self.arcs_total >> crate::fused::SETTLE_PULL_SHIFT,
             };
         match self.opts.direction {
             _ if settle && settle_pulls => Direction::Pull,
             _ if settle => Direction::Push,
-            policy => policy::by_share(policy, c[OUT_EDGES], self.graph.num_arcs),
+            policy => policy::by_share(policy, c[OUT_EDGES], self.arcs_total),
         }
     }
 
@@ -283,7 +291,7 @@ impl<P: DeviceProgram> HostRun<'_, P> {
     pub(super) fn pull(&mut self, step: &Step) -> Result<(), CudaError> {
         // When the frontier holds every vertex with out-edges, every in-arc's source is active.
         let stamp =
-            if step.counters[OUT_EDGES] == self.graph.num_arcs && step.stamp != LIVE_STAMP { 0 } else { step.stamp };
+            if step.counters[OUT_EDGES] == self.arcs_total && step.stamp != LIVE_STAMP { 0 } else { step.stamp };
         let (stream, f, shapes, state, next, plan) =
             (&self.stream, &self.f, self.shapes, &self.state, &*self.next, self.plan);
         let (classes, lens, sms) = (self.pull_classes, plan.lens, shapes.sms);
@@ -356,7 +364,9 @@ impl<P: DeviceProgram> HostRun<'_, P> {
             let all = u32::from(self.every);
             let cfg = self.shapes.per_thread(if self.every { self.n } else { reached });
             launch_step!(self.stream, self.f.apply, cfg, &self.state, &*self.next, &reached, &all, &global);
-            change = f64::from_bits(read_counters(&self.stream, &mut *self.counters)?[CHANGE]);
+            let mut sum = [read_counters(&self.stream, &mut *self.counters)?[CHANGE]];
+            self.over_shares(&mut sum, Reduce::SumF64)?;
+            change = f64::from_bits(sum[0]);
         }
         Ok(change)
     }
@@ -401,8 +411,9 @@ impl<P: DeviceProgram> HostRun<'_, P> {
         );
         let c = read_counters(&self.stream, &mut *self.counters)?;
         self.len = c[NEXT_LEN] as u32;
-        self.pending_maybe |= c[PENDING] > 0;
-        self.prepared = Some(c);
+        self.pending_maybe |= self.any_share(c[PENDING] > 0)?;
+        // A share's selection is only its own part of the frontier: the whole one is prepared anew.
+        self.prepared = if self.share.is_some() { None } else { Some(c) };
         Ok(())
     }
 

@@ -15,7 +15,7 @@ use crate::launch::{Kernels, GRID_BARRIER};
 
 /// The step kernels (one launch per phase), one file per phase, in the order they are compiled: after
 /// the prelude and the program's device code, before the grid barrier and the fused kernels.
-pub(crate) const PHASES: [(&str, &str); 12] = [
+pub(crate) const PHASES: [(&str, &str); 13] = [
     ("state.cu", include_str!("../kernels/state.cu")),
     ("online_filter.cu", include_str!("../kernels/online_filter.cu")),
     ("prepare.cu", include_str!("../kernels/prepare.cu")),
@@ -27,6 +27,7 @@ pub(crate) const PHASES: [(&str, &str); 12] = [
     ("select.cu", include_str!("../kernels/select.cu")),
     ("buckets.cu", include_str!("../kernels/buckets.cu")),
     ("scan.cu", include_str!("../kernels/scan.cu")),
+    ("shares.cu", include_str!("../kernels/shares.cu")),
     ("link.cu", include_str!("../kernels/link.cu")),
 ];
 /// The fused (persistent) kernels, compiled after [`PHASES`] and [`GRID_BARRIER`].
@@ -35,7 +36,7 @@ const FUSED_KERNELS: &str = include_str!("../kernels/fused.cu");
 const ASYNC_KERNEL: &str = include_str!("../kernels/async.cu");
 
 /// The groups of the engine's kernels, one unit each: the step kernels but the ballot filter's, the
-/// ballot filter, the warp and CTA pushes, the tiled push, the thread and warp pulls, the chunked and
+/// ballot filter (with a partitioned run's frontier exchange), the warp and CTA pushes, the tiled push, the thread and warp pulls, the chunked and
 /// tiled pulls, linking (the first [`STEP_GROUPS`], which every run waits for); then each fused kernel
 /// and the asynchronous rounds.
 pub const KERNEL_GROUPS: [&str; 11] = [

@@ -1,5 +1,5 @@
-/* Apply the combined updates of the reached vertices (`all`: every vertex, whose reached flags it also
- * clears); sums |new - old|. Called by every thread of a block. */
+/* Apply the combined updates of the reached vertices (`all`: every vertex the run owns, whose reached
+ * flags it also clears); sums |new - old|. Called by every thread of a block. */
 
 extern "C" {
 
@@ -23,10 +23,10 @@ __device__ __forceinline__ void sx_block_add(unsigned long long* total, double x
 
 __device__ __forceinline__ void ph_apply(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 all, double global) {
     simdx_params p = s->params;
-    simdx_u32 count = all ? s->n : len;
+    simdx_u32 count = all ? s->owned_end - s->owned_begin : len;
     double change = 0.0;
     for (simdx_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
-        simdx_u32 v = all ? i : list[i];
+        simdx_u32 v = all ? s->owned_begin + i : list[i];
         if (all) s->touched[v] = 0u; /* `Every`: no list of reached vertices follows to clear the flags */
         simdx_value old = s->now[v];
         simdx_value combined = s->acc[v];

@@ -70,20 +70,28 @@ __device__ __forceinline__ simdx_weight sx_weight(const sx_state* s, const simdx
     return u.w;
 }
 
-__device__ __forceinline__ simdx_vertex sx_vertex(const sx_state* s, simdx_u32 v) {
-    simdx_vertex x;
-    simdx_u64 od = s->out_offsets[v + 1] - s->out_offsets[v];
-    simdx_u64 id = s->in_offsets[v + 1] - s->in_offsets[v];
-    x.id = v;
-    x.out_degree = od > 0xffffffffull ? 0xffffffffu : (simdx_u32)od;
-    x.in_degree = id > 0xffffffffull ? 0xffffffffu : (simdx_u32)id;
-    x.num_vertices = s->n;
-    return x;
-}
-
+/* Vertex v's out-degree as programs see it: in the whole graph (a share of a partitioned run holds only
+ * some of v's arcs, and its state points to the whole graph's degrees), clamped to 32 bits. */
 __device__ __forceinline__ simdx_u32 sx_out_degree32(const sx_state* s, simdx_u32 v) {
+    if (s->degrees) return s->degrees[v];
     simdx_u64 d = s->out_offsets[v + 1] - s->out_offsets[v];
     return d > 0xffffffffull ? 0xffffffffu : (simdx_u32)d;
+}
+
+/* Vertex v's in-degree as programs see it (as sx_out_degree32). */
+__device__ __forceinline__ simdx_u32 sx_in_degree32(const sx_state* s, simdx_u32 v) {
+    if (s->degrees) return s->degrees[s->n + v];
+    simdx_u64 d = s->in_offsets[v + 1] - s->in_offsets[v];
+    return d > 0xffffffffull ? 0xffffffffu : (simdx_u32)d;
+}
+
+__device__ __forceinline__ simdx_vertex sx_vertex(const sx_state* s, simdx_u32 v) {
+    simdx_vertex x;
+    x.id = v;
+    x.out_degree = sx_out_degree32(s, v);
+    x.in_degree = sx_in_degree32(s, v);
+    x.num_vertices = s->n;
+    return x;
 }
 
 /* A combine at an address, returning the old value: native atomics where the op and type have them,

@@ -1,0 +1,173 @@
+//! A share's run in a partitioned run (module `partitioned`): the host loop of [`CudaEngine::run`] on
+//! one part's share of the graph, with the exchanges that keep the shares in step. Each share pushes
+//! and pulls only into the vertices it owns (its share holds just the arcs into them), then gives its
+//! owned values and frontier to the others; every decision (direction, bucket, stopping test) is taken
+//! on counters reduced over the shares, so all take the same steps and meet at the same exchanges.
+//! No fused or asynchronous kernels (they would need an exchange inside the kernel) and no linking (it
+//! joins classes across the whole graph): labels propagate.
+
+use std::ops::Range;
+use std::time::Instant;
+
+use cudarc::driver::{CudaSlice, DevicePtr};
+use simdx_core::acc::device::DeviceProgram;
+use simdx_core::engine::{Direction, LabelPolicy, Run};
+use simdx_core::partition::WORD_VERTICES;
+
+use super::kernels::{launch_step, read_counters};
+use super::run_state::HostRun;
+use super::steps::Bucket;
+use super::units::program_kernels;
+use super::CudaEngine;
+use crate::device_structs::step::{EDGES, NEXT_LEN};
+use crate::error::{driver, CudaError};
+use crate::graph::DeviceGraph;
+use crate::partitioned::exchange::{Exchange, Reduce};
+use crate::workspace::Workspace;
+
+/// What a share's run knows of the others: its exchange, every part's vertex range, the whole
+/// graph's arcs and degrees.
+pub(crate) struct ShareLink<'a> {
+    pub(crate) exchange: &'a mut (dyn Exchange + 'static),
+    /// Part `p` owns `ranges[p]`; each inner boundary a multiple of [`WORD_VERTICES`].
+    pub(crate) ranges: &'a [Range<u32>],
+    /// The whole graph's arcs, which the direction rule compares a frontier's out-edges with.
+    pub(crate) arcs: u64,
+    /// The whole graph's degrees on this share's GPU (`simdx_core::partition::whole_degrees`).
+    pub(crate) degrees: &'a CudaSlice<u32>,
+}
+
+impl ShareLink<'_> {
+    /// The vertices this share owns.
+    pub(crate) fn owned(&self) -> Range<u32> {
+        self.ranges[self.exchange.part()].clone()
+    }
+}
+
+impl CudaEngine {
+    /// Runs `program` on `graph`, one share of a partitioned run, in step with the other shares
+    /// through `link`; every share's result holds every vertex's value.
+    pub(crate) fn run_share<P: DeviceProgram>(
+        &self,
+        program: &P,
+        graph: &DeviceGraph,
+        link: ShareLink<'_>,
+    ) -> Result<Run<P::Value>, CudaError> {
+        let mut plan = self.plan_for::<P>()?.on_the_host();
+        plan.opts.labels = LabelPolicy::Propagate;
+        simdx_core::engine::promise::check_update_grows_with_weight(program)?;
+        let entered = Instant::now();
+        let (kernels, _) = program_kernels::<P>(&graph.gpu, plan.opts.fusion, false)?;
+        simdx_core::acc::check_lengths(program, graph.num_vertices as usize)?;
+        let mut slot = graph.workspace.lock().map_err(|_| CudaError::Driver {
+            what: "reusing the run's buffers",
+            message: "an earlier run on this graph panicked".into(),
+        })?;
+        if slot.is_none() {
+            *slot = Some(Workspace::new(&graph.gpu, graph.num_vertices)?);
+        }
+        let ws = slot.as_mut().expect("just made");
+        let mut run = HostRun::new(self, program, graph, ws, plan, kernels, entered, Some(link))?;
+        run.init()?;
+        run.first_frontier()?;
+        loop {
+            let owed = match run.change_bucket()? {
+                Bucket::Stale => continue,
+                Bucket::Owed(owed) => owed,
+            };
+            if run.ended(owed) {
+                break;
+            }
+            let step = run.prepare(owed)?;
+            match step.direction {
+                Direction::Push => run.push(&step)?,
+                Direction::Pull => run.pull(&step)?,
+            }
+            let counters = run.relaxed(&step)?;
+            let (reached, filter) = run.filter(&counters)?;
+            let change = run.apply(reached, &step)?;
+            if run.every {
+                // The scan that selects an `Every` program's next frontier reads every vertex's value.
+                run.share_values()?;
+            }
+            if run.record(&step, filter, counters[EDGES], change) {
+                break;
+            }
+            run.select(reached)?;
+            if !run.every {
+                run.share_values()?;
+                run.share_frontier()?;
+            }
+        }
+        if !run.every {
+            // The last step may have ended the run before its values were shared.
+            run.share_values()?;
+        }
+        run.finish()
+    }
+}
+
+impl<P: DeviceProgram> HostRun<'_, P> {
+    /// Reduces `values` over the shares (unchanged outside a partitioned run).
+    pub(super) fn over_shares(&mut self, values: &mut [u64], op: Reduce) -> Result<(), CudaError> {
+        match self.share.as_mut() {
+            Some(link) => link.exchange.reduce(values, op),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether `mine` holds for some share (for this one outside a partitioned run).
+    pub(super) fn any_share(&mut self, mine: bool) -> Result<bool, CudaError> {
+        let mut v = [u64::from(mine)];
+        self.over_shares(&mut v, Reduce::SumU64)?;
+        Ok(v[0] > 0)
+    }
+
+    /// Every share's owned values given to the others.
+    pub(super) fn share_values(&mut self) -> Result<(), CudaError> {
+        let Some(link) = self.share.as_mut() else { return Ok(()) };
+        let size = std::mem::size_of::<P::Value>();
+        let ranges: Vec<Range<usize>> =
+            link.ranges.iter().map(|r| r.start as usize * size..r.end as usize * size).collect();
+        let buffer = self.now.device_ptr(&self.stream).0;
+        // SAFETY: `now` holds n values, which every range lies within; nothing else touches it meanwhile.
+        unsafe { link.exchange.share_ranges(buffer, &ranges) }
+    }
+
+    /// The whole next frontier from every share's owned part of it: each marks its own in a bitmap
+    /// (the workspace's `frontier_bits`, rebuilt before any pull that reads it), the shares trade
+    /// their words, and each lists the bitmap's vertices as its frontier.
+    pub(super) fn share_frontier(&mut self) -> Result<(), CudaError> {
+        let Some(link) = self.share.as_mut() else { return Ok(()) };
+        // Part boundaries are multiples of WORD_VERTICES but the last, n: each part owns whole words.
+        let words = |r: &Range<u32>| (r.start / WORD_VERTICES) as usize * 4..r.end.div_ceil(WORD_VERTICES) as usize * 4;
+        let ranges: Vec<Range<usize>> = link.ranges.iter().map(words).collect();
+        let bits = &mut *self.frontier_bits;
+        self.stream.memset_zeros(bits).map_err(driver("clearing the frontier bitmap"))?;
+        let len = self.len;
+        launch_step!(
+            self.stream,
+            self.f.share_mark,
+            self.shapes.per_thread(len),
+            &self.state,
+            &*self.frontier,
+            &len,
+            &*bits
+        );
+        let buffer = bits.device_ptr(&self.stream).0;
+        // SAFETY: the bitmap holds a bit per vertex, so every part's words; nothing else touches it.
+        unsafe { link.exchange.share_ranges(buffer, &ranges) }?;
+        let words = self.n.div_ceil(WORD_VERTICES);
+        launch_step!(
+            self.stream,
+            self.f.share_collect,
+            self.shapes.per_thread(words),
+            &self.state,
+            &*self.frontier_bits,
+            &*self.frontier
+        );
+        self.len = read_counters(&self.stream, &mut *self.counters)?[NEXT_LEN] as u32;
+        self.prepared = None;
+        Ok(())
+    }
+}

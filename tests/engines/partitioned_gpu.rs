@@ -1,0 +1,75 @@
+//! Partitioned runs (`simdx_cuda::PartitionedGraph`): one graph split into shares, each holding the arcs
+//! into the vertices it owns, run in step with exchanges between them, give what a run on one GPU gives
+//! (exactly for BFS, SSSP, WCC, k-core and a user's program; a valid BFS tree; PageRank within its tolerance), whatever
+//! the direction policy. On one GPU the shares exchange by device copies; on two (where the machine
+//! has them, `SIMDX_REQUIRE_GPUS=2` making a skip a failure) through NCCL.
+#![cfg(feature = "cuda")]
+
+use simdx::engine::{DirectionPolicy, FilterPolicy, RunOptions};
+use simdx::Graph;
+use simdx_algos::{default_delta, verify, Bfs, BfsTree, KCore, PageRank, Sssp, Wcc};
+use simdx_cuda::{CudaEngine, DeviceGraph, PartitionedGraph};
+
+use crate::common::{generated, gpu, two_gpus};
+
+/// The option sets each program runs under: the default, and push only, pull only and the ballot
+/// filter, so that every step kind meets the exchange.
+fn option_sets() -> Vec<RunOptions> {
+    vec![
+        RunOptions::default(),
+        RunOptions { direction: DirectionPolicy::Push, ..RunOptions::default() },
+        RunOptions { direction: DirectionPolicy::Pull, filter: FilterPolicy::Ballot, ..RunOptions::default() },
+    ]
+}
+
+/// Every program on `parted` against the same program on `whole` (one GPU) and the oracles.
+fn check_programs(g: &Graph, whole: &DeviceGraph, parted: &PartitionedGraph) {
+    let source = (0..g.num_vertices() as u32).max_by_key(|&v| g.out_degree(v)).unwrap();
+    for opts in option_sets() {
+        let engine = CudaEngine::new(opts);
+        let what = format!("{} shares, {opts:?}", parted.parts());
+        let bfs = engine.run_partitioned(&Bfs { source }, parted).unwrap();
+        verify::bfs(g, source, &bfs.values).unwrap_or_else(|e| panic!("bfs, {what}: {e}"));
+        assert_eq!(bfs.values, engine.run(&Bfs { source }, whole).unwrap().values, "bfs, {what}");
+        let tree = engine.run_partitioned(&BfsTree { source }, parted).unwrap();
+        let parents = simdx_algos::bfs_tree::parents(&tree.values);
+        verify::bfs_tree(g, source, &parents).unwrap_or_else(|e| panic!("bfs parents, {what}: {e}"));
+        let hops = engine.run_partitioned(&crate::gpu::Hops { source }, parted).unwrap();
+        assert_eq!(hops.values, bfs.values, "a user's program, {what}");
+        let wcc = engine.run_partitioned(&Wcc, parted).unwrap();
+        verify::wcc(g, &wcc.values).unwrap_or_else(|e| panic!("wcc, {what}: {e}"));
+        let core = engine.run_partitioned(&KCore { k: 4 }, parted).unwrap();
+        assert_eq!(core.values, engine.run(&KCore { k: 4 }, whole).unwrap().values, "k-core, {what}");
+        let params = PageRank { tolerance: 1e-9, ..PageRank::default() };
+        let pr = engine.run_partitioned(&params, parted).unwrap();
+        verify::pagerank(g, &params, &pr.values, 1e-6).unwrap_or_else(|e| panic!("pagerank, {what}: {e}"));
+        if g.is_weighted() {
+            let sssp = Sssp { source, delta: default_delta(g) };
+            let d = engine.run_partitioned(&sssp, parted).unwrap();
+            verify::sssp(g, source, &d.values).unwrap_or_else(|e| panic!("sssp, {what}: {e}"));
+            assert_eq!(d.values, engine.run(&sssp, whole).unwrap().values, "sssp, {what}");
+        }
+    }
+}
+
+#[test]
+fn shares_on_one_gpu_give_what_one_gpu_gives() {
+    let Some(gpu) = gpu() else { return };
+    for (spec, parts) in [("kron:11", 2), ("kron:10:d", 3), ("urand:11:w", 2), ("grid:48x48:w", 3)] {
+        let g = generated(spec);
+        let whole = DeviceGraph::upload(&gpu, &g).unwrap();
+        let parted = PartitionedGraph::upload_on_one_gpu(&gpu, &g, parts).unwrap();
+        check_programs(&g, &whole, &parted);
+    }
+}
+
+#[test]
+fn a_share_per_gpu_gives_what_one_gpu_gives() {
+    let Some(gpus) = two_gpus() else { return };
+    for spec in ["kron:11", "urand:11:w"] {
+        let g = generated(spec);
+        let whole = DeviceGraph::upload(&gpus[0], &g).unwrap();
+        let parted = PartitionedGraph::upload(&gpus, &g).unwrap();
+        check_programs(&g, &whole, &parted);
+    }
+}
