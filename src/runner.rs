@@ -23,10 +23,10 @@ pub enum Backend {
     Cuda,
     /// The CUDA backend on the first `n` GPUs of this host ([`gpu_count`] says how many it has;
     /// `Gpus(1)` is [`Backend::Cuda`]), or an error when it cannot run. The graph is copied to each
-    /// GPU; many-search traversals ([`Runner::searches`]: all-sources levels, closeness, harmonic,
-    /// eccentricity, betweenness, search programs) split their sources over the GPUs. A program's run
-    /// ([`Runner::run`]) goes on the first GPU: the partitioned engine that spreads one run over
-    /// several GPUs is not written yet.
+    /// GPU, where many-search traversals ([`Runner::searches`]: all-sources levels, closeness,
+    /// harmonic, eccentricity, betweenness, search programs) split their sources over the GPUs; and
+    /// it is split over them, each GPU holding the arcs into a range of vertices, where a program's
+    /// run ([`Runner::run`]) goes, the GPUs exchanging through NCCL (`simdx_cuda::PartitionedGraph`).
     Gpus(usize),
 }
 
@@ -102,6 +102,10 @@ impl std::ops::Deref for HostGraph<'_> {
     }
 }
 
+/// Why a build without the `cuda` feature cannot run on a GPU.
+#[cfg(not(feature = "cuda"))]
+const NO_CUDA: &str = "this build has no CUDA backend (build simdx with `--features cuda`)";
+
 /// How many times [`algos::meyer_sanders_delta`](crate::algos::meyer_sanders_delta()) the SSSP bucket
 /// width is on a GPU ([`Runner::sssp_delta`]): four times the CPU's width keeps kron near its best
 /// width and brings urand near its own (which is wider), and the grid does not move with the width
@@ -170,7 +174,26 @@ impl<'g> Runner<'g> {
 
     #[cfg(not(feature = "cuda"))]
     fn cuda(_: &Graph, _: usize, _: RunOptions) -> Result<Prepared<'g>, String> {
-        Err("this build has no CUDA backend (build simdx with `--features cuda`)".into())
+        Err(NO_CUDA.into())
+    }
+
+    /// A runner on the first GPU whose programs' runs take `graph` split into `shares` shares on that
+    /// GPU, exchanging by copies on the device, as a run over `shares` GPUs splits it: the multi-GPU
+    /// engine on one GPU, for tests and measurements. Searches and other computations take the
+    /// whole graph, as on [`Backend::Cuda`].
+    pub fn with_shares_on_one_gpu(graph: &'g Graph, shares: usize, options: RunOptions) -> Result<Self, RunError> {
+        #[cfg(feature = "cuda")]
+        {
+            let gpu = simdx_cuda::available().map_err(|e| RunError::NoCuda(format!("no usable GPU: {e}")))?;
+            let devices = simdx_cuda::DeviceGraphs::with_shares_on_one_gpu(&gpu, graph, shares)?;
+            let prepared = Prepared::Cuda(simdx_cuda::CudaEngine::new(options), Box::new(devices));
+            Ok(Runner { prepared, options, fallback: None })
+        }
+        #[cfg(not(feature = "cuda"))]
+        {
+            let _ = (graph, shares, options);
+            Err(RunError::NoCuda(NO_CUDA.into()))
+        }
     }
 
     /// The backend that runs programs: [`Backend::Cpu`], [`Backend::Cuda`] (one GPU) or
@@ -225,11 +248,14 @@ impl<'g> Runner<'g> {
         match &self.prepared {
             Prepared::Cpu(engine, graph) => Ok(engine.run(program, graph)?),
             #[cfg(feature = "cuda")]
-            Prepared::Cuda(engine, devices) => {
-                let first = devices.first();
-                first.gpu().bind()?;
-                Ok(engine.run(program, first)?)
-            }
+            Prepared::Cuda(engine, devices) => match devices.partitioned() {
+                Some(shares) => Ok(engine.run_partitioned(program, shares)?),
+                None => {
+                    let first = devices.first();
+                    first.gpu().bind()?;
+                    Ok(engine.run(program, first)?)
+                }
+            },
         }
     }
 
@@ -305,7 +331,13 @@ impl<'g> Runner<'g> {
             #[cfg(feature = "cuda")]
             Prepared::Cuda(engine, devices) => {
                 let gpus: Vec<_> = devices.graphs().iter().map(|d| d.gpu().clone()).collect();
-                Prepared::Cuda(engine.clone(), Box::new(simdx_cuda::DeviceGraphs::upload(&gpus, graph)?))
+                let uploaded = match devices.partitioned() {
+                    Some(shares) if gpus.len() == 1 => {
+                        simdx_cuda::DeviceGraphs::with_shares_on_one_gpu(&gpus[0], graph, shares.parts())?
+                    }
+                    _ => simdx_cuda::DeviceGraphs::upload(&gpus, graph)?,
+                };
+                Prepared::Cuda(engine.clone(), Box::new(uploaded))
             }
         };
         Ok(Runner { prepared, options: self.options, fallback: self.fallback.clone() })

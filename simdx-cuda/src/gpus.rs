@@ -17,6 +17,7 @@ use simdx_core::{Graph, VertexId};
 use crate::error::{driver, CudaError};
 use crate::gpu::Gpu;
 use crate::graph::DeviceGraph;
+use crate::partitioned::PartitionedGraph;
 
 /// How many CUDA devices this host has (0 when there is no driver).
 pub fn gpu_count() -> usize {
@@ -36,17 +37,35 @@ pub fn open_gpus(count: usize) -> Result<Vec<Gpu>, CudaError> {
     (0..count).map(Gpu::open).collect()
 }
 
-/// A graph uploaded whole to each of several GPUs.
+/// A graph uploaded whole to each of several GPUs, and split over them for programs' runs.
 pub struct DeviceGraphs {
     graphs: Vec<DeviceGraph>,
+    /// The graph split into shares (module `partitioned`), which a program's run takes: one per GPU
+    /// when there are several, or several on one GPU ([`DeviceGraphs::with_shares_on_one_gpu`]).
+    partitioned: Option<PartitionedGraph>,
 }
 
 impl DeviceGraphs {
     /// Uploads `graph` to every GPU of `gpus` (at once, one thread per GPU), after checking that it
-    /// fits in each one's free memory and memory limit.
+    /// fits in each one's free memory and memory limit; on several GPUs, also split over them, a
+    /// share each, for programs' runs.
     pub fn upload(gpus: &[Gpu], graph: &Graph) -> Result<DeviceGraphs, CudaError> {
         let graphs = on_each(gpus, |gpu| DeviceGraph::upload(gpu, graph))?;
-        Ok(DeviceGraphs { graphs })
+        let partitioned = (gpus.len() > 1).then(|| PartitionedGraph::upload(gpus, graph)).transpose()?;
+        Ok(DeviceGraphs { graphs, partitioned })
+    }
+
+    /// Uploads `graph` whole to `gpu` and also split into `shares` shares on it, which programs' runs
+    /// take: a run over several GPUs, on one (tests and measurements of the partitioned engine).
+    pub fn with_shares_on_one_gpu(gpu: &Gpu, graph: &Graph, shares: usize) -> Result<DeviceGraphs, CudaError> {
+        let graphs = vec![DeviceGraph::upload(gpu, graph)?];
+        let partitioned = Some(PartitionedGraph::upload_on_one_gpu(gpu, graph, shares)?);
+        Ok(DeviceGraphs { graphs, partitioned })
+    }
+
+    /// The graph split into shares, which a program's run takes, if it is.
+    pub fn partitioned(&self) -> Option<&PartitionedGraph> {
+        self.partitioned.as_ref()
     }
 
     /// The copies, one per GPU, in device order.

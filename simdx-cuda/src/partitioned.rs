@@ -46,8 +46,9 @@ pub struct PartitionedGraph {
     placement: Placement,
     num_arcs: u64,
     num_edges: u64,
-    /// One partitioned run at a time: the shares' exchanges meet in one order.
-    running: Mutex<()>,
+    /// Each share's exchange, made by the first run (NCCL's communicators take a while to make) and
+    /// kept for the next; the lock lets one partitioned run at a time use them.
+    exchanges: Mutex<Vec<Box<dyn Exchange>>>,
 }
 
 impl PartitionedGraph {
@@ -84,7 +85,7 @@ impl PartitionedGraph {
             placement,
             num_arcs: graph.num_arcs(),
             num_edges: graph.num_edges(),
-            running: Mutex::new(()),
+            exchanges: Mutex::new(Vec::new()),
         })
     }
 
@@ -103,8 +104,8 @@ impl PartitionedGraph {
         &self.shares[p]
     }
 
-    /// Each share's exchange, made for one run.
-    fn exchanges(&self) -> Result<Vec<Box<dyn Exchange>>, CudaError> {
+    /// Each share's exchange, made anew.
+    fn make_exchanges(&self) -> Result<Vec<Box<dyn Exchange>>, CudaError> {
         Ok(match self.placement {
             Placement::OneGpu => {
                 let streams: Vec<_> = self.shares.iter().map(|s| s.gpu.stream.clone()).collect();
@@ -128,31 +129,41 @@ impl CudaEngine {
         program: &P,
         graph: &PartitionedGraph,
     ) -> Result<Run<P::Value>, CudaError> {
-        let _one_at_a_time = graph.running.lock().map_err(|_| CudaError::Driver {
+        let mut exchanges = graph.exchanges.lock().map_err(|_| CudaError::Driver {
             what: "starting a partitioned run",
             message: "an earlier run on this graph panicked".into(),
         })?;
-        let exchanges = graph.exchanges()?;
+        if exchanges.is_empty() {
+            *exchanges = graph.make_exchanges()?;
+        }
         let runs: Vec<Result<Run<P::Value>, CudaError>> = std::thread::scope(|scope| {
             let threads: Vec<_> = exchanges
-                .into_iter()
+                .iter_mut()
                 .enumerate()
-                .map(|(p, mut exchange)| {
+                .map(|(p, exchange)| {
                     scope.spawn(move || {
                         let share = &graph.shares[p];
                         share.gpu.bind()?;
                         let link = ShareLink {
-                            exchange: &mut *exchange,
+                            exchange: &mut **exchange,
                             ranges: &graph.ranges,
                             arcs: graph.num_arcs,
                             degrees: &graph.degrees[p],
                         };
-                        self.run_share(program, share, link)
+                        let run = self.run_share(program, share, link);
+                        if run.is_err() {
+                            exchange.leave();
+                        }
+                        run
                     })
                 })
                 .collect();
             threads.into_iter().map(|t| t.join().unwrap_or_else(|_| Err(panicked()))).collect()
         });
+        if runs.iter().any(Result::is_err) {
+            // A share that failed left the others' exchanges mid-way: the next run makes new ones.
+            exchanges.clear();
+        }
         let mut runs = runs.into_iter().collect::<Result<Vec<_>, _>>()?;
         let mut first = runs.swap_remove(0);
         for other in &runs {

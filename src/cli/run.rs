@@ -36,10 +36,15 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
     backend: BackendArg,
     /// GPUs of this host to use on the CUDA backend: a count, or `all`. Many-search algorithms
-    /// (msbfs, closeness, harmonic, eccentricity, bc) split their sources over them; the others run on
-    /// the first GPU.
+    /// (msbfs, closeness, harmonic, eccentricity, bc) split their sources over them; the graph's
+    /// programs (bfs, sssp, pr, wcc, kcore, ...) split the graph over them, each GPU holding the arcs
+    /// into a range of vertices (NCCL between them); tc, triangles, jaccard and scc run on the first.
     #[arg(long, value_name = "N|all", default_value = "1", value_parser = parse_gpus, allow_negative_numbers = true)]
     gpus: GpusArg,
+    /// Split the graph into N shares on the one GPU, as `--gpus N` splits it over N GPUs (the shares
+    /// exchange by copies on the device): the multi-GPU engine on one GPU, for tests and measurements.
+    #[arg(long, value_name = "N", value_parser = numbers::at_least_one, allow_negative_numbers = true)]
+    shares: Option<u32>,
     #[command(flatten)]
     engine: EngineArgs,
     /// Check the result against the serial oracle (exit code 1 if it disagrees).
@@ -263,7 +268,10 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
             }
             runner(BackendArg::Cpu, GpusArg::Count(1), args.engine.options(), &graph)?
         }
-        false => runner(args.backend, args.gpus, args.engine.options(), &graph)?,
+        false => match args.shares {
+            Some(shares) => shares_runner(&args, shares, &graph)?,
+            None => runner(args.backend, args.gpus, args.engine.options(), &graph)?,
+        },
     };
     let meter = if args.energy { energy_meter(&runner) } else { None };
     let before = meter.as_ref().and_then(|m| m.millijoules().ok());
@@ -293,9 +301,10 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
             println!("{line}");
         }
     }
-    let backend = match runner.backend() {
-        simdx::Backend::Gpus(n) => format!("cuda on {n} GPUs"),
-        one => one.name().to_string(),
+    let backend = match (runner.backend(), args.shares) {
+        (simdx::Backend::Gpus(n), _) => format!("cuda on {n} GPUs"),
+        (simdx::Backend::Cuda, Some(shares)) => format!("cuda, {shares} shares on one GPU"),
+        (one, _) => one.name().to_string(),
     };
     report(&args, &backend, &graph, labels.as_ref(), energy_j, outcome)
 }
@@ -525,4 +534,14 @@ fn write_lines<W: Write, V: Value>(
         writeln!(out)?;
     }
     Ok(())
+}
+
+/// The runner of `--shares`: the CUDA backend on one GPU, the graph split into `shares` shares on it.
+fn shares_runner<'g>(args: &RunArgs, shares: u32, graph: &'g Graph) -> Result<simdx::Runner<'g>, CliError> {
+    if args.backend == BackendArg::Cpu || args.gpus != GpusArg::Count(1) {
+        return Err(CliError::Usage(
+            "--shares splits the graph on one GPU: it takes neither --backend cpu nor --gpus".into(),
+        ));
+    }
+    Ok(simdx::Runner::with_shares_on_one_gpu(graph, shares as usize, args.engine.options())?)
 }

@@ -52,6 +52,11 @@ pub trait Exchange: Send {
     /// `buffer` is a live device allocation of this share's device holding every range, not accessed
     /// by anything else until the call returns.
     unsafe fn share_ranges(&mut self, buffer: u64, ranges: &[Range<usize>]) -> Result<(), CudaError>;
+
+    /// Leaves the run early (this share failed): the others' next exchange fails rather than waits for
+    /// it, where the way of exchanging allows (shares on one GPU; NCCL has no such notice, and the
+    /// other GPUs' shares wait).
+    fn leave(&mut self) {}
 }
 
 /// What the shares of one GPU meet at: a barrier that fails (rather than waits forever) once a share
@@ -174,15 +179,25 @@ impl Exchange for LocalExchange {
         self.stream.synchronize().map_err(driver("copying between shares"))?;
         self.meeting.wait()
     }
+
+    fn leave(&mut self) {
+        self.break_meeting();
+    }
 }
 
-impl Drop for LocalExchange {
-    /// A share that leaves the run early (an error) breaks the meeting, so that the others fail
-    /// instead of waiting for it forever.
-    fn drop(&mut self) {
+impl LocalExchange {
+    /// Breaks the meeting: every share's wait fails from now on.
+    fn break_meeting(&self) {
         if let Ok(mut s) = self.meeting.state.lock() {
             s.broken = true;
             self.meeting.turn.notify_all();
         }
+    }
+}
+
+impl Drop for LocalExchange {
+    /// A share whose exchange goes away cannot meet the others any more.
+    fn drop(&mut self) {
+        self.break_meeting();
     }
 }
