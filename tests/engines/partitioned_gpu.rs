@@ -5,7 +5,7 @@
 //! has them, `SIMDX_REQUIRE_GPUS=2` making a skip a failure) through NCCL.
 #![cfg(feature = "cuda")]
 
-use simdx::engine::{DirectionPolicy, FilterPolicy, RunOptions};
+use simdx::engine::{DirectionPolicy, FilterPolicy, LabelPolicy, RunOptions};
 use simdx::Graph;
 use simdx_algos::{default_delta, verify, Bfs, BfsTree, KCore, PageRank, Sssp, Wcc};
 use simdx_cuda::{CudaEngine, DeviceGraph, PartitionedGraph};
@@ -36,8 +36,14 @@ fn check_programs(g: &Graph, whole: &DeviceGraph, parted: &PartitionedGraph) {
         verify::bfs_tree(g, source, &parents).unwrap_or_else(|e| panic!("bfs parents, {what}: {e}"));
         let hops = engine.run_partitioned(&crate::gpu::Hops { source }, parted).unwrap();
         assert_eq!(hops.values, bfs.values, "a user's program, {what}");
+        // A partitioned run propagates labels (linking joins classes over the whole graph): on a
+        // directed graph they flow forwards only, as on one GPU under the same policy.
         let wcc = engine.run_partitioned(&Wcc, parted).unwrap();
-        verify::wcc(g, &wcc.values).unwrap_or_else(|e| panic!("wcc, {what}: {e}"));
+        let propagating = CudaEngine::new(RunOptions { labels: LabelPolicy::Propagate, ..opts });
+        assert_eq!(wcc.values, propagating.run(&Wcc, whole).unwrap().values, "wcc, {what}");
+        if !g.is_directed() {
+            verify::wcc(g, &wcc.values).unwrap_or_else(|e| panic!("wcc, {what}: {e}"));
+        }
         let core = engine.run_partitioned(&KCore { k: 4 }, parted).unwrap();
         assert_eq!(core.values, engine.run(&KCore { k: 4 }, whole).unwrap().values, "k-core, {what}");
         let params = PageRank { tolerance: 1e-9, ..PageRank::default() };
