@@ -47,6 +47,38 @@ pub(crate) struct StrongBuffers {
     kernels: Kernels,
     ctr: CudaSlice<u64>,
     state: CudaSlice<ScState>,
+    /// Rounds run since the last [`Phases::mark`] (for `SIMDX_PROFILE=1`).
+    rounds: u32,
+}
+
+/// With `SIMDX_PROFILE=1`, what each phase of a call took: its rounds and time, printed at the end.
+struct Phases {
+    on: bool,
+    since: std::time::Instant,
+    lines: Vec<String>,
+}
+
+impl Phases {
+    fn new() -> Phases {
+        let on = std::env::var_os("SIMDX_PROFILE").is_some_and(|v| v == "1");
+        Phases { on, since: std::time::Instant::now(), lines: Vec::new() }
+    }
+
+    /// Records phase `name` as ending now, with the rounds `b` ran in it.
+    fn mark(&mut self, name: &str, b: &mut StrongBuffers) {
+        if self.on {
+            let ms = self.since.elapsed().as_secs_f64() * 1e3;
+            self.lines.push(format!("{name} {ms:.2} ms ({} rounds)", b.rounds));
+            self.since = std::time::Instant::now();
+        }
+        b.rounds = 0;
+    }
+
+    fn print(&self) {
+        if self.on {
+            eprintln!("simdx profile: scc {}", self.lines.join(", "));
+        }
+    }
 }
 
 impl StrongBuffers {
@@ -59,6 +91,7 @@ impl StrongBuffers {
             kernels: Kernels::one(module),
             ctr: s.alloc_zeros::<u64>(strong::WORDS).map_err(driver(what))?,
             state: s.alloc_zeros::<ScState>(1).map_err(driver(what))?,
+            rounds: 0,
         })
     }
 }
@@ -143,6 +176,7 @@ impl DeviceGraph {
     ) -> Result<u64, CudaError> {
         let mut placed = 0;
         for r in 1u32.. {
+            b.rounds += 1;
             self.sc_clear(b)?;
             round(self, b, r)?;
             let ctr = self.sc_counters(b)?;
@@ -215,17 +249,23 @@ impl DeviceGraph {
         if n == 0 {
             return Ok((Vec::new(), SccStats::default()));
         }
+        let mut phases = Phases::new();
         let mut arrays = self.sc_arrays(b)?;
+        phases.mark("arrays", b);
         let mut stats = SccStats { trimmed: self.sc_trim(b)?, ..SccStats::default() };
+        phases.mark("trim", b);
         let mut placed = stats.trimmed;
         if let Some(size) = self.sc_forward_backward(b, &mut arrays)? {
+            phases.mark("forward-backward", b);
             stats.pivot_component = size;
             let trimmed = self.sc_trim(b)?;
+            phases.mark("trim", b);
             stats.trimmed += trimmed;
             placed += size + trimmed;
         }
         while placed < n {
             let found = self.sc_colour_round(b)?;
+            phases.mark(&format!("colour ({found} placed)"), b);
             if found == 0 {
                 let what = "colouring the strongly connected components";
                 return Err(CudaError::Driver { what, message: "a colouring round placed no vertex".into() });
@@ -235,6 +275,8 @@ impl DeviceGraph {
         }
         let mut components = self.gpu.stream.clone_dtoh(&arrays.comp).map_err(driver("reading the components"))?;
         components.truncate(n as usize);
+        phases.mark("read", b);
+        phases.print();
         Ok((components, stats))
     }
 }

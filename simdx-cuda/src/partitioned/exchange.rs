@@ -45,8 +45,8 @@ pub trait Exchange: Send {
 
     /// Part `p`'s bytes `ranges[p]` of the device buffer at `buffer` (on this share's device, at least
     /// `ranges`' end long), written by its owner, copied into every other share's buffer at the same
-    /// place. Work on the share's stream before the call is complete before the copy; the copies are
-    /// complete when it returns.
+    /// place. The copies come after the work on the share's stream before the call, and before any
+    /// work on it after the call (they may still be under way when it returns).
     ///
     /// # Safety
     /// `buffer` is a live device allocation of this share's device holding every range, not accessed
