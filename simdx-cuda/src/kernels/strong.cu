@@ -18,7 +18,11 @@
  * search, sc_expand with which 2 goes over in-arcs into open vertices of the same colour, and
  * sc_colour_place names what it entered by its colour (the root's id: the smallest id reaching every
  * vertex of the colour, itself in the component, so its smallest id). On an undirected graph the
- * in-CSR is the out-CSR, and the components are the connected components. */
+ * in-CSR is the out-CSR, and the components are the connected components.
+ *
+ * The kernels that walk arcs (trim, search, colour) take a vertex per lane, but a list of at least
+ * SC_WIDE arcs is walked by the lane's whole warp in turn: a hub's list walked by one thread would
+ * hold up the round (kron's largest lists hold tens of thousands of arcs). */
 
 extern "C" {
 
@@ -36,6 +40,31 @@ typedef unsigned long long sc_u64;
 /* This thread's first vertex, and the grid's stride. */
 __device__ __forceinline__ sc_u64 sc_first() { return (sc_u64)blockIdx.x * blockDim.x + threadIdx.x; }
 __device__ __forceinline__ sc_u64 sc_stride() { return (sc_u64)gridDim.x * blockDim.x; }
+/* This thread's lane, and its warp's first vertex (whole warps stride together). */
+__device__ __forceinline__ sc_u32 sc_lane() { return threadIdx.x & 31u; }
+__device__ __forceinline__ sc_u64 sc_warp_first() { return sc_first() - sc_lane(); }
+
+/* Arcs from which a list is walked by the whole warp. */
+#define SC_WIDE 32
+
+/* Runs BODY for every arc `si` in [b, e) of vertex `vv` of each `live` lane, as `sv`: lists of at least
+ * SC_WIDE arcs by the whole warp in turn, the others by their own lane. Called by whole warps. */
+#define SC_WARP_ARCS(live, vv, b, e, BODY)                                                                \
+    do {                                                                                                 \
+        bool sc_wide_ = (live) && (e) - (b) >= SC_WIDE;                                                  \
+        unsigned sc_wides_ = __ballot_sync(SC_FULL, sc_wide_);                                           \
+        while (sc_wides_) {                                                                              \
+            int sc_l_ = __ffs(sc_wides_) - 1;                                                            \
+            sc_wides_ &= sc_wides_ - 1u;                                                                 \
+            sc_u32 sv = __shfl_sync(SC_FULL, (vv), sc_l_);                                               \
+            sc_u64 sc_b_ = __shfl_sync(SC_FULL, (b), sc_l_), sc_e_ = __shfl_sync(SC_FULL, (e), sc_l_);   \
+            for (sc_u64 si = sc_b_ + sc_lane(); si < sc_e_; si += 32) { BODY; }                          \
+        }                                                                                                \
+        if ((live) && !sc_wide_) {                                                                       \
+            sc_u32 sv = (vv);                                                                            \
+            for (sc_u64 si = (b); si < (e); si++) { BODY; }                                              \
+        }                                                                                                \
+    } while (0)
 
 /* Whether v has no component yet. */
 __device__ __forceinline__ bool sc_open(const sc_state* s, sc_u32 v) { return s->comp[v] == SC_OPEN; }
@@ -48,22 +77,44 @@ __device__ __forceinline__ void sc_placed(const sc_state* s, sc_u64 placed) {
     }
 }
 
-/* Whether v has an open neighbour other than itself in its list of off / adj. */
-__device__ bool sc_linked(const sc_state* s, const sc_u64* off, const sc_u32* adj, sc_u32 v) {
-    for (sc_u64 e = off[v]; e < off[v + 1]; e++) {
-        sc_u32 u = adj[e];
-        if (u != v && sc_open(s, u)) return true;
+/* Whether the `live` lane's vertex v has an open neighbour other than itself in its list of off / adj
+ * (a wide list searched by the whole warp, 32 arcs at a time). Called by whole warps. */
+__device__ bool sc_linked(const sc_state* s, const sc_u64* off, const sc_u32* adj, bool live, sc_u32 v) {
+    sc_u64 b = live ? off[v] : 0ull, e = live ? off[v + 1] : 0ull;
+    bool wide = live && e - b >= SC_WIDE, found = false;
+    unsigned wides = __ballot_sync(SC_FULL, wide);
+    while (wides) {
+        int l = __ffs(wides) - 1;
+        wides &= wides - 1u;
+        sc_u32 lv = __shfl_sync(SC_FULL, v, l);
+        sc_u64 lb = __shfl_sync(SC_FULL, b, l), le = __shfl_sync(SC_FULL, e, l);
+        bool any = false;
+        for (sc_u64 base = lb; base < le && !any; base += 32) {
+            sc_u64 i = base + sc_lane();
+            sc_u32 u = i < le ? adj[i] : lv;
+            any = __ballot_sync(SC_FULL, u != lv && sc_open(s, u)) != 0u;
+        }
+        if (sc_lane() == (sc_u32)l) found = any;
     }
-    return false;
+    if (live && !wide) {
+        for (sc_u64 i = b; i < e && !found; i++) {
+            sc_u32 u = adj[i];
+            found = u != v && sc_open(s, u);
+        }
+    }
+    return found;
 }
 
 /* One round of trimming: every open vertex without an open in- or out-neighbour is placed alone. */
 __global__ void sc_trim(const sc_state* s) {
     sc_u64 placed = 0;
-    for (sc_u64 v = sc_first(); v < s->n; v += sc_stride()) {
+    for (sc_u64 base = sc_warp_first(); base < s->n; base += sc_stride()) {
+        sc_u64 v = base + sc_lane();
         sc_u32 u = (sc_u32)v;
-        if (!sc_open(s, u)) continue;
-        if (!sc_linked(s, s->off, s->tgt, u) || !sc_linked(s, s->ioff, s->isrc, u)) {
+        bool live = v < s->n && sc_open(s, u);
+        bool out = sc_linked(s, s->off, s->tgt, live, u);
+        bool in = sc_linked(s, s->ioff, s->isrc, live, u);
+        if (live && (!out || !in)) {
             s->comp[u] = u;
             placed++;
         }
@@ -113,15 +164,17 @@ __global__ void sc_expand(const sc_state* s, sc_u32 which, sc_u32 round) {
     const sc_u64* off = which == 0u ? s->off : s->ioff;
     const sc_u32* adj = which == 0u ? s->tgt : s->isrc;
     bool changed = false;
-    for (sc_u64 v = sc_first(); v < s->n; v += sc_stride()) {
-        if (mark[v] != round) continue;
-        for (sc_u64 e = off[v]; e < off[v + 1]; e++) {
-            sc_u32 u = adj[e];
-            if (mark[u] == 0u && sc_admit(s, which, (sc_u32)v, u)) {
+    for (sc_u64 base = sc_warp_first(); base < s->n; base += sc_stride()) {
+        sc_u64 v = base + sc_lane();
+        bool live = v < s->n && mark[v] == round;
+        sc_u64 b = live ? off[v] : 0ull, e = live ? off[v + 1] : 0ull;
+        SC_WARP_ARCS(live, (sc_u32)v, b, e, {
+            sc_u32 u = adj[si];
+            if (mark[u] == 0u && sc_admit(s, which, sv, u)) {
                 mark[u] = round + 1u;
                 changed = true;
             }
-        }
+        });
     }
     if (changed) s->ctr[SC_CHANGED] = 1ull;
 }
@@ -165,16 +218,18 @@ __global__ void sc_colour_init(const sc_state* s) {
  * open out-neighbours (atomicMin); one whose colour falls is due at round + 1. */
 __global__ void sc_colour(const sc_state* s, sc_u32 round) {
     bool changed = false;
-    for (sc_u64 v = sc_first(); v < s->n; v += sc_stride()) {
-        if (s->fw[v] != round || !sc_open(s, (sc_u32)v)) continue;
-        sc_u32 c = s->colour[v];
-        for (sc_u64 e = s->off[v]; e < s->off[v + 1]; e++) {
-            sc_u32 u = s->tgt[e];
-            if (s->colour[u] > c && sc_open(s, u) && atomicMin(&s->colour[u], c) > c) {
+    for (sc_u64 base = sc_warp_first(); base < s->n; base += sc_stride()) {
+        sc_u64 v = base + sc_lane();
+        bool live = v < s->n && s->fw[v] == round && sc_open(s, (sc_u32)v);
+        sc_u32 c = live ? s->colour[v] : SC_OPEN;
+        sc_u64 b = live ? s->off[v] : 0ull, e = live ? s->off[v + 1] : 0ull;
+        SC_WARP_ARCS(live, c, b, e, {
+            sc_u32 u = s->tgt[si];
+            if (s->colour[u] > sv && sc_open(s, u) && atomicMin(&s->colour[u], sv) > sv) {
                 s->fw[u] = round + 1u;
                 changed = true;
             }
-        }
+        });
     }
     if (changed) s->ctr[SC_CHANGED] = 1ull;
 }
