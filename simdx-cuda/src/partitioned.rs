@@ -20,7 +20,7 @@ use simdx_core::engine::Run;
 use simdx_core::partition::{whole_degrees, Partition, WORD_VERTICES};
 use simdx_core::Graph;
 
-use crate::engine::ShareLink;
+use crate::engine::{PairBuffers, ShareLink};
 use crate::error::{driver, CudaError};
 use crate::gpu::Gpu;
 use crate::graph::DeviceGraph;
@@ -43,6 +43,8 @@ pub struct PartitionedGraph {
     shares: Vec<DeviceGraph>,
     /// The whole graph's degrees, one copy on each share's GPU.
     degrees: Vec<CudaSlice<u32>>,
+    /// Each share's room for the pairs of changed values it trades.
+    pairs: Vec<PairBuffers>,
     placement: Placement,
     num_arcs: u64,
     num_edges: u64,
@@ -73,15 +75,18 @@ impl PartitionedGraph {
         let degrees = whole_degrees(graph);
         let mut shares = Vec::with_capacity(gpus.len());
         let mut uploaded = Vec::with_capacity(gpus.len());
+        let mut pairs = Vec::with_capacity(gpus.len());
         for (p, gpu) in gpus.iter().enumerate() {
             // One share's host copy at a time: the host holds the graph and one share.
             shares.push(DeviceGraph::upload(gpu, &partition.share(graph, p))?);
             uploaded.push(gpu.stream.clone_htod(&degrees).map_err(driver("uploading the degrees"))?);
+            pairs.push(PairBuffers::new(gpu, graph.num_vertices() as u32)?);
         }
         Ok(PartitionedGraph {
             ranges: (0..gpus.len()).map(|p| partition.range(p)).collect(),
             shares,
             degrees: uploaded,
+            pairs,
             placement,
             num_arcs: graph.num_arcs(),
             num_edges: graph.num_edges(),
@@ -149,6 +154,7 @@ impl CudaEngine {
                             ranges: &graph.ranges,
                             arcs: graph.num_arcs,
                             degrees: &graph.degrees[p],
+                            pairs: &graph.pairs[p],
                         };
                         let run = self.run_share(program, share, link);
                         if run.is_err() {

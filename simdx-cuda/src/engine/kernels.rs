@@ -106,6 +106,9 @@ pub(super) struct StepKernels {
     /// vertices into a list (kernels/shares.cu).
     pub(super) share_mark: CudaFunction,
     pub(super) share_collect: CudaFunction,
+    /// A partitioned run's exchange of the values a step changed, as (vertex, value) pairs.
+    pub(super) share_pack: CudaFunction,
+    pub(super) share_unpack: CudaFunction,
 }
 
 impl StepKernels {
@@ -127,6 +130,8 @@ impl StepKernels {
             scan: [k.get("sx_scan_count")?, k.get("sx_scan_offsets")?, k.get("sx_scan_write")?],
             share_mark: k.get("sx_share_mark")?,
             share_collect: k.get("sx_share_collect")?,
+            share_pack: k.get("sx_share_pack")?,
+            share_unpack: k.get("sx_share_unpack")?,
         })
     }
 }

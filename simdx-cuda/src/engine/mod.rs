@@ -18,7 +18,7 @@ mod steps;
 mod units;
 mod weights;
 
-pub(crate) use share_steps::ShareLink;
+pub(crate) use share_steps::{PairBuffers, ShareLink};
 #[cfg(test)]
 pub(crate) use units::PHASES;
 pub use units::{kernel_source, kernel_units, KERNEL_GROUPS, STEP_GROUPS};

@@ -35,6 +35,26 @@ pub(crate) struct ShareLink<'a> {
     pub(crate) arcs: u64,
     /// The whole graph's degrees on this share's GPU (`simdx_core::partition::whole_degrees`).
     pub(crate) degrees: &'a CudaSlice<u32>,
+    /// Where the changed values are traded as pairs.
+    pub(crate) pairs: &'a PairBuffers,
+}
+
+/// A share's room for (vertex, value) pairs: a vertex id and a value (8 bytes at most) per vertex.
+pub(crate) struct PairBuffers {
+    pub(crate) ids: CudaSlice<u32>,
+    pub(crate) values: CudaSlice<u8>,
+}
+
+impl PairBuffers {
+    /// Room for `n` pairs on `gpu`.
+    pub(crate) fn new(gpu: &crate::Gpu, n: u32) -> Result<PairBuffers, CudaError> {
+        let n = n.max(1) as usize;
+        let what = "allocating a share's exchange buffers";
+        Ok(PairBuffers {
+            ids: gpu.stream.alloc_zeros::<u32>(n).map_err(driver(what))?,
+            values: gpu.stream.alloc_zeros::<u8>(n * 8).map_err(driver(what))?,
+        })
+    }
 }
 
 impl ShareLink<'_> {
@@ -95,7 +115,7 @@ impl CudaEngine {
             }
             run.select(reached)?;
             if !run.every {
-                run.share_values()?;
+                run.share_changed(reached)?;
                 run.share_frontier()?;
             }
         }
@@ -132,6 +152,44 @@ impl<P: DeviceProgram> HostRun<'_, P> {
         let buffer = self.now.device_ptr(&self.stream).0;
         // SAFETY: `now` holds n values, which every range lies within; nothing else touches it meanwhile.
         unsafe { link.exchange.share_ranges(buffer, &ranges) }
+    }
+
+    /// Every share's values changed by the step, given to the others: those of the vertices it reached
+    /// (`next[..reached]`, the only ones a step changes; select leaves the list as it was), as pairs
+    /// when they are few (under a quarter of the bytes of every value), else every owned value. Also
+    /// reduces whether a vertex waits in a later bucket on some share, which select leaves to it.
+    pub(super) fn share_changed(&mut self, reached: u32) -> Result<(), CudaError> {
+        let Some(link) = self.share.as_mut() else { return Ok(()) };
+        let parts = link.ranges.len();
+        let mut counts = vec![0u64; parts + 1];
+        counts[link.exchange.part()] = u64::from(reached);
+        counts[parts] = u64::from(self.pending_maybe);
+        link.exchange.reduce(&mut counts, Reduce::SumU64)?;
+        self.pending_maybe = counts[parts] > 0;
+        let size = std::mem::size_of::<P::Value>() as u64;
+        let total: u64 = counts[..parts].iter().sum();
+        if total * (4 + size) * 4 > u64::from(self.n) * size {
+            return self.share_values();
+        }
+        let starts: Vec<u64> = counts[..parts].iter().scan(0, |at, &c| Some(std::mem::replace(at, *at + c))).collect();
+        let ranges = |width: u64| -> Vec<Range<usize>> {
+            (0..parts).map(|p| (starts[p] * width) as usize..((starts[p] + counts[p]) * width) as usize).collect()
+        };
+        let (mine, pairs) = (starts[link.exchange.part()] as usize, link.pairs);
+        let ids = pairs.ids.slice(mine..mine + reached as usize);
+        let values = pairs.values.slice(mine * size as usize..(mine + reached as usize) * size as usize);
+        let cfg = self.shapes.per_thread(reached);
+        launch_step!(self.stream, self.f.share_pack, cfg, &self.state, &*self.next, &reached, &ids, &values);
+        let at = (pairs.ids.device_ptr(&self.stream).0, pairs.values.device_ptr(&self.stream).0);
+        // SAFETY: the ranges lie within the first `total` pairs, which the buffers hold (room for n).
+        unsafe {
+            link.exchange.share_ranges(at.0, &ranges(4))?;
+            link.exchange.share_ranges(at.1, &ranges(size))?;
+        }
+        let total = total as u32;
+        let cfg = self.shapes.per_thread(total);
+        launch_step!(self.stream, self.f.share_unpack, cfg, &self.state, &pairs.ids, &pairs.values, &total);
+        Ok(())
     }
 
     /// The whole next frontier from every share's owned part of it: each marks its own in a bitmap

@@ -411,8 +411,9 @@ impl<P: DeviceProgram> HostRun<'_, P> {
         );
         let c = read_counters(&self.stream, &mut *self.counters)?;
         self.len = c[NEXT_LEN] as u32;
-        self.pending_maybe |= self.any_share(c[PENDING] > 0)?;
-        // A share's selection is only its own part of the frontier: the whole one is prepared anew.
+        // A share's `pending_maybe` is reduced with its changed values (`share_changed`), and its
+        // selection is only its own part of the frontier: the whole one is prepared anew.
+        self.pending_maybe |= c[PENDING] > 0;
         self.prepared = if self.share.is_some() { None } else { Some(c) };
         Ok(())
     }

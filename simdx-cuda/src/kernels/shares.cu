@@ -1,6 +1,8 @@
-/* A partitioned run's frontier exchange (simdx-cuda/src/engine/share_steps.rs): each share marks the
- * vertices it owns of its next frontier in a bitmap, the shares trade the words they own, and each one
- * lists the bitmap's vertices as the whole next frontier. */
+/* A partitioned run's exchanges (simdx-cuda/src/engine/share_steps.rs). The frontier: each share marks
+ * the vertices it owns of its next frontier in a bitmap, the shares trade the words they own, and each
+ * one lists the bitmap's vertices as the whole next frontier. The values a step changed, when they are
+ * few: each share packs its reached vertices and their values as pairs, the shares trade their pairs,
+ * and each one writes them all into its values. */
 
 extern "C" {
 
@@ -38,6 +40,21 @@ __global__ void sx_share_collect(const sx_state* __restrict__ s, const simdx_u32
             word &= word - 1u;
         }
     }
+}
+
+/* The `len` vertices of `list` (a share's reached vertices) and their values, as pairs: ids[i], vals[i]. */
+__global__ void sx_share_pack(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32* ids,
+                              simdx_value* vals) {
+    for (simdx_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < len; i += gridDim.x * blockDim.x) {
+        simdx_u32 v = list[i];
+        ids[i] = v;
+        vals[i] = s->now[v];
+    }
+}
+
+/* Every share's pairs (`len` in all) into the values. */
+__global__ void sx_share_unpack(const sx_state* __restrict__ s, const simdx_u32* ids, const simdx_value* vals, simdx_u32 len) {
+    for (simdx_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < len; i += gridDim.x * blockDim.x) s->now[ids[i]] = vals[i];
 }
 #endif
 

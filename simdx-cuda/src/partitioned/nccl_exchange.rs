@@ -22,7 +22,7 @@ const NCCL_FLOAT64: c_int = 8;
 const NCCL_SUM: c_int = 0;
 const NCCL_MIN: c_int = 3;
 /// The most words one reduction carries.
-const REDUCE_WORDS: usize = 8;
+const REDUCE_WORDS: usize = 64;
 
 /// One share's end of an exchange between GPUs: its rank's communicator and its GPU's stream.
 pub struct NcclExchange {
