@@ -25,8 +25,10 @@ vertex's name in :attr:`Graph.labels`; on such a graph sources are given by name
 ``bp`` (belief propagation) and ``mlp`` (a layered network's forward pass) take per-vertex numpy
 arrays, as ``simdx run bp --priors`` and ``simdx run mlp --input --bias`` take files.
 
-``msbfs``, ``closeness``, ``harmonic``, ``eccentricity`` and ``betweenness`` also take ``gpus=N`` (or
-``"all"``): their searches split over the first N GPUs of the host. ``triangle_count``, ``triangles``,
+Every function also takes ``gpus=N`` (or ``"all"``) with the CUDA backend: ``msbfs``, ``closeness``,
+``harmonic``, ``eccentricity`` and ``betweenness`` split their searches over the first N GPUs of the
+host, and the programs (``bfs``, ``bfs_parents``, ``sssp``, ``pagerank``, ``ppr``, ``wcc``, ``kcore``,
+``spmv``, ``bp``, ``mlp``) split the graph over them, with the same results as on one GPU. ``triangle_count``, ``triangles``,
 ``jaccard`` and ``scc`` take ``backend`` as the others do (the GPU's sorted-list intersections and
 strongly connected components give the CPU's results exactly); ``louvain`` runs on the CPU.
 

@@ -10,21 +10,22 @@ use simdx::algos::{
     bfs_tree, core_numbers, Bfs, BfsTree, Bp, KCore, Mlp, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp,
     Wcc, WideSssp,
 };
-use simdx::engine::{Direction, FilterUsed, Run, RunStats};
+use simdx::engine::{Direction, FilterUsed, Run, RunOptions, RunStats};
 use simdx::intersect::{IntersectError, Intersections};
 use simdx::multi_source::{MultiSourceError, MultiStats, Searches, Traversal};
 use simdx::{Backend, Graph, RunError, Runner, VertexId};
 
 use crate::errors::{simdx_error, value_error};
 use crate::graph::{NativeGraph, Ran, Runners};
-use crate::options::{backend, gpu_count, run_options};
+use crate::options::{backend, gpu_count, gpus_option, run_options};
 
 const UNREACHED: u32 = u32::MAX;
 
 /// The values of one run and its statistics, as Python objects.
 type Output<'py> = (Bound<'py, PyAny>, Bound<'py, PyDict>);
 
-/// Runs `program` on `graph` through `runners`, without the GIL.
+/// Runs `program` on `graph` through `runners`, without the GIL; on several GPUs (`gpus=` among the
+/// options) the graph is split over them.
 fn run<P: DeviceProgram + Sync>(
     py: Python<'_>,
     (graph, runners): (&std::sync::Arc<Graph>, &Runners),
@@ -32,8 +33,15 @@ fn run<P: DeviceProgram + Sync>(
     backend_name: &str,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<(Run<P::Value>, Ran)> {
-    let (backend, options) = (backend(backend_name)?, run_options(options)?);
-    py.detach(|| runners.with(graph, backend, options, |runner| runner.run(program)))
+    let (backend, gpus, options) = program_options(backend_name, options)?;
+    py.detach(|| runners.on(graph, backend, gpus, options, |runner| runner.run(program)))
+}
+
+/// A program's backend, GPUs (`gpus=`, checked against the backend) and run options.
+fn program_options(backend_name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<(Backend, usize, RunOptions)> {
+    let backend = backend(backend_name)?;
+    let (gpus, options) = gpus_option(options)?;
+    Ok((backend, gpu_count(backend, gpus)?, run_options(options.as_ref())?))
 }
 
 /// Levels as Python sees them: `int64`, -1 where unreached.
@@ -116,13 +124,13 @@ pub fn sssp<'py>(
     }
     let n = graph.graph().num_vertices();
     let (host, runners) = graph.prepared();
-    let (backend, options) = (self::backend(backend)?, run_options(options)?);
+    let (backend, gpus, options) = program_options(backend, options)?;
     // The width is the runner's (wider on a GPU) unless given; distances are u64 where a sum could
     // pass u32::MAX.
     let wide = !simdx::algos::sssp::fits_u32(host);
     let (distances, run_stats, ran) = py.detach(|| {
         runners
-            .with(host, backend, options, |runner| {
+            .on(host, backend, gpus, options, |runner| {
                 let delta = delta.unwrap_or_else(|| runner.sssp_delta(host));
                 let unreached = |d: u64, max: u64| if d == max { f64::INFINITY } else { d as f64 };
                 if wide {
@@ -223,7 +231,7 @@ pub fn kcore<'py>(
         let inside: Vec<bool> = run.values.iter().map(|&d| d >= k).collect();
         return Ok((PyArray1::from_vec(py, inside).into_any(), stats(py, &run.stats, &ran)?));
     }
-    let (backend, options) = (self::backend(backend)?, run_options(options)?);
+    let (backend, gpus, options) = program_options(backend, options)?;
     let n = sym.num_vertices();
     let decompose = |runner: &Runner<'static>| -> Result<(Vec<u32>, RunStats), RunError> {
         let mut total = RunStats::default();
@@ -236,7 +244,7 @@ pub fn kcore<'py>(
         })?;
         Ok((cores, total))
     };
-    let ((cores, total), ran) = py.detach(|| runners.with(sym, backend, options, decompose))?;
+    let ((cores, total), ran) = py.detach(|| runners.on(sym, backend, gpus, options, decompose))?;
     let cores: Vec<i64> = cores.iter().map(|&c| i64::from(c)).collect();
     Ok((PyArray1::from_vec(py, cores).into_any(), stats(py, &total, &ran)?))
 }

@@ -53,7 +53,8 @@ impl Runners {
 
     /// [`Runners::with`] on the first `gpus` GPUs when it runs on CUDA (`backend` is `Auto`, `Cpu` or
     /// `Cuda`; `Auto` on several GPUs still falls back to the CPU). Several GPUs split a many-search
-    /// traversal's sources; a program runs on the first. One runner is kept per number of GPUs.
+    /// traversal's sources, and a program's run splits the graph over them. One runner is kept per
+    /// number of GPUs.
     pub fn on<T>(
         &self,
         graph: &Arc<Graph>,

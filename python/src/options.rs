@@ -23,8 +23,30 @@ pub fn backend(name: &str) -> PyResult<Backend> {
     }
 }
 
-/// How many GPUs a many-search call asks for (`None`: one), checked against `backend`: several
-/// apply to `auto` and `cuda` only.
+/// `gpus=` among a program's keyword arguments (a count, or `"all"`: every GPU of the host), and the
+/// other arguments: a program's run on several GPUs takes the graph split over them.
+pub fn gpus_option<'py>(options: Option<&Bound<'py, PyDict>>) -> PyResult<(Option<usize>, Option<Bound<'py, PyDict>>)> {
+    let Some(options) = options else { return Ok((None, None)) };
+    let rest = options.copy()?;
+    let gpus = match rest.get_item("gpus")? {
+        Some(v) if !v.is_none() => match v.extract::<String>() {
+            Ok(all) if all == "all" => Some(simdx::gpu_count().max(1)),
+            Ok(other) => return Err(value_error(format!("gpus = '{other}' is not a number of GPUs or 'all'"))),
+            Err(_) => Some(
+                v.extract::<usize>()
+                    .map_err(|_| value_error(format!("gpus = {v} is not a number of GPUs or 'all'")))?,
+            ),
+        },
+        _ => None,
+    };
+    if rest.contains("gpus")? {
+        rest.del_item("gpus")?;
+    }
+    Ok((gpus, Some(rest)))
+}
+
+/// How many GPUs a call asks for (`None`: one), checked against `backend`: several apply to `auto`
+/// and `cuda` only.
 pub fn gpu_count(backend: Backend, gpus: Option<usize>) -> PyResult<usize> {
     match gpus {
         None => Ok(1),

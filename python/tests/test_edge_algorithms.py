@@ -199,3 +199,21 @@ def test_gpus_is_checked_and_runs_where_the_backend_can():
         assert values == pytest.approx(expected)
         levels = simdx.msbfs(g, list(range(100)), gpus=2, backend="cuda")
         assert (levels == simdx.msbfs(g, list(range(100)), backend="cpu")).all()
+
+
+def test_programs_take_gpus_and_check_it():
+    g = simdx.Graph.from_networkx(random_graph(100, 0.05, 1))
+    with pytest.raises(ValueError, match="gpus"):
+        simdx.bfs(g, 0, backend="cpu", gpus=2)
+    with pytest.raises(ValueError, match="gpus"):
+        simdx.sssp(g, 0, backend="cpu", gpus="two")
+    with pytest.raises(ValueError, match="gpus"):
+        simdx.kcore(g, backend="cpu", gpus=2)
+    levels = simdx.bfs(g, 0, backend="cpu")
+    assert (simdx.bfs(g, 0, backend="cpu", gpus=1) == levels).all()
+    if simdx.gpu_count() >= 2:
+        # The graph split over two GPUs gives what one gives.
+        assert (simdx.bfs(g, 0, backend="cuda", gpus=2) == levels).all()
+        ranks = simdx.pagerank(g, backend="cuda")
+        assert simdx.pagerank(g, backend="cuda", gpus=2) == pytest.approx(ranks, abs=1e-6)
+        assert (simdx.kcore(g, backend="cuda", gpus=2) == simdx.kcore(g, backend="cpu")).all()

@@ -10,6 +10,7 @@
 
 pub(crate) mod exchange;
 mod nccl_exchange;
+pub(crate) mod plan;
 
 use std::ops::Range;
 use std::sync::Mutex;

@@ -23,6 +23,7 @@ use crate::device_structs::step::{EDGES, NEXT_LEN};
 use crate::error::{driver, CudaError};
 use crate::graph::DeviceGraph;
 use crate::partitioned::exchange::{Exchange, Reduce};
+use crate::partitioned::plan::{value_bytes, word_bytes, PairPlan};
 use crate::workspace::Workspace;
 
 /// What a share's run knows of the others: its exchange, every part's vertex range, the whole
@@ -146,9 +147,7 @@ impl<P: DeviceProgram> HostRun<'_, P> {
     /// Every share's owned values given to the others.
     pub(super) fn share_values(&mut self) -> Result<(), CudaError> {
         let Some(link) = self.share.as_mut() else { return Ok(()) };
-        let size = std::mem::size_of::<P::Value>();
-        let ranges: Vec<Range<usize>> =
-            link.ranges.iter().map(|r| r.start as usize * size..r.end as usize * size).collect();
+        let ranges = value_bytes(link.ranges, std::mem::size_of::<P::Value>());
         let buffer = self.now.device_ptr(&self.stream).0;
         // SAFETY: `now` holds n values, which every range lies within; nothing else touches it meanwhile.
         unsafe { link.exchange.share_ranges(buffer, &ranges) }
@@ -167,15 +166,10 @@ impl<P: DeviceProgram> HostRun<'_, P> {
         link.exchange.reduce(&mut counts, Reduce::SumU64)?;
         self.pending_maybe = counts[parts] > 0;
         let size = std::mem::size_of::<P::Value>() as u64;
-        let total: u64 = counts[..parts].iter().sum();
-        if total * (4 + size) * 4 > u64::from(self.n) * size {
+        let Some(plan) = PairPlan::for_counts(&counts[..parts], self.n, size) else {
             return self.share_values();
-        }
-        let starts: Vec<u64> = counts[..parts].iter().scan(0, |at, &c| Some(std::mem::replace(at, *at + c))).collect();
-        let ranges = |width: u64| -> Vec<Range<usize>> {
-            (0..parts).map(|p| (starts[p] * width) as usize..((starts[p] + counts[p]) * width) as usize).collect()
         };
-        let (mine, pairs) = (starts[link.exchange.part()] as usize, link.pairs);
+        let (mine, pairs) = (plan.starts[link.exchange.part()] as usize, link.pairs);
         let ids = pairs.ids.slice(mine..mine + reached as usize);
         let values = pairs.values.slice(mine * size as usize..(mine + reached as usize) * size as usize);
         let cfg = self.shapes.per_thread(reached);
@@ -183,10 +177,10 @@ impl<P: DeviceProgram> HostRun<'_, P> {
         let at = (pairs.ids.device_ptr(&self.stream).0, pairs.values.device_ptr(&self.stream).0);
         // SAFETY: the ranges lie within the first `total` pairs, which the buffers hold (room for n).
         unsafe {
-            link.exchange.share_ranges(at.0, &ranges(4))?;
-            link.exchange.share_ranges(at.1, &ranges(size))?;
+            link.exchange.share_ranges(at.0, &plan.bytes(4))?;
+            link.exchange.share_ranges(at.1, &plan.bytes(size))?;
         }
-        let total = total as u32;
+        let total = plan.total() as u32;
         let cfg = self.shapes.per_thread(total);
         launch_step!(self.stream, self.f.share_unpack, cfg, &self.state, &pairs.ids, &pairs.values, &total);
         Ok(())
@@ -197,9 +191,7 @@ impl<P: DeviceProgram> HostRun<'_, P> {
     /// their words, and each lists the bitmap's vertices as its frontier.
     pub(super) fn share_frontier(&mut self) -> Result<(), CudaError> {
         let Some(link) = self.share.as_mut() else { return Ok(()) };
-        // Part boundaries are multiples of WORD_VERTICES but the last, n: each part owns whole words.
-        let words = |r: &Range<u32>| (r.start / WORD_VERTICES) as usize * 4..r.end.div_ceil(WORD_VERTICES) as usize * 4;
-        let ranges: Vec<Range<usize>> = link.ranges.iter().map(words).collect();
+        let ranges = word_bytes(link.ranges);
         let bits = &mut *self.frontier_bits;
         self.stream.memset_zeros(bits).map_err(driver("clearing the frontier bitmap"))?;
         let len = self.len;

@@ -201,3 +201,60 @@ impl Drop for LocalExchange {
         self.break_meeting();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meeting(parts: usize) -> Arc<Meeting> {
+        Arc::new(Meeting {
+            parts,
+            state: Mutex::new(MeetingState { arrived: 0, round: 0, broken: false, slots: vec![Vec::new(); parts] }),
+            turn: Condvar::new(),
+        })
+    }
+
+    #[test]
+    fn reductions_combine_each_position() {
+        assert_eq!(Reduce::SumU64.of(3, 4), 7);
+        assert_eq!(Reduce::MinU64.of(3, 4), 3);
+        assert_eq!(f64::from_bits(Reduce::SumF64.of(1.5f64.to_bits(), 2.25f64.to_bits())), 3.75);
+    }
+
+    /// Three threads post, meet, and each reads every slot, round after round.
+    #[test]
+    fn shares_meet_and_read_every_post() {
+        let m = meeting(3);
+        std::thread::scope(|scope| {
+            for part in 0..3u64 {
+                let m = m.clone();
+                scope.spawn(move || {
+                    for round in 0..50u64 {
+                        m.post(part as usize, &[part * 100 + round]);
+                        m.wait().unwrap();
+                        let seen: Vec<u64> = m.slots().iter().map(|s| s[0]).collect();
+                        assert_eq!(seen, vec![round, 100 + round, 200 + round]);
+                        m.wait().unwrap();
+                    }
+                });
+            }
+        });
+    }
+
+    /// A share that leaves releases the others' waits with an error.
+    #[test]
+    fn a_broken_meeting_fails_the_waits() {
+        let m = meeting(2);
+        let waiting = {
+            let m = m.clone();
+            std::thread::spawn(move || m.wait())
+        };
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        if let Ok(mut s) = m.state.lock() {
+            s.broken = true;
+            m.turn.notify_all();
+        }
+        assert!(waiting.join().unwrap().is_err());
+        assert!(m.wait().is_err());
+    }
+}
