@@ -129,6 +129,7 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
     /// Prepares a run of `program` on `graph` in workspace `ws`, all before the clock starts: the work
     /// queue, the run state and the program's arrays, the step kernels, the pull plan, the fused
     /// session. Waits for the device and starts the clock.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn new(
         engine: &'a CudaEngine,
         program: &'a P,
