@@ -93,3 +93,18 @@ pub(crate) struct PullPlan {
     pub(crate) chunks: CudaSlice<u64>,
     pub(crate) chunk_count: u32,
 }
+
+impl crate::graph::DeviceGraph {
+    /// The run's arrays, which live with the device graph and are reused by every run on it (each
+    /// run re-initialises what it reads): locked for one run, allocated by the first.
+    pub(crate) fn run_workspace(&self) -> Result<std::sync::MutexGuard<'_, Option<Workspace>>, CudaError> {
+        let mut slot = self.workspace.lock().map_err(|_| CudaError::Driver {
+            what: "reusing the run's buffers",
+            message: "an earlier run on this graph panicked".into(),
+        })?;
+        if slot.is_none() {
+            *slot = Some(Workspace::new(&self.gpu, self.num_vertices)?);
+        }
+        Ok(slot)
+    }
+}

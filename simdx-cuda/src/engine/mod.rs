@@ -36,7 +36,6 @@ use crate::asynchronous::runs_asynchronously;
 use crate::device_structs::step::EDGES;
 use crate::error::CudaError;
 use crate::graph::DeviceGraph;
-use crate::workspace::Workspace;
 
 /// Runs programs on the GPU.
 #[derive(Debug, Clone, Default)]
@@ -128,16 +127,8 @@ impl CudaEngine {
         let (kernels, persistent) = program_kernels::<P>(&graph.gpu, plan.opts.fusion, self.defers_compile())?;
         let plan = if persistent { plan } else { plan.on_the_host() };
         simdx_core::acc::check_lengths(program, graph.num_vertices as usize)?;
-        // The run's arrays live with the device graph and are reused by every run on it (each run
-        // re-initialises what it reads); only the first run on a graph allocates.
-        let mut slot = graph.workspace.lock().map_err(|_| CudaError::Driver {
-            what: "reusing the run's buffers",
-            message: "an earlier run on this graph panicked".into(),
-        })?;
-        if slot.is_none() {
-            *slot = Some(Workspace::new(&graph.gpu, graph.num_vertices)?);
-        }
-        let ws = slot.as_mut().expect("just made");
+        let mut slot = graph.run_workspace()?;
+        let ws = slot.as_mut().expect("made by run_workspace");
         let mut run = HostRun::new(self, program, graph, ws, plan, kernels, entered, None)?;
         run.init()?;
         if run.links() {

@@ -24,7 +24,6 @@ use crate::error::{driver, CudaError};
 use crate::graph::DeviceGraph;
 use crate::partitioned::exchange::{Exchange, Reduce};
 use crate::partitioned::plan::{value_bytes, word_bytes, PairPlan};
-use crate::workspace::Workspace;
 
 /// What a share's run knows of the others: its exchange, every part's vertex range, the whole
 /// graph's arcs and degrees.
@@ -80,14 +79,8 @@ impl CudaEngine {
         let entered = Instant::now();
         let (kernels, _) = program_kernels::<P>(&graph.gpu, plan.opts.fusion, false)?;
         simdx_core::acc::check_lengths(program, graph.num_vertices as usize)?;
-        let mut slot = graph.workspace.lock().map_err(|_| CudaError::Driver {
-            what: "reusing the run's buffers",
-            message: "an earlier run on this graph panicked".into(),
-        })?;
-        if slot.is_none() {
-            *slot = Some(Workspace::new(&graph.gpu, graph.num_vertices)?);
-        }
-        let ws = slot.as_mut().expect("just made");
+        let mut slot = graph.run_workspace()?;
+        let ws = slot.as_mut().expect("made by run_workspace");
         let mut run = HostRun::new(self, program, graph, ws, plan, kernels, entered, Some(link))?;
         run.init()?;
         run.first_frontier()?;
