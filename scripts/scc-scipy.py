@@ -2,9 +2,9 @@
 """Times scipy's strongly connected components on a graph simdx wrote (.sxg), the oracle and peer of
 `simdx run scc`: `simdx gen kron:22:d -o k.sxg`, then `scc-scipy.py k.sxg [--repeat 3] [--labels L]`.
 Prints the components and the median time of `connected_components(directed=True,
-connection='strong')` on the out-CSR (the CSR's construction is not timed). With `--labels`, a file of
-simdx's labels (`<vertex> <label>` lines, as `simdx run scc ... --output L` writes them) is checked to be the same
-partition with each component named by its smallest vertex."""
+connection='strong')` on the out-CSR (the CSR's construction is not timed). With `--labels`, simdx's
+labels (`<vertex> <label>` lines, as `simdx run scc ... --output L` writes them) are checked to be the
+same components, each named by its smallest vertex."""
 import argparse
 import statistics
 import struct
