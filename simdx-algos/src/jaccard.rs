@@ -29,8 +29,13 @@ mod tests {
             let mut pairs = edge_pairs(&graph);
             let last = graph.num_vertices() as VertexId - 1;
             pairs.extend([(0, 1), (3, 3), (2, 17), (last, 9)]);
-            let values = jaccard(&graph, &pairs).unwrap();
+            let mut values = jaccard(&graph, &pairs).unwrap();
             crate::verify::jaccard(&graph, &pairs, &values, 1e-12).unwrap();
+            // The oracle names the first pair that is off.
+            let at = pairs.len() / 2;
+            values[at] += 1e-9;
+            let why = crate::verify::jaccard(&graph, &pairs, &values, 1e-12).unwrap_err();
+            assert!(why.starts_with(&format!("pair ({}, {})", pairs[at].0, pairs[at].1)), "{why}");
         }
     }
 }
