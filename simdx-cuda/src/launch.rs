@@ -24,21 +24,29 @@ pub(crate) const TILE: u32 = BLOCK * 16;
 /// several units, compiled at once; a self-contained kernel set is one).
 pub(crate) struct Kernels {
     modules: Vec<Arc<CudaModule>>,
+    /// Which module holds a kernel, where the modules say (the engine's units, in
+    /// `engine::KERNEL_GROUPS` order); otherwise each module is tried in turn.
+    unit_of: Option<fn(&str) -> Option<usize>>,
 }
 
 impl Kernels {
     /// The kernels of one module.
     pub(crate) fn one(module: Arc<CudaModule>) -> Kernels {
-        Kernels { modules: vec![module] }
+        Kernels { modules: vec![module], unit_of: None }
     }
 
-    /// The kernels of several modules, each kernel in one of them.
-    pub(crate) fn split(modules: Vec<Arc<CudaModule>>) -> Kernels {
-        Kernels { modules }
+    /// The kernels of several modules, each kernel in the module `unit_of` names for it: looked up
+    /// there alone (trying the others would leave a failed driver call per miss, which
+    /// compute-sanitizer reports).
+    pub(crate) fn split(modules: Vec<Arc<CudaModule>>, unit_of: fn(&str) -> Option<usize>) -> Kernels {
+        Kernels { modules, unit_of: Some(unit_of) }
     }
 
     /// The kernel `name`, from the module that has it.
     pub(crate) fn get(&self, name: &str) -> Result<CudaFunction, CudaError> {
+        if let Some(module) = self.unit_of.and_then(|unit_of| unit_of(name)).and_then(|i| self.modules.get(i)) {
+            return module.load_function(name).map_err(driver("finding a kernel"));
+        }
         let mut last = None;
         for module in &self.modules {
             match module.load_function(name) {

@@ -103,22 +103,60 @@ pub(super) fn program_kernels<P: DeviceProgram>(
     let sources: Vec<&str> = units.iter().map(String::as_str).collect();
     let (steps, persistent) = (&sources[..STEP_GROUPS], &units[STEP_GROUPS..]);
     match fusion {
-        FusionPolicy::None => Ok((Kernels::split(gpu.compile_all(steps)?.0), false)),
+        FusionPolicy::None => Ok((Kernels::split(gpu.compile_all(steps)?.0, unit_of), false)),
         FusionPolicy::Auto if defer => {
             // The step kernels first: units compiling in the background would slow theirs down.
             let (mut modules, _) = gpu.compile_all(steps)?;
             let ready = gpu.compile_if_cached(persistent)?;
             let with_persistent = ready.is_some();
             modules.extend(ready.into_iter().flatten());
-            Ok((Kernels::split(modules), with_persistent))
+            Ok((Kernels::split(modules, unit_of), with_persistent))
         }
-        _ => Ok((Kernels::split(gpu.compile_all(&sources)?.0), true)),
+        _ => Ok((Kernels::split(gpu.compile_all(&sources)?.0, unit_of), true)),
     }
+}
+
+/// The index in [`KERNEL_GROUPS`] of the group that compiles kernel `name`: its `__global__` line
+/// stands inside that group's `#ifdef SX_KERNELS_<GROUP>` in the kernel files (read once).
+pub(crate) fn unit_of(name: &str) -> Option<usize> {
+    static UNITS: std::sync::OnceLock<std::collections::HashMap<String, usize>> = std::sync::OnceLock::new();
+    let units = UNITS.get_or_init(|| {
+        let mut units = std::collections::HashMap::new();
+        for text in PHASES.iter().map(|(_, text)| *text).chain([FUSED_KERNELS, ASYNC_KERNEL]) {
+            let mut open = None;
+            for line in text.lines() {
+                if let Some(group) = line.strip_prefix("#ifdef SX_KERNELS_") {
+                    open = KERNEL_GROUPS.iter().position(|g| *g == group.trim());
+                } else if line.starts_with("#endif") {
+                    open = None;
+                } else if let (Some(unit), Some(rest)) = (open, line.split("__global__ void ").nth(1)) {
+                    // `__launch_bounds__(...)` may stand before the name.
+                    let rest = rest.strip_prefix("__launch_bounds__(SX_BLOCK)").unwrap_or(rest);
+                    let kernel = rest.split('(').next().unwrap_or("").trim();
+                    units.insert(kernel.to_string(), unit);
+                }
+            }
+        }
+        units
+    });
+    units.get(name).copied()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{ASYNC_KERNEL, FUSED_KERNELS, KERNEL_GROUPS, PHASES, STEP_GROUPS};
+    use super::{unit_of, ASYNC_KERNEL, FUSED_KERNELS, KERNEL_GROUPS, PHASES, STEP_GROUPS};
+
+    /// The engine's kernels are found in their groups' units.
+    #[test]
+    fn kernels_name_their_units() {
+        let group = |name: &str| unit_of(name).map(|i| KERNEL_GROUPS[i]);
+        assert_eq!(group("sx_scan_count"), Some("SCAN"));
+        assert_eq!(group("sx_share_collect"), Some("SCAN"));
+        assert_eq!(group("sx_snapshot"), Some("PREPARE"));
+        assert_eq!(group("sx_async"), Some("ASYNC"));
+        assert!(group("sx_fused_all").is_some_and(|g| g.starts_with("FUSED")));
+        assert_eq!(unit_of("no_such_kernel"), None);
+    }
 
     /// Every kernel of the engine's files sits in the `#ifdef` of one group of [`KERNEL_GROUPS`], so
     /// that exactly one unit compiles it, every group has a kernel, and the persistent kernels are in
