@@ -30,7 +30,6 @@ use simdx_core::engine::{policy, Direction, FusionPolicy, Run, RunOptions};
 
 use self::handover::Flow;
 use self::run_state::{HostRun, RunPlan};
-use self::steps::Bucket;
 use self::units::program_kernels;
 use crate::asynchronous::runs_asynchronously;
 use crate::device_structs::step::EDGES;
@@ -143,14 +142,7 @@ impl CudaEngine {
         if run.fused_throughout() {
             return run.fused_to_end();
         }
-        loop {
-            let owed = match run.change_bucket()? {
-                Bucket::Stale => continue,
-                Bucket::Owed(owed) => owed,
-            };
-            if run.ended(owed) {
-                break;
-            }
+        while let Some(owed) = run.next_step()? {
             let step = run.prepare(owed)?;
             match run.hand_over(&step)? {
                 Flow::Host => {}

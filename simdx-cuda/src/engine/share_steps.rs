@@ -16,7 +16,6 @@ use simdx_core::partition::WORD_VERTICES;
 
 use super::kernels::{launch_step, read_counters};
 use super::run_state::HostRun;
-use super::steps::Bucket;
 use super::units::program_kernels;
 use super::CudaEngine;
 use crate::device_structs::step::{EDGES, NEXT_LEN};
@@ -84,14 +83,7 @@ impl CudaEngine {
         let mut run = HostRun::new(self, program, graph, ws, plan, kernels, entered, Some(link))?;
         run.init()?;
         run.first_frontier()?;
-        loop {
-            let owed = match run.change_bucket()? {
-                Bucket::Stale => continue,
-                Bucket::Owed(owed) => owed,
-            };
-            if run.ended(owed) {
-                break;
-            }
+        while let Some(owed) = run.next_step()? {
             let step = run.prepare(owed)?;
             match step.direction {
                 Direction::Push => run.push(&step)?,

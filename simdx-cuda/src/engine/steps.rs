@@ -110,9 +110,19 @@ impl<P: DeviceProgram> HostRun<'_, P> {
         Ok(Bucket::Owed(owed))
     }
 
+    /// The settle sources of the next step (0: a step from the frontier), after the bucket changes it
+    /// needs; `None` when the run is over.
+    pub(super) fn next_step(&mut self) -> Result<Option<u32>, CudaError> {
+        loop {
+            if let Bucket::Owed(owed) = self.change_bucket()? {
+                return Ok((!self.ended(owed)).then_some(owed));
+            }
+        }
+    }
+
     /// Whether the run is over before a step with `owed` settle sources: nothing to run, or the
     /// iteration cap reached.
-    pub(super) fn ended(&self, owed: u32) -> bool {
+    fn ended(&self, owed: u32) -> bool {
         (self.len == 0 && owed == 0) || self.iterations >= self.opts.max_iterations
     }
 

@@ -116,35 +116,53 @@ pub(super) fn program_kernels<P: DeviceProgram>(
     }
 }
 
-/// The index in [`KERNEL_GROUPS`] of the group that compiles kernel `name`: its `__global__` line
-/// stands inside that group's `#ifdef SX_KERNELS_<GROUP>` in the kernel files (read once).
-pub(crate) fn unit_of(name: &str) -> Option<usize> {
-    static UNITS: std::sync::OnceLock<std::collections::HashMap<String, usize>> = std::sync::OnceLock::new();
-    let units = UNITS.get_or_init(|| {
-        let mut units = std::collections::HashMap::new();
-        for text in PHASES.iter().map(|(_, text)| *text).chain([FUSED_KERNELS, ASYNC_KERNEL]) {
-            let mut open = None;
-            for line in text.lines() {
-                if let Some(group) = line.strip_prefix("#ifdef SX_KERNELS_") {
-                    open = KERNEL_GROUPS.iter().position(|g| *g == group.trim());
-                } else if line.starts_with("#endif") {
-                    open = None;
-                } else if let (Some(unit), Some(rest)) = (open, line.split("__global__ void ").nth(1)) {
-                    // `__launch_bounds__(...)` may stand before the name.
-                    let rest = rest.strip_prefix("__launch_bounds__(SX_BLOCK)").unwrap_or(rest);
-                    let kernel = rest.split('(').next().unwrap_or("").trim();
-                    units.insert(kernel.to_string(), unit);
-                }
+/// A kernel of the engine's files: its name, the line declaring it, the group of [`KERNEL_GROUPS`]
+/// whose `#ifdef SX_KERNELS_<GROUP>` it stands in (`None`: outside every known group), and whether its
+/// file holds the persistent kernels.
+struct KernelSite {
+    name: String,
+    group: Option<usize>,
+    /// Read by the test of the groups.
+    #[cfg_attr(not(test), allow(dead_code))]
+    line: &'static str,
+    #[cfg_attr(not(test), allow(dead_code))]
+    persistent: bool,
+}
+
+/// Every kernel of the engine's files, where it stands.
+fn kernel_sites() -> Vec<KernelSite> {
+    let mut sites = Vec::new();
+    for text in PHASES.iter().map(|(_, text)| *text).chain([FUSED_KERNELS, ASYNC_KERNEL]) {
+        let persistent = text == FUSED_KERNELS || text == ASYNC_KERNEL;
+        let mut open = None;
+        for line in text.lines() {
+            if let Some(group) = line.strip_prefix("#ifdef SX_KERNELS_") {
+                open = KERNEL_GROUPS.iter().position(|g| *g == group.trim());
+            } else if line.starts_with("#endif") {
+                open = None;
+            } else if let Some(rest) = line.split("__global__ void ").nth(1) {
+                // `__launch_bounds__(...)` may stand before the name.
+                let rest = rest.strip_prefix("__launch_bounds__(SX_BLOCK)").unwrap_or(rest);
+                let name = rest.split('(').next().unwrap_or("").trim().to_string();
+                sites.push(KernelSite { name, line, group: open, persistent });
             }
         }
-        units
-    });
+    }
+    sites
+}
+
+/// The index in [`KERNEL_GROUPS`] of the group that compiles kernel `name` (read from the kernel files
+/// once).
+pub(crate) fn unit_of(name: &str) -> Option<usize> {
+    static UNITS: std::sync::OnceLock<std::collections::HashMap<String, usize>> = std::sync::OnceLock::new();
+    let units =
+        UNITS.get_or_init(|| kernel_sites().into_iter().filter_map(|site| Some((site.name, site.group?))).collect());
     units.get(name).copied()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{unit_of, ASYNC_KERNEL, FUSED_KERNELS, KERNEL_GROUPS, PHASES, STEP_GROUPS};
+    use super::{kernel_sites, unit_of, KERNEL_GROUPS, STEP_GROUPS};
 
     /// The engine's kernels are found in their groups' units.
     #[test]
@@ -163,24 +181,12 @@ mod tests {
     /// the groups after [`STEP_GROUPS`].
     #[test]
     fn every_kernel_is_in_exactly_one_group() {
-        let files = PHASES.iter().map(|(_, text)| *text).chain([FUSED_KERNELS, ASYNC_KERNEL]);
         let mut per_group = vec![0; KERNEL_GROUPS.len()];
-        for text in files {
-            let persistent = text == FUSED_KERNELS || text == ASYNC_KERNEL;
-            let mut open: Option<usize> = None;
-            for line in text.lines() {
-                if let Some(group) = line.strip_prefix("#ifdef SX_KERNELS_") {
-                    let index = KERNEL_GROUPS.iter().position(|g| *g == group.trim());
-                    assert!(index.is_some(), "unknown kernel group in `{line}`");
-                    open = index;
-                } else if line.starts_with("#endif") {
-                    open = None;
-                } else if line.contains("__global__") {
-                    let group = open.unwrap_or_else(|| panic!("a kernel outside every group: `{line}`"));
-                    assert_eq!(group >= STEP_GROUPS, persistent, "`{line}` in group {}", KERNEL_GROUPS[group]);
-                    per_group[group] += 1;
-                }
-            }
+        for site in kernel_sites() {
+            let line = site.line;
+            let group = site.group.unwrap_or_else(|| panic!("a kernel outside every known group: `{line}`"));
+            assert_eq!(group >= STEP_GROUPS, site.persistent, "`{line}` in group {}", KERNEL_GROUPS[group]);
+            per_group[group] += 1;
         }
         for (group, count) in KERNEL_GROUPS.iter().zip(per_group) {
             assert!(count > 0, "group {group} has no kernel");
