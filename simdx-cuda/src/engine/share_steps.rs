@@ -97,6 +97,10 @@ impl CudaEngine {
                 run.share_values()?;
             }
             if run.record(&step, filter, counters[EDGES], change) {
+                if !run.every {
+                    // The stopping test ended the run before the step's values were shared.
+                    run.share_values()?;
+                }
                 break;
             }
             run.select(reached)?;
@@ -104,10 +108,6 @@ impl CudaEngine {
                 run.share_changed(reached)?;
                 run.share_frontier()?;
             }
-        }
-        if !run.every {
-            // The last step may have ended the run before its values were shared.
-            run.share_values()?;
         }
         run.finish()
     }
