@@ -208,6 +208,16 @@ impl<'g> Runner<'g> {
         }
     }
 
+    /// What is unusual in how the graph lies on the GPUs, in words (a graph too big for one GPU: its
+    /// shares hold their out-arcs only, or no GPU holds it whole), or `None`.
+    pub fn layout_note(&self) -> Option<String> {
+        match &self.prepared {
+            Prepared::Cpu(..) => None,
+            #[cfg(feature = "cuda")]
+            Prepared::Cuda(_, devices) => devices.layout_note(),
+        }
+    }
+
     /// Why [`Backend::Auto`] runs on the CPU (no `cuda` feature, no driver, no device, ...); `None`
     /// when it runs where it was asked to.
     pub fn fallback(&self) -> Option<&str> {
@@ -251,9 +261,9 @@ impl<'g> Runner<'g> {
             Prepared::Cuda(engine, devices) => match devices.partitioned() {
                 Some(shares) => Ok(engine.run_partitioned(program, shares)?),
                 None => {
-                    let first = devices.first();
-                    first.gpu().bind()?;
-                    Ok(engine.run(program, first)?)
+                    let whole = devices.whole("a program's run on one GPU")?;
+                    whole.gpu().bind()?;
+                    Ok(engine.run(program, whole)?)
                 }
             },
         }
@@ -277,14 +287,15 @@ impl<'g> Runner<'g> {
         match &self.prepared {
             Prepared::Cpu(_, graph) => &**graph,
             #[cfg(feature = "cuda")]
-            Prepared::Cuda(_, devices) if devices.gpu_count() == 1 => devices.first(),
-            #[cfg(feature = "cuda")]
-            Prepared::Cuda(_, devices) => devices.as_ref(),
+            Prepared::Cuda(_, devices) => match devices.whole_copies() {
+                [one] => one,
+                _ => devices.as_ref(),
+            },
         }
     }
 
     /// The prepared graph's edge computations (triangles, Jaccard similarity) on the runner's backend
-    /// (on several GPUs, the first): what [`algos::triangle_count`](crate::algos::triangle_count()),
+    /// (on several GPUs, the first; an error there when the graph is too big for one GPU): what [`algos::triangle_count`](crate::algos::triangle_count()),
     /// [`algos::triangles`](crate::algos::triangles()) and [`algos::jaccard`](crate::algos::jaccard())
     /// take.
     ///
@@ -300,12 +311,12 @@ impl<'g> Runner<'g> {
         match &self.prepared {
             Prepared::Cpu(_, graph) => &**graph,
             #[cfg(feature = "cuda")]
-            Prepared::Cuda(_, devices) => devices.first(),
+            Prepared::Cuda(_, devices) => devices.as_ref(),
         }
     }
 
     /// The prepared graph's strongly connected components on the runner's backend (on several GPUs,
-    /// the first): what [`algos::scc_on`](crate::algos::scc_on()) takes.
+    /// the first; an error there when the graph is too big for one GPU): what [`algos::scc_on`](crate::algos::scc_on()) takes.
     ///
     /// ```
     /// use simdx::{Backend, Runner};
@@ -320,7 +331,7 @@ impl<'g> Runner<'g> {
         match &self.prepared {
             Prepared::Cpu(_, graph) => &**graph,
             #[cfg(feature = "cuda")]
-            Prepared::Cuda(_, devices) => devices.first(),
+            Prepared::Cuda(_, devices) => devices.as_ref(),
         }
     }
 
@@ -330,12 +341,12 @@ impl<'g> Runner<'g> {
             Prepared::Cpu(engine, _) => Prepared::Cpu(engine.clone(), HostGraph::Borrowed(graph)),
             #[cfg(feature = "cuda")]
             Prepared::Cuda(engine, devices) => {
-                let gpus: Vec<_> = devices.graphs().iter().map(|d| d.gpu().clone()).collect();
+                let gpus = devices.gpus();
                 let uploaded = match devices.partitioned() {
                     Some(shares) if gpus.len() == 1 => {
                         simdx_cuda::DeviceGraphs::with_shares_on_one_gpu(&gpus[0], graph, shares.parts())?
                     }
-                    _ => simdx_cuda::DeviceGraphs::upload(&gpus, graph)?,
+                    _ => simdx_cuda::DeviceGraphs::upload(gpus, graph)?,
                 };
                 Prepared::Cuda(engine.clone(), Box::new(uploaded))
             }
@@ -348,7 +359,7 @@ impl<'g> Runner<'g> {
         match &self.prepared {
             Prepared::Cpu(..) => None,
             #[cfg(feature = "cuda")]
-            Prepared::Cuda(_, devices) => devices.first().gpu().copy_bandwidth().ok(),
+            Prepared::Cuda(_, devices) => devices.gpus()[0].copy_bandwidth().ok(),
         }
     }
 
@@ -358,9 +369,7 @@ impl<'g> Runner<'g> {
         match &self.prepared {
             Prepared::Cpu(..) => Ok(None),
             #[cfg(feature = "cuda")]
-            Prepared::Cuda(_, devices) => {
-                Ok(Some(EnergyMeter(simdx_cuda::EnergyMeter::for_gpu(devices.first().gpu())?)))
-            }
+            Prepared::Cuda(_, devices) => Ok(Some(EnergyMeter(simdx_cuda::EnergyMeter::for_gpu(&devices.gpus()[0])?))),
         }
     }
 

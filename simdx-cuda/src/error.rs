@@ -116,6 +116,37 @@ pub enum CudaError {
         /// What the backend was doing.
         what: &'static str,
     },
+    /// A computation that needs the whole graph on a GPU was asked of a graph that is only split
+    /// over several (it does not fit one of them).
+    #[error(
+        "{what} needs the whole graph on one GPU, but this graph is only split over {gpus} GPUs: {why} \
+         (run it with --gpus 1 on a GPU that holds the graph, or with --backend cpu)"
+    )]
+    NeedsWholeGraph {
+        /// The computation.
+        what: &'static str,
+        /// GPUs the graph is split over.
+        gpus: usize,
+        /// Why no GPU holds it whole.
+        why: String,
+    },
+    /// A run asked to pull over a graph split into shares that hold only their out-arcs.
+    #[error(
+        "this graph is split over GPUs in shares that hold only their out-arcs (both ways do not fit), so \
+         runs on it push: drop --direction pull"
+    )]
+    PullWithoutInArcs,
+}
+
+impl CudaError {
+    /// Whether this is a want of device memory (free memory, the memory limit or the driver's
+    /// allocator): what a smaller layout of the same data may still fit.
+    pub fn is_memory(&self) -> bool {
+        matches!(
+            self,
+            CudaError::OutOfMemory { .. } | CudaError::OverLimit { .. } | CudaError::DeviceOutOfMemory { .. }
+        )
+    }
 }
 
 impl CudaError {

@@ -10,8 +10,10 @@
 use std::ops::Range;
 use std::time::Instant;
 
+use simdx_core::intersect::{IntersectError, Intersections};
 use simdx_core::multi_source::{Accumulated, MultiSourceError, MultiStats, Searches, Summary, Traversal, LANES};
 use simdx_core::search_program::ErasedSearch;
+use simdx_core::strong::{SccError, SccStats, StrongComponents};
 use simdx_core::{Graph, VertexId};
 
 use crate::error::{driver, CudaError};
@@ -37,30 +39,79 @@ pub fn open_gpus(count: usize) -> Result<Vec<Gpu>, CudaError> {
     (0..count).map(Gpu::open).collect()
 }
 
-/// A graph uploaded whole to each of several GPUs, and split over them for programs' runs.
+/// A graph on one GPU or several: whole on each when it fits, and on several GPUs also split over them
+/// for programs' runs. A graph too big for one GPU is only split ([`DeviceGraphs::whole_copies`] is
+/// empty), and what needs it whole (searches, triangles, Jaccard, strongly connected components)
+/// says so.
 pub struct DeviceGraphs {
-    graphs: Vec<DeviceGraph>,
+    gpus: Vec<Gpu>,
+    /// The graph whole, one copy per GPU in device order; none when it does not fit beside its share.
+    whole: Vec<DeviceGraph>,
+    /// Why there are no whole copies (the memory error of the first GPU that could not hold one).
+    not_whole: Option<String>,
     /// The graph split into shares (module `partitioned`), which a program's run takes: one per GPU
     /// when there are several, or several on one GPU ([`DeviceGraphs::with_shares_on_one_gpu`]).
     partitioned: Option<PartitionedGraph>,
+    num_vertices: usize,
+    directed: bool,
 }
 
 impl DeviceGraphs {
-    /// Uploads `graph` to every GPU of `gpus` (at once, one thread per GPU), after checking that it
-    /// fits in each one's free memory and memory limit; on several GPUs, also split over them, a
-    /// share each, for programs' runs.
+    /// Uploads `graph` to `gpus`. On one GPU, whole (after checking that it fits). On several, first
+    /// split over them, a share each, for programs' runs (with both ways of their arcs if they fit,
+    /// else out-arcs only), then whole to each (at once, one thread per GPU) where a copy fits
+    /// beside the share and a run's arrays; when it does not, the graph stays split only.
     pub fn upload(gpus: &[Gpu], graph: &Graph) -> Result<DeviceGraphs, CudaError> {
-        let graphs = on_each(gpus, |gpu| DeviceGraph::upload(gpu, graph))?;
-        let partitioned = (gpus.len() > 1).then(|| PartitionedGraph::upload(gpus, graph)).transpose()?;
-        Ok(DeviceGraphs { graphs, partitioned })
+        if gpus.len() < 2 {
+            let whole = on_each(gpus, |gpu| DeviceGraph::upload(gpu, graph))?;
+            return Ok(DeviceGraphs {
+                gpus: gpus.to_vec(),
+                whole,
+                not_whole: None,
+                partitioned: None,
+                ..Self::shape(graph)
+            });
+        }
+        let partitioned = PartitionedGraph::upload(gpus, graph)?;
+        let reserve = partitioned.run_reserve();
+        let whole = on_each(gpus, |gpu| {
+            gpu.check_free(
+                "a whole copy of the graph beside its share",
+                DeviceGraph::bytes_needed(graph, true) + reserve,
+            )?;
+            DeviceGraph::upload(gpu, graph)
+        });
+        let (whole, not_whole) = match whole {
+            Ok(copies) => (copies, None),
+            Err(e) if e.is_memory() => (Vec::new(), Some(e.to_string())),
+            Err(e) => return Err(e),
+        };
+        Ok(DeviceGraphs { gpus: gpus.to_vec(), whole, not_whole, partitioned: Some(partitioned), ..Self::shape(graph) })
     }
 
     /// Uploads `graph` whole to `gpu` and also split into `shares` shares on it, which programs' runs
     /// take: a run over several GPUs, on one (tests and measurements of the partitioned engine).
     pub fn with_shares_on_one_gpu(gpu: &Gpu, graph: &Graph, shares: usize) -> Result<DeviceGraphs, CudaError> {
-        let graphs = vec![DeviceGraph::upload(gpu, graph)?];
+        let whole = vec![DeviceGraph::upload(gpu, graph)?];
         let partitioned = Some(PartitionedGraph::upload_on_one_gpu(gpu, graph, shares)?);
-        Ok(DeviceGraphs { graphs, partitioned })
+        Ok(DeviceGraphs { gpus: vec![gpu.clone()], whole, not_whole: None, partitioned, ..Self::shape(graph) })
+    }
+
+    /// An empty value with `graph`'s vertex count and orientation, to fill in.
+    fn shape(graph: &Graph) -> DeviceGraphs {
+        DeviceGraphs {
+            gpus: Vec::new(),
+            whole: Vec::new(),
+            not_whole: None,
+            partitioned: None,
+            num_vertices: graph.num_vertices(),
+            directed: graph.is_directed(),
+        }
+    }
+
+    /// The whole copy on the first GPU for a search, or why there is none.
+    fn searcher(&self) -> Result<&DeviceGraph, MultiSourceError> {
+        self.whole("a search").map_err(|e| MultiSourceError::Device(e.to_string()))
     }
 
     /// The graph split into shares, which a program's run takes, if it is.
@@ -68,19 +119,44 @@ impl DeviceGraphs {
         self.partitioned.as_ref()
     }
 
-    /// The copies, one per GPU, in device order.
-    pub fn graphs(&self) -> &[DeviceGraph] {
-        &self.graphs
+    /// The whole copies, one per GPU in device order; empty when the graph is too big for one GPU
+    /// beside its share and is only split.
+    pub fn whole_copies(&self) -> &[DeviceGraph] {
+        &self.whole
     }
 
-    /// The copy on the first GPU.
-    pub fn first(&self) -> &DeviceGraph {
-        &self.graphs[0]
+    /// The whole copy on the first GPU, which `what` needs, or the error saying the graph is only
+    /// split.
+    pub fn whole(&self, what: &'static str) -> Result<&DeviceGraph, CudaError> {
+        self.whole.first().ok_or_else(|| CudaError::NeedsWholeGraph {
+            what,
+            gpus: self.gpus.len(),
+            why: self.not_whole.clone().unwrap_or_default(),
+        })
     }
 
-    /// The GPUs the graph is on.
+    /// What is unusual in how the graph lies on the GPUs, in words, or `None`: whether its shares hold
+    /// their out-arcs only and whether no GPU holds it whole.
+    pub fn layout_note(&self) -> Option<String> {
+        let pushes_only = self.partitioned.as_ref().is_some_and(PartitionedGraph::pushes_only);
+        let notes: Vec<&str> = [
+            pushes_only.then_some("shares of out-arcs only, pushing"),
+            self.whole.is_empty().then_some("no whole copy"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        (!notes.is_empty()).then(|| notes.join(", "))
+    }
+
+    /// The GPUs the graph is on, in device order.
+    pub fn gpus(&self) -> &[Gpu] {
+        &self.gpus
+    }
+
+    /// How many GPUs the graph is on.
     pub fn gpu_count(&self) -> usize {
-        self.graphs.len()
+        self.gpus.len()
     }
 
     /// Runs `search` on each GPU's share of `sources` (one thread per GPU) and returns the shares'
@@ -90,15 +166,19 @@ impl DeviceGraphs {
         sources: &[VertexId],
         search: impl Fn(&DeviceGraph, &[VertexId]) -> Result<T, MultiSourceError> + Sync,
     ) -> Result<Vec<(Range<usize>, T)>, MultiSourceError> {
-        let shares = split_sources(sources.len(), self.graphs.len());
+        let whole = self.searcher()?;
+        if self.whole.len() == 1 {
+            return Ok(vec![(0..sources.len(), search(whole, sources)?)]);
+        }
+        let shares = split_sources(sources.len(), self.whole.len());
         let results = std::thread::scope(|scope| {
             let workers: Vec<_> = shares
                 .iter()
-                .zip(&self.graphs)
+                .zip(&self.whole)
                 .map(|(share, graph)| {
                     let search = &search;
                     scope.spawn(move || {
-                        graph.gpu.ctx.bind_to_thread().map_err(|e| MultiSourceError::Device(e.to_string()))?;
+                        graph.gpu.bind().map_err(|e| MultiSourceError::Device(e.to_string()))?;
                         search(graph, &sources[share.clone()])
                     })
                 })
@@ -180,17 +260,17 @@ fn merge_levels(n: usize, k: usize, shares: &[(Range<usize>, Vec<u32>)]) -> Vec<
 
 impl Searches for DeviceGraphs {
     fn num_vertices(&self) -> usize {
-        self.first().num_vertices() as usize
+        self.num_vertices
     }
 
     fn is_directed(&self) -> bool {
-        self.first().is_directed()
+        self.directed
     }
 
     fn dependency_sums(&self, sources: &[VertexId]) -> Result<(Vec<f64>, MultiStats), MultiSourceError> {
         let started = Instant::now();
         if sources.is_empty() {
-            return self.first().dependency_sums(sources);
+            return self.searcher()?.dependency_sums(sources);
         }
         let shares = self.split(sources, |graph, share| graph.dependency_sums(share))?;
         let mut sums = vec![0.0; self.num_vertices()];
@@ -205,7 +285,7 @@ impl Searches for DeviceGraphs {
     fn summaries(&self, sources: &[VertexId], how: Traversal) -> Result<(Vec<Summary>, MultiStats), MultiSourceError> {
         let started = Instant::now();
         if sources.is_empty() {
-            return self.first().summaries(sources, how);
+            return self.searcher()?.summaries(sources, how);
         }
         let shares = self.split(sources, |graph, share| graph.summaries(share, how))?;
         let (summaries, stats): (Vec<_>, Vec<_>) = shares.into_iter().map(|(_, result)| result).unzip();
@@ -215,7 +295,7 @@ impl Searches for DeviceGraphs {
     fn levels(&self, sources: &[VertexId], how: Traversal) -> Result<(Vec<u32>, MultiStats), MultiSourceError> {
         let started = Instant::now();
         if sources.is_empty() {
-            return self.first().levels(sources, how);
+            return self.searcher()?.levels(sources, how);
         }
         let shares = self.split(sources, |graph, share| graph.levels(share, how))?;
         let (levels, stats): (Vec<_>, Vec<_>) =
@@ -231,11 +311,39 @@ impl Searches for DeviceGraphs {
     ) -> Result<Accumulated, MultiSourceError> {
         let started = Instant::now();
         if sources.is_empty() {
-            return self.first().accumulate(program, sources, how);
+            return self.searcher()?.accumulate(program, sources, how);
         }
         let shares = self.split(sources, |graph, share| graph.accumulate(program, share, how))?;
         let (results, stats): (Vec<_>, Vec<_>) = shares.into_iter().map(|(_, result)| result).unzip();
         Ok((results.concat(), merge_stats(stats, started)))
+    }
+}
+
+impl Intersections for DeviceGraphs {
+    fn triangle_count(&self) -> Result<u64, IntersectError> {
+        self.edge_computer()?.triangle_count()
+    }
+
+    fn triangles_per_vertex(&self) -> Result<Vec<u64>, IntersectError> {
+        self.edge_computer()?.triangles_per_vertex()
+    }
+
+    fn jaccard(&self, pairs: &[(VertexId, VertexId)]) -> Result<Vec<f64>, IntersectError> {
+        self.edge_computer()?.jaccard(pairs)
+    }
+}
+
+impl StrongComponents for DeviceGraphs {
+    fn strong_components(&self) -> Result<(Vec<VertexId>, SccStats), SccError> {
+        let whole = self.whole("the strongly connected components").map_err(|e| SccError::Device(e.to_string()))?;
+        whole.strong_components()
+    }
+}
+
+impl DeviceGraphs {
+    /// The whole copy on the first GPU for triangles and Jaccard, or why there is none.
+    fn edge_computer(&self) -> Result<&DeviceGraph, IntersectError> {
+        self.whole("triangles and Jaccard similarity").map_err(|e| IntersectError::Device(e.to_string()))
     }
 }
 

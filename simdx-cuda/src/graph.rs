@@ -46,6 +46,12 @@ pub(crate) enum WeightKind {
     F32,
 }
 
+/// The device bytes of a CSR over `n` vertices holding `arcs` arcs (offsets, targets, and 32-bit
+/// weights when `weighted`), as [`DeviceGraph`] uploads it.
+pub(crate) fn csr_bytes(n: u64, arcs: u64, weighted: bool) -> u64 {
+    (n + 1) * 8 + arcs * if weighted { 8 } else { 4 }
+}
+
 fn weight_bits(w: &Weights) -> (WeightKind, Vec<u32>) {
     match w {
         Weights::U32(v) => (WeightKind::U32, v.to_vec()),
@@ -56,37 +62,56 @@ fn weight_bits(w: &Weights) -> (WeightKind, Vec<u32>) {
 impl DeviceGraph {
     /// Uploads `graph` to `gpu`, after checking that its arrays fit in free memory.
     pub fn upload(gpu: &Gpu, graph: &Graph) -> Result<DeviceGraph, CudaError> {
+        Self::upload_arcs(gpu, graph, true)
+    }
+
+    /// Uploads a directed `graph`'s out-arcs to `gpu` and, in place of its in-arcs, an in-CSR without
+    /// arcs (every row empty): a share of a partitioned graph that only pushes, in about half the
+    /// memory. A pull over it would find no in-arcs, so runs on it must push
+    /// (`PartitionedGraph::pushes_only`).
+    pub(crate) fn upload_out_arcs(gpu: &Gpu, graph: &Graph) -> Result<DeviceGraph, CudaError> {
+        Self::upload_arcs(gpu, graph, false)
+    }
+
+    /// The device bytes of `graph`'s arrays on a GPU: its out-arcs, its in-arcs if it is directed
+    /// (none but the offsets when `in_arcs` does not hold), and their weights.
+    pub fn bytes_needed(graph: &Graph, in_arcs: bool) -> u64 {
+        let (n, arcs, weighted) = (graph.num_vertices() as u64, graph.num_arcs(), graph.is_weighted());
+        let incoming = match (graph.is_directed(), in_arcs) {
+            (true, true) => csr_bytes(n, arcs, weighted),
+            (true, false) => csr_bytes(n, 1, weighted),
+            (false, _) => 0,
+        };
+        csr_bytes(n, arcs, weighted) + incoming
+    }
+
+    fn upload_arcs(gpu: &Gpu, graph: &Graph, in_arcs: bool) -> Result<DeviceGraph, CudaError> {
         let n = graph.num_vertices();
         if n >= u32::MAX as usize {
             return Err(CudaError::TooLarge(format!(
                 "the CUDA backend takes fewer than 2^32 - 1 vertices; this graph has {n}"
             )));
         }
-        let csr_bytes = |c: &simdx_core::Csr| (c.offsets().len() * 8 + c.targets().len() * 4) as u64;
-        let mut bytes = csr_bytes(graph.out_csr());
-        if graph.is_directed() {
-            bytes += csr_bytes(graph.in_csr());
-        }
-        if graph.out_csr().weights().is_some() {
-            bytes += graph.num_arcs() * 4 * if graph.is_directed() { 2 } else { 1 };
-        }
-        gpu.check_free("the graph", bytes)?;
+        gpu.check_free("the graph", Self::bytes_needed(graph, in_arcs))?;
         let s = &gpu.stream;
         let up64 = |x: &[u64]| s.clone_htod(x).map_err(driver("uploading the graph"));
         let up32 = |x: &[u32]| s.clone_htod(x).map_err(driver("uploading the graph"));
+        let none64 = |len: usize| s.alloc_zeros::<u64>(len).map_err(driver("uploading the graph"));
+        let none32 = || s.alloc_zeros::<u32>(1).map_err(driver("uploading the graph"));
         let out_offsets = up64(graph.out_csr().offsets())?;
         let out_targets = up32(graph.out_csr().targets())?;
-        let incoming = if graph.is_directed() {
-            Some((up64(graph.in_csr().offsets())?, up32(graph.in_csr().targets())?))
-        } else {
-            None
+        let incoming = match (graph.is_directed(), in_arcs) {
+            (true, true) => Some((up64(graph.in_csr().offsets())?, up32(graph.in_csr().targets())?)),
+            (true, false) => Some((none64(n + 1)?, none32()?)),
+            (false, _) => None,
         };
         let weights = match graph.out_csr().weights() {
             Some(w) => {
                 let (kind, bits) = weight_bits(w);
                 let out = up32(&bits)?;
                 let inw = match (graph.is_directed(), graph.in_csr().weights()) {
-                    (true, Some(w)) => Some(up32(&weight_bits(w).1)?),
+                    (true, Some(w)) if in_arcs => Some(up32(&weight_bits(w).1)?),
+                    (true, Some(_)) => Some(none32()?),
                     _ => None,
                 };
                 Some((kind, out, inw))

@@ -24,7 +24,8 @@ use simdx_core::Graph;
 use crate::engine::{PairBuffers, ShareLink};
 use crate::error::{driver, CudaError};
 use crate::gpu::Gpu;
-use crate::graph::DeviceGraph;
+use crate::graph::{csr_bytes, DeviceGraph};
+use crate::workspace::Workspace;
 use crate::CudaEngine;
 pub use exchange::{Exchange, LocalExchange, Reduce};
 pub use nccl_exchange::NcclExchange;
@@ -47,6 +48,8 @@ pub struct PartitionedGraph {
     /// Each share's room for the pairs of changed values it trades.
     pairs: Vec<PairBuffers>,
     placement: Placement,
+    /// The shares hold their out-arcs only ([`PartitionedGraph::pushes_only`]).
+    pushes_only: bool,
     num_arcs: u64,
     num_edges: u64,
     /// Each share's exchange, made by the first run (NCCL's communicators take a while to make) and
@@ -68,20 +71,50 @@ impl PartitionedGraph {
         Self::upload_shares(gpus, graph, Placement::OneGpu)
     }
 
+    /// As [`PartitionedGraph::upload_on_one_gpu`], with only the shares' out-arcs, as a graph whose
+    /// shares do not fit both ways is split ([`PartitionedGraph::pushes_only`]): that layout on one GPU.
+    pub fn upload_out_arcs_on_one_gpu(gpu: &Gpu, graph: &Graph, parts: usize) -> Result<PartitionedGraph, CudaError> {
+        let gpus = (0..parts.max(1)).map(|_| gpu.with_own_stream()).collect::<Result<Vec<_>, _>>()?;
+        let partition = Partition::by_arcs(graph, gpus.len()).aligned(WORD_VERTICES);
+        Self::upload_parts(&gpus, graph, &partition, Placement::OneGpu, false)
+    }
+
+    /// Uploads the shares with both ways of their arcs if they and a run's arrays fit each GPU, else
+    /// with their out-arcs only (runs on them push).
     fn upload_shares(gpus: Vec<Gpu>, graph: &Graph, placement: Placement) -> Result<PartitionedGraph, CudaError> {
         if gpus.is_empty() {
             return Err(CudaError::TooLarge("a partitioned graph needs at least one share".into()));
         }
         let partition = Partition::by_arcs(graph, gpus.len()).aligned(WORD_VERTICES);
+        match Self::upload_parts(&gpus, graph, &partition, placement, true) {
+            Err(e) if e.is_memory() => Self::upload_parts(&gpus, graph, &partition, placement, false),
+            uploaded => uploaded,
+        }
+    }
+
+    fn upload_parts(
+        gpus: &[Gpu],
+        graph: &Graph,
+        partition: &Partition,
+        placement: Placement,
+        in_arcs: bool,
+    ) -> Result<PartitionedGraph, CudaError> {
+        let n = graph.num_vertices() as u32;
         let degrees = whole_degrees(graph);
         let mut shares = Vec::with_capacity(gpus.len());
         let mut uploaded = Vec::with_capacity(gpus.len());
         let mut pairs = Vec::with_capacity(gpus.len());
         for (p, gpu) in gpus.iter().enumerate() {
             // One share's host copy at a time: the host holds the graph and one share.
-            shares.push(DeviceGraph::upload(gpu, &partition.share(graph, p))?);
+            let needed = share_bytes(n, partition.arcs_into(graph, p), graph.is_weighted(), in_arcs, placement);
+            gpu.check_free("a share of the graph and a run's arrays on it", needed)?;
+            let share = partition.share(graph, p);
+            shares.push(match in_arcs {
+                true => DeviceGraph::upload(gpu, &share)?,
+                false => DeviceGraph::upload_out_arcs(gpu, &share)?,
+            });
             uploaded.push(gpu.stream.clone_htod(&degrees).map_err(driver("uploading the degrees"))?);
-            pairs.push(PairBuffers::new(gpu, graph.num_vertices() as u32)?);
+            pairs.push(PairBuffers::new(gpu, n)?);
         }
         Ok(PartitionedGraph {
             ranges: (0..gpus.len()).map(|p| partition.range(p)).collect(),
@@ -89,10 +122,34 @@ impl PartitionedGraph {
             degrees: uploaded,
             pairs,
             placement,
+            pushes_only: !in_arcs,
             num_arcs: graph.num_arcs(),
             num_edges: graph.num_edges(),
             exchanges: Mutex::new(Vec::new()),
         })
+    }
+
+    /// The most device bytes a GPU needs for its share of `graph` split over `gpus` GPUs and a run on
+    /// it: with both ways of its arcs (`in_arcs`) or only its out-arcs, as [`PartitionedGraph::upload`]
+    /// checks before it uploads. What a run on several GPUs needs of each.
+    pub fn bytes_per_gpu(graph: &Graph, gpus: usize, in_arcs: bool) -> u64 {
+        let partition = Partition::by_arcs(graph, gpus.max(1)).aligned(WORD_VERTICES);
+        let n = graph.num_vertices() as u32;
+        let share =
+            |p| share_bytes(n, partition.arcs_into(graph, p), graph.is_weighted(), in_arcs, Placement::OneGpuEach);
+        (0..gpus.max(1)).map(share).max().unwrap_or(0)
+    }
+
+    /// The most device bytes a share's first run allocates on its GPU, which a whole copy of the graph
+    /// beside the share must leave free.
+    pub(crate) fn run_reserve(&self) -> u64 {
+        let run = |s: &DeviceGraph| run_bytes(s.num_vertices, s.num_arcs, s.weights.is_some());
+        self.shares.iter().map(run).max().unwrap_or(0)
+    }
+
+    /// Whether the shares hold only their out-arcs (both ways did not fit), so that runs on them push.
+    pub fn pushes_only(&self) -> bool {
+        self.pushes_only
     }
 
     /// How many shares.
@@ -156,6 +213,7 @@ impl CudaEngine {
                             arcs: graph.num_arcs,
                             degrees: &graph.degrees[p],
                             pairs: &graph.pairs[p],
+                            pushes_only: graph.pushes_only,
                         };
                         let run = self.run_share(program, share, link);
                         if run.is_err() {
@@ -183,7 +241,49 @@ impl CudaEngine {
     }
 }
 
+/// Device memory NCCL's communicator takes on each GPU (its buffers for each peer and protocol),
+/// kept free beside a share on a GPU of its own.
+const NCCL_RESERVE: u64 = 512 << 20;
+
+/// The device bytes a share of `arcs` arcs over `n` vertices takes with a run on it: its out-arcs and
+/// in-arcs (or only the in-CSR's offsets), the whole graph's degrees, the pairs' room, NCCL's buffers
+/// when it has a GPU of its own, and what its first run allocates ([`run_bytes`]).
+fn share_bytes(n: u32, arcs: u64, weighted: bool, in_arcs: bool, placement: Placement) -> u64 {
+    let nn = u64::from(n);
+    let incoming = csr_bytes(nn, if in_arcs { arcs } else { 1 }, weighted);
+    let nccl = if placement == Placement::OneGpuEach { NCCL_RESERVE } else { 0 };
+    csr_bytes(nn, arcs, weighted) + incoming + nn * (8 + 12) + nccl + run_bytes(n, arcs, weighted)
+}
+
+/// The device bytes a share's first run allocates: a run's arrays for `n` vertices and, on a weighted
+/// share of `arcs` arcs, its out-arcs in order of weight (made for a program whose update grows with
+/// the weight).
+fn run_bytes(n: u32, arcs: u64, weighted: bool) -> u64 {
+    Workspace::bytes(n) + if weighted { arcs * 8 } else { 0 }
+}
+
 /// The error of a share whose thread panicked.
 fn panicked() -> CudaError {
     CudaError::Driver { what: "running a share", message: "its thread panicked".into() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use simdx_core::gen::GeneratorSpec;
+
+    #[test]
+    fn shares_of_out_arcs_only_save_their_in_arcs() {
+        for (spec, arc_bytes) in [("kron:10", 4), ("urand:9:w", 8), ("kron:9:d", 4)] {
+            let g = GeneratorSpec::parse(spec).unwrap().generate(3).unwrap();
+            let partition = Partition::by_arcs(&g, 2).aligned(WORD_VERTICES);
+            let most = (0..2).map(|p| partition.arcs_into(&g, p)).max().unwrap();
+            let both = PartitionedGraph::bytes_per_gpu(&g, 2, true);
+            let out = PartitionedGraph::bytes_per_gpu(&g, 2, false);
+            assert_eq!(both - out, (most - 1) * arc_bytes, "{spec}");
+            // A share of everything holds at least the graph's own arrays and a run's.
+            let whole = DeviceGraph::bytes_needed(&g, true) + Workspace::bytes(g.num_vertices() as u32);
+            assert!(PartitionedGraph::bytes_per_gpu(&g, 1, true) >= whole, "{spec}");
+        }
+    }
 }

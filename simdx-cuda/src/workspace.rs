@@ -44,12 +44,18 @@ pub(crate) struct Workspace {
 }
 
 impl Workspace {
+    /// The device bytes of the arrays [`Workspace::new`] makes for `n` vertices.
+    pub(crate) fn bytes(n: u32) -> u64 {
+        let nz = u64::from(n.max(1));
+        let tiles = u64::from(n.div_ceil(TILE).max(1));
+        nz * (5 * 8 + 18 * 4) + nz.div_ceil(32) * 4 + tiles * 4
+    }
+
     /// Allocates the arrays for `n` vertices after checking that they fit in free memory.
     pub(crate) fn new(gpu: &crate::gpu::Gpu, n: u32) -> Result<Workspace, CudaError> {
         let nz = n.max(1) as usize;
         let tiles = n.div_ceil(TILE).max(1) as usize;
-        let needed = nz as u64 * (5 * 8 + 18 * 4) + nz.div_ceil(32) as u64 * 4 + tiles as u64 * 4;
-        gpu.check_free("the run's vertex arrays and worklists", needed)?;
+        gpu.check_free("the run's vertex arrays and worklists", Self::bytes(n))?;
         let s = &gpu.stream;
         let u32s = |len: usize| s.alloc_zeros::<u32>(len).map_err(driver("allocating worklists"));
         let values = || s.alloc_zeros::<u8>(nz * 8).map_err(driver("allocating vertex values"));

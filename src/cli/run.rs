@@ -302,7 +302,10 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         }
     }
     let backend = match (runner.backend(), args.shares) {
-        (simdx::Backend::Gpus(n), _) => format!("cuda on {n} GPUs"),
+        (simdx::Backend::Gpus(n), _) => match runner.layout_note() {
+            Some(note) => format!("cuda on {n} GPUs ({note})"),
+            None => format!("cuda on {n} GPUs"),
+        },
         (simdx::Backend::Cuda, Some(shares)) => format!("cuda, {shares} shares on one GPU"),
         (one, _) => one.name().to_string(),
     };

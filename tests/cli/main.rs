@@ -663,3 +663,37 @@ fn bfs_parents_write_a_tree_that_validates() {
     let o = simdx(&["run", "bfs", &graph, "--sources", "0,3", "--parents"]);
     assert_eq!(o.status.code(), Some(2), "--parents takes one source");
 }
+
+/// A graph whose shares do not fit two GPUs both ways runs split into shares of out-arcs only, pushing,
+/// and validates; with no room for a whole copy beside its share, a search says it needs one. The
+/// limit lies between the two layouts' needs (`PartitionedGraph::bytes_per_gpu`), on a graph whose
+/// arcs dominate its vertex arrays (degree 107 on average). Needs two GPUs (SIMDX_REQUIRE_GPUS=2
+/// makes a skip a failure).
+#[cfg(feature = "cuda")]
+#[test]
+fn a_graph_whose_shares_do_not_fit_both_ways_runs_pushing_on_two_gpus() {
+    if let Err(e) = simdx_cuda::open_gpus(2) {
+        assert!(std::env::var_os("SIMDX_REQUIRE_GPUS").is_none(), "SIMDX_REQUIRE_GPUS is set but {e}");
+        eprintln!("skipped: {e}");
+        return;
+    }
+    let spec = "kron:19:64";
+    let graph = simdx::gen::GeneratorSpec::parse(spec).unwrap().generate(7).unwrap();
+    let out_only = simdx_cuda::PartitionedGraph::bytes_per_gpu(&graph, 2, false);
+    let both_ways = simdx_cuda::PartitionedGraph::bytes_per_gpu(&graph, 2, true);
+    let limit = (out_only + both_ways) / 2;
+    assert!(both_ways - out_only > 64 << 20, "{out_only} / {both_ways}: too narrow a window");
+    let limit = format!("{}M", limit >> 20);
+    let split = ["--device-memory-limit", &limit, "run", "--seed", "7", "--gpus", "2", "--backend", "cuda"];
+    for algorithm in ["bfs", "wcc", "pr"] {
+        let o = simdx(&[&split[..], &[algorithm, spec, "--validate"]].concat());
+        assert!(o.status.success(), "{algorithm} under {limit}: {}", stderr(&o));
+        assert!(stdout(&o).contains("shares of out-arcs only, pushing, no whole copy"), "{}", stdout(&o));
+    }
+    let o = simdx(&[&split[..], &["closeness", spec, "--sources", "0,1"]].concat());
+    assert!(!o.status.success(), "{}", stdout(&o));
+    assert!(stderr(&o).contains("needs the whole graph on one GPU"), "{}", stderr(&o));
+    let o = simdx(&[&split[..], &["bfs", spec, "--direction", "pull"]].concat());
+    assert!(!o.status.success(), "{}", stdout(&o));
+    assert!(stderr(&o).contains("drop --direction pull"), "{}", stderr(&o));
+}

@@ -1,14 +1,15 @@
 //! Partitioned runs (`simdx_cuda::PartitionedGraph`): one graph split into shares, each holding the arcs
 //! into the vertices it owns, run in step with exchanges between them, give what a run on one GPU gives
 //! (exactly for BFS, SSSP, WCC, k-core and a user's program; a valid BFS tree; PageRank within its tolerance), whatever
-//! the direction policy. On one GPU the shares exchange by device copies; on two (where the machine
+//! the direction policy, also when the shares hold their out-arcs only (as a graph too big for both
+//! ways is split) and every step pushes. On one GPU the shares exchange by device copies; on two (where the machine
 //! has them, `SIMDX_REQUIRE_GPUS=2` making a skip a failure) through NCCL.
 #![cfg(feature = "cuda")]
 
 use simdx::engine::{DirectionPolicy, FilterPolicy, LabelPolicy, RunOptions};
 use simdx::Graph;
 use simdx_algos::{default_delta, verify, Bfs, BfsTree, KCore, PageRank, Sssp, Wcc};
-use simdx_cuda::{CudaEngine, DeviceGraph, PartitionedGraph};
+use simdx_cuda::{CudaEngine, CudaError, DeviceGraph, PartitionedGraph};
 
 use crate::common::{generated, gpu, two_gpus};
 
@@ -22,10 +23,16 @@ fn option_sets() -> Vec<RunOptions> {
     ]
 }
 
-/// Every program on `parted` against the same program on `whole` (one GPU) and the oracles.
+/// Every program on `parted` against the same program on `whole` (one GPU) and the oracles; shares
+/// that hold their out-arcs only skip the pull option set, which they refuse.
 fn check_programs(g: &Graph, whole: &DeviceGraph, parted: &PartitionedGraph) {
     let source = (0..g.num_vertices() as u32).max_by_key(|&v| g.out_degree(v)).unwrap();
     for opts in option_sets() {
+        if parted.pushes_only() && opts.direction == DirectionPolicy::Pull {
+            let refused = CudaEngine::new(opts).run_partitioned(&Bfs { source }, parted);
+            assert!(matches!(refused, Err(CudaError::PullWithoutInArcs)), "a pull over out-arcs only ran");
+            continue;
+        }
         let engine = CudaEngine::new(opts);
         let what = format!("{} shares, {opts:?}", parted.parts());
         let bfs = engine.run_partitioned(&Bfs { source }, parted).unwrap();
@@ -65,6 +72,18 @@ fn shares_on_one_gpu_give_what_one_gpu_gives() {
         let g = generated(spec);
         let whole = DeviceGraph::upload(&gpu, &g).unwrap();
         let parted = PartitionedGraph::upload_on_one_gpu(&gpu, &g, parts).unwrap();
+        check_programs(&g, &whole, &parted);
+    }
+}
+
+#[test]
+fn shares_of_out_arcs_only_push_and_give_what_one_gpu_gives() {
+    let Some(gpu) = gpu() else { return };
+    for (spec, parts) in [("kron:11", 2), ("kron:10:d", 3), ("urand:11:w", 2)] {
+        let g = generated(spec);
+        let whole = DeviceGraph::upload(&gpu, &g).unwrap();
+        let parted = PartitionedGraph::upload_out_arcs_on_one_gpu(&gpu, &g, parts).unwrap();
+        assert!(parted.pushes_only());
         check_programs(&g, &whole, &parted);
     }
 }

@@ -35,6 +35,13 @@ impl Partition {
         Partition { bounds }
     }
 
+    /// The arcs of part `p`'s share of `graph`: the arcs into the vertices it owns.
+    pub fn arcs_into(&self, graph: &Graph, p: usize) -> u64 {
+        let owned = self.range(p);
+        let offsets = graph.in_csr().offsets();
+        offsets[owned.end as usize] - offsets[owned.start as usize]
+    }
+
     /// Part `p`'s share of `graph`: every arc whose target `p` owns, as a directed graph over all of
     /// `graph`'s vertices with its weights; each neighbour list stays sorted.
     pub fn share(&self, graph: &Graph, p: usize) -> Graph {

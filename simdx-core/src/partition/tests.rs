@@ -115,6 +115,7 @@ fn check_shares(g: &Graph, parts: usize) {
         by_target.sort_by(|a, b| a.partial_cmp(b).unwrap());
         assert_eq!(by_source, expected, "part {part}'s arcs by source");
         assert_eq!(by_target, expected, "part {part}'s arcs by target");
+        assert_eq!(p.arcs_into(g, part), expected.len() as u64, "part {part}'s arcs counted");
         all.extend(by_source);
     }
     assert_eq!(all.len() as u64, g.num_arcs());

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use cudarc::driver::{CudaSlice, DevicePtr};
 use simdx_core::acc::device::DeviceProgram;
-use simdx_core::engine::{Direction, LabelPolicy, Run};
+use simdx_core::engine::{Direction, DirectionPolicy, LabelPolicy, Run};
 use simdx_core::partition::WORD_VERTICES;
 
 use super::kernels::{launch_step, read_counters};
@@ -36,6 +36,8 @@ pub(crate) struct ShareLink<'a> {
     pub(crate) degrees: &'a CudaSlice<u32>,
     /// Where the changed values are traded as pairs.
     pub(crate) pairs: &'a PairBuffers,
+    /// The shares hold their out-arcs only: every step pushes.
+    pub(crate) pushes_only: bool,
 }
 
 /// A share's room for (vertex, value) pairs: a vertex id and a value (8 bytes at most) per vertex.
@@ -74,6 +76,12 @@ impl CudaEngine {
     ) -> Result<Run<P::Value>, CudaError> {
         let mut plan = self.plan_for::<P>()?.on_the_host();
         plan.opts.labels = LabelPolicy::Propagate;
+        if link.pushes_only {
+            plan.opts.direction = match plan.opts.direction {
+                DirectionPolicy::Pull => return Err(CudaError::PullWithoutInArcs),
+                _ => DirectionPolicy::Push,
+            };
+        }
         simdx_core::engine::promise::check_update_grows_with_weight(program)?;
         let entered = Instant::now();
         let (kernels, _) = program_kernels::<P>(&graph.gpu, plan.opts.fusion, false)?;
