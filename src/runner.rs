@@ -10,7 +10,7 @@ use simdx_core::engine::{Engine, EngineError, Run, RunOptions};
 use simdx_core::intersect::Intersections;
 use simdx_core::multi_source::Searches;
 use simdx_core::strong::StrongComponents;
-use simdx_core::Graph;
+use simdx_core::{Graph, VertexId};
 
 /// Where programs should run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -264,6 +264,51 @@ impl<'g> Runner<'g> {
                     let whole = devices.whole("a program's run on one GPU")?;
                     whole.gpu().bind()?;
                     Ok(engine.run(program, whole)?)
+                }
+            },
+        }
+    }
+
+    /// Breadth-first search from `source` with its parent tree (Graph500's and GAP's output): the
+    /// run's values are the levels (`u32::MAX` where unreached), and each vertex's parent comes second
+    /// (`source` its own, `u32::MAX` where unreached). The search carries 32-bit levels, as
+    /// [`algos::Bfs`](crate::algos::Bfs) does, and the parents are found after it within the run's
+    /// time ([`algos::parents_from_levels`](crate::algos::parents_from_levels()); on a GPU, on the
+    /// device before the clock stops): each is the smallest in-neighbour one level closer. On a graph
+    /// split over several GPUs the [`algos::BfsTree`](crate::algos::BfsTree) program gives them
+    /// instead, and a parent is any in-neighbour one level closer.
+    ///
+    /// ```
+    /// use simdx::{Backend, Runner};
+    /// use simdx::gen::GeneratorSpec;
+    ///
+    /// let graph = GeneratorSpec::parse("grid:3x3").unwrap().generate(1).unwrap();
+    /// let runner = Runner::new(&graph, Backend::Auto).unwrap();
+    /// let (levels, parents) = runner.bfs_tree(4).unwrap();
+    /// assert_eq!((levels.values[0], parents[0], parents[4]), (2, 1, 4));
+    /// ```
+    pub fn bfs_tree(&self, source: VertexId) -> Result<(Run<u32>, Vec<u32>), RunError> {
+        let search = crate::algos::Bfs { source };
+        match &self.prepared {
+            Prepared::Cpu(engine, graph) => {
+                let mut run = engine.run(&search, graph)?;
+                let started = std::time::Instant::now();
+                let parents = crate::algos::parents_from_levels(graph, source, &run.values);
+                run.stats.time += started.elapsed();
+                Ok((run, parents))
+            }
+            #[cfg(feature = "cuda")]
+            Prepared::Cuda(engine, devices) => match devices.partitioned() {
+                Some(shares) => {
+                    let tree = engine.run_partitioned(&crate::algos::BfsTree { source }, shares)?;
+                    let parents = crate::algos::bfs_tree::parents(&tree.values);
+                    let Run { values, stats } = tree;
+                    Ok((Run { values: crate::algos::bfs_tree::levels(&values), stats }, parents))
+                }
+                None => {
+                    let whole = devices.whole("a breadth-first search on one GPU")?;
+                    whole.gpu().bind()?;
+                    Ok(engine.run_with_parents(&search, whole, source)?)
                 }
             },
         }

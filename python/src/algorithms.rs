@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use simdx::acc::{DeviceProgram, VertexData};
 use simdx::algos::{
-    bfs_tree, core_numbers, Bfs, BfsTree, Bp, KCore, Mlp, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp,
+    core_numbers, Bfs, Bp, KCore, Mlp, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp,
     Wcc, WideSssp,
 };
 use simdx::engine::{Direction, FilterUsed, Run, RunOptions, RunStats};
@@ -86,8 +86,8 @@ pub fn bfs<'py>(
     Ok((PyArray1::from_vec(py, levels).into_any(), stats(py, &run.stats, &ran)?))
 }
 
-/// The breadth-first tree from `source` (the `BfsTree` program): each vertex's parent, the vertex of
-/// the level above that reached it with the smallest id (`int64`; the source its own, -1 where
+/// The breadth-first tree from `source` (`Runner::bfs_tree`): each vertex's parent, the smallest of its
+/// in-neighbours one level closer (any of them on several GPUs) (`int64`; the source its own, -1 where
 /// unreached), and its level.
 #[pyfunction]
 #[pyo3(signature = (graph, source, backend, options=None))]
@@ -99,9 +99,11 @@ pub fn bfs_parents<'py>(
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyDict>)> {
     let ids = self::sources(graph.graph(), &PyArray1::from_vec(py, vec![source]).readonly())?;
-    let (run, ran) = self::run(py, graph.prepared(), &BfsTree { source: ids[0] }, backend, options)?;
-    let parents = levels_as_i64(&bfs_tree::parents(&run.values));
-    let levels = levels_as_i64(&bfs_tree::levels(&run.values));
+    let (backend, gpus, options) = program_options(backend, options)?;
+    let (shared, runners) = graph.prepared();
+    let ((run, parents), ran) =
+        py.detach(|| runners.on(shared, backend, gpus, options, |runner| runner.bfs_tree(ids[0])))?;
+    let (parents, levels) = (levels_as_i64(&parents), levels_as_i64(&run.values));
     let (parents, levels) = (PyArray1::from_vec(py, parents).into_any(), PyArray1::from_vec(py, levels).into_any());
     Ok((parents, levels, stats(py, &run.stats, &ran)?))
 }

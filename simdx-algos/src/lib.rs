@@ -31,6 +31,7 @@
 pub mod bc;
 pub mod bfs;
 pub mod bfs_multi;
+pub mod bfs_parents;
 pub mod bfs_tree;
 pub mod bp;
 pub mod closeness;
@@ -56,6 +57,7 @@ pub mod wcc;
 pub use bc::betweenness;
 pub use bfs::Bfs;
 pub use bfs_multi::MultiSourceBfs;
+pub use bfs_parents::parents_from_levels;
 pub use bfs_tree::BfsTree;
 pub use bp::Bp;
 pub use closeness::closeness;

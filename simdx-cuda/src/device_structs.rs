@@ -14,7 +14,7 @@
 //! program's device code and kernels/state.cu and [`engine_footer`] at its end; the multi-source unit
 //! starts with [`multi_source_header`], the sweeps' unit with [`sweep_header`] and the edge
 //! computations' unit with [`intersect_header`], the strongly connected components' unit with
-//! [`strong_header`].
+//! [`strong_header`], the BFS parent tree's unit with [`tree_header`].
 
 use std::fmt::Write as _;
 use std::sync::OnceLock;
@@ -543,6 +543,25 @@ device_struct! {
     }
 }
 
+device_struct! {
+    /// What the BFS parent tree's kernel takes (`tr_state`, kernels/tree.cu), by value: device pointers
+    /// and sizes.
+    pub(crate) struct TrState as "tr_state" {
+        /// Per vertex, its BFS level (0xffffffff: unreached).
+        level: u64 as "const unsigned int*",
+        /// The in-CSR: offsets (an undirected graph's out-CSR).
+        ioff: u64 as "const unsigned long long*",
+        /// The in-CSR: sources (an undirected graph's out-CSR targets).
+        isrc: u64 as "const unsigned int*",
+        /// Per vertex, its parent, written by the kernel.
+        parent: u64 as "unsigned int*",
+        /// The vertices.
+        n: u64 as "unsigned long long",
+        /// The search's source.
+        source: u64 as "unsigned long long",
+    }
+}
+
 counter_slots! {
     /// The edge computations' counters (`u64` each, `ctr` of `ix_state`).
     pub(crate) mod intersect {
@@ -694,6 +713,12 @@ pub(crate) fn intersect_header() -> &'static str {
 pub(crate) fn strong_header() -> &'static str {
     static TEXT: OnceLock<String> = OnceLock::new();
     TEXT.get_or_init(|| [declaration::<ScState>(), defines(strong::DEFINES)].concat())
+}
+
+/// What the BFS parent tree's unit starts with: `tr_state`.
+pub(crate) fn tree_header() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(declaration::<TrState>)
 }
 
 /// What the sweeps' unit starts with: `bc_state` and the sweeps' counter slots.

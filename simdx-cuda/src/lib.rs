@@ -29,6 +29,7 @@ pub mod partitioned;
 mod search_buffers;
 mod sorted_arcs;
 mod strong;
+mod tree;
 mod workspace;
 
 pub use compile::{cache_dir, defer_persistent_kernels, finish_background_compiles, CacheHit};
@@ -45,3 +46,4 @@ pub use multi_source::{search_source, traversal_source};
 pub use nccl::{nccl, Communicators, Nccl};
 pub use partitioned::PartitionedGraph;
 pub use strong::strong_source;
+pub use tree::tree_source;

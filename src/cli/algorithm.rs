@@ -170,8 +170,8 @@ fn ppr(
     Ok(outcome(Values::F64(run.values), times, run.stats, None, validation))
 }
 
-/// `bfs --parents`: the search tree from `source`, checked by Graph500's rules and its levels against
-/// the serial BFS.
+/// `bfs --parents`: the search tree from `source` (`Runner::bfs_tree`), checked by Graph500's rules and
+/// its levels against the serial BFS.
 fn bfs_parents(
     graph: &Graph,
     source: VertexId,
@@ -179,11 +179,16 @@ fn bfs_parents(
     count: u32,
     validate: bool,
 ) -> Result<Outcome, CliError> {
-    use simdx_algos::{bfs_tree, BfsTree};
-    let (run, times) = trials(runner, &BfsTree { source }, count)?;
-    let parents = bfs_tree::parents(&run.values);
+    let mut times = Vec::new();
+    let mut last = None;
+    for _ in 0..count {
+        let (run, parents) = runner.bfs_tree(source)?;
+        times.push(run.stats.time);
+        last = Some((run, parents));
+    }
+    let (run, parents) = last.ok_or_else(|| CliError::Usage("--trials must be at least 1".into()))?;
     let validation = check(validate, || {
-        verify::bfs(graph, source, &bfs_tree::levels(&run.values))?;
+        verify::bfs(graph, source, &run.values)?;
         verify::bfs_tree(graph, source, &parents).map(|()| " (the parent tree holds Graph500's rules)".to_string())
     });
     Ok(outcome(Values::Parents(parents), times, run.stats, Some(source), validation))

@@ -5,7 +5,7 @@
 
 use simdx::engine::{Engine, LabelPolicy, RunOptions};
 use simdx::{EdgeList, EdgeWeights, Graph, GraphBuilder, SelfLoops};
-use simdx_algos::{bfs_tree, core_numbers, undirected, verify, BfsTree, KCore, Spmv, Wcc};
+use simdx_algos::{bfs_tree, core_numbers, undirected, verify, Bfs, BfsTree, KCore, Spmv, Wcc};
 
 use crate::common::policies::policies;
 use crate::common::{edges, generated};
@@ -85,6 +85,29 @@ fn bfs_trees_hold_graph500s_rules_under_every_policy() {
             let case = format!("{name}, {options:?}");
             verify::bfs(&g, source, &bfs_tree::levels(&run.values)).unwrap_or_else(|e| panic!("{case}: {e}"));
             verify::bfs_tree(&g, source, &bfs_tree::parents(&run.values)).unwrap_or_else(|e| panic!("{case}: {e}"));
+        }
+    }
+}
+
+/// `Runner::bfs_tree` on every backend at hand: the levels of `Bfs`, a tree that holds Graph500's rules,
+/// each parent the smallest in-neighbour one level closer.
+#[test]
+fn the_runners_bfs_tree_gives_the_levels_and_the_smallest_closer_parents() {
+    for (name, g) in graphs() {
+        let source = (0..g.num_vertices() as u32).find(|&v| g.out_degree(v) > 0).unwrap_or(0);
+        let levels = Engine::default().run(&Bfs { source }, &g).unwrap().values;
+        for backend in crate::common::policies::backends() {
+            let (run, parents) = simdx::Runner::new(&g, backend).unwrap().bfs_tree(source).unwrap();
+            let case = format!("{name}, {backend:?}");
+            assert_eq!(run.values, levels, "{case}");
+            verify::bfs_tree(&g, source, &parents).unwrap_or_else(|e| panic!("{case}: {e}"));
+            for v in 0..g.num_vertices() as u32 {
+                let closer = |u: &u32| levels[*u as usize].wrapping_add(1) == levels[v as usize];
+                let smallest = g.in_csr().neighbors(v).iter().copied().find(|u| closer(u));
+                if v != source && levels[v as usize] != u32::MAX {
+                    assert_eq!(Some(parents[v as usize]), smallest, "{case}: vertex {v}");
+                }
+            }
         }
     }
 }

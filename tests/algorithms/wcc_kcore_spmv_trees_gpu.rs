@@ -8,7 +8,7 @@
 use simdx::engine::Engine;
 use simdx::gen::GeneratorSpec;
 use simdx::{Duplicates, Graph, GraphBuilder, SelfLoops};
-use simdx_algos::{bfs_tree, core_numbers, undirected, verify, BfsTree, KCore, Spmv, Wcc};
+use simdx_algos::{bfs_tree, core_numbers, parents_from_levels, undirected, verify, Bfs, BfsTree, KCore, Spmv, Wcc};
 use simdx_cuda::{CudaEngine, DeviceGraph};
 
 use crate::common::policies::policies;
@@ -56,6 +56,31 @@ fn bfs_trees_on_the_gpu_hold_graph500s_rules() {
             let case = format!("{name}, {options:?}");
             verify::bfs(&g, source, &bfs_tree::levels(&run.values)).unwrap_or_else(|e| panic!("{case}: {e}"));
             verify::bfs_tree(&g, source, &bfs_tree::parents(&run.values)).unwrap_or_else(|e| panic!("{case}: {e}"));
+        }
+    }
+}
+
+/// The GPU's parents-after-levels pass (`run_with_parents`) under every policy (so that every way a run
+/// ends meets it): Graph500's rules, and exactly the CPU's pass (the smallest in-neighbour one level
+/// closer); a star whose hub is reached last makes the warp walk a long list.
+#[test]
+fn parents_found_after_the_levels_on_the_gpu_are_the_smallest_one_level_closer() {
+    let Some(gpu) = gpu() else { return };
+    let mut all = graphs();
+    let mut star: Vec<(u32, u32)> = (2..3000).map(|v| (1, v)).collect();
+    star.push((0, 2999));
+    all.push(("a star reached through a leaf".into(), GraphBuilder::new().build(edges(3000, &star, None)).unwrap()));
+    for (name, g) in all {
+        let dg = DeviceGraph::upload(&gpu, &g).unwrap();
+        let source = (0..g.num_vertices() as u32).find(|&v| g.out_degree(v) > 0).unwrap_or(0);
+        let levels = Engine::default().run(&Bfs { source }, &g).unwrap().values;
+        let expected = parents_from_levels(&g, source, &levels);
+        for options in policies(Cuda) {
+            let (run, parents) = CudaEngine::new(options).run_with_parents(&Bfs { source }, &dg, source).unwrap();
+            let case = format!("{name}, {options:?}");
+            assert_eq!(run.values, levels, "{case}: levels");
+            verify::bfs_tree(&g, source, &parents).unwrap_or_else(|e| panic!("{case}: {e}"));
+            assert_eq!(parents, expected, "{case}: parents");
         }
     }
 }

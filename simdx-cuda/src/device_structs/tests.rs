@@ -181,6 +181,8 @@ fn the_host_compiler_accepts_the_generated_layout_checks() {
     compile(&cxx, "intersect", &intersect).unwrap_or_else(|e| panic!("the edge computations' unit:\n{e}"));
     let strong = format!("{SHIM}\n{}", crate::strong::strong_source());
     compile(&cxx, "strong", &strong).unwrap_or_else(|e| panic!("the strongly connected components' unit:\n{e}"));
+    let tree = format!("{SHIM}\n{}", crate::tree::tree_source());
+    compile(&cxx, "tree", &tree).unwrap_or_else(|e| panic!("the parent tree's unit:\n{e}"));
 }
 
 #[test]

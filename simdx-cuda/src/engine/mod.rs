@@ -29,7 +29,7 @@ use simdx_core::acc::device::DeviceProgram;
 use simdx_core::engine::{policy, Direction, FusionPolicy, Run, RunOptions};
 
 use self::handover::Flow;
-use self::run_state::{HostRun, RunPlan};
+use self::run_state::{Finishing, HostRun, RunPlan};
 use self::units::program_kernels;
 use crate::asynchronous::runs_asynchronously;
 use crate::device_structs::step::EDGES;
@@ -120,6 +120,17 @@ impl CudaEngine {
 
     /// Runs `program` on `graph`.
     pub fn run<P: DeviceProgram>(&self, program: &P, graph: &DeviceGraph) -> Result<Run<P::Value>, CudaError> {
+        self.run_finishing(program, graph, None)
+    }
+
+    /// As [`CudaEngine::run`], with `finishing` launched on the run's final values before the clock
+    /// stops.
+    pub(crate) fn run_finishing<P: DeviceProgram>(
+        &self,
+        program: &P,
+        graph: &DeviceGraph,
+        finishing: Option<Finishing<'_>>,
+    ) -> Result<Run<P::Value>, CudaError> {
         let plan = self.plan_for::<P>()?;
         simdx_core::engine::promise::check_update_grows_with_weight(program)?;
         let entered = Instant::now();
@@ -129,6 +140,7 @@ impl CudaEngine {
         let mut slot = graph.run_workspace()?;
         let ws = slot.as_mut().expect("made by run_workspace");
         let mut run = HostRun::new(self, program, graph, ws, plan, kernels, entered, None)?;
+        run.finishing = finishing;
         run.init()?;
         if run.links() {
             if let Some(records) = run.link()? {

@@ -123,7 +123,13 @@ pub(super) struct HostRun<'a, P: DeviceProgram> {
     pub(super) entered: Instant,
     pub(super) start: Instant,
     pub(super) set_up: Duration,
+    /// Work launched on the run's final values before the clock stops ([`CudaEngine::run_finishing`]).
+    pub(super) finishing: Option<Finishing<'a>>,
 }
+
+/// Work a caller launches on a run's final values (the workspace's `now`) on the run's stream, timed
+/// with the run: what [`CudaEngine::run_with_parents`] finds the parents with.
+pub(crate) type Finishing<'a> = &'a dyn Fn(&CudaSlice<u8>) -> Result<(), CudaError>;
 
 impl<'a, P: DeviceProgram> HostRun<'a, P> {
     /// Prepares a run of `program` on `graph` in workspace `ws`, all before the clock starts: the work
@@ -246,6 +252,7 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
             entered,
             start: Instant::now(),
             set_up: Duration::ZERO,
+            finishing: None,
         })
     }
 
@@ -285,6 +292,9 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
     /// Waits for the device and stops the clock: the run ends with the result on the device (as SIMD-X
     /// and Gunrock time it); the copy to the host is not part of it.
     pub(super) fn stop_clock(&mut self) -> Result<(), CudaError> {
+        if let Some(finishing) = self.finishing {
+            finishing(self.now)?;
+        }
         self.stream.synchronize().map_err(driver("finishing the run"))?;
         self.stats.time = self.start.elapsed();
         profile(self.entered, self.start, self.set_up, self.stats.time);

@@ -15,7 +15,7 @@ use simdx_algos::{Bfs, Bp, KCore, Mlp, PageRank, Spmv, Sssp, Wcc};
 use simdx_core::acc::device::DeviceProgram;
 use simdx_core::acc::{CombineOp, Vertex, VertexData};
 use simdx_core::search_program::SearchProgram;
-use simdx_cuda::{intersect_source, kernel_source, search_source, strong_source, traversal_source};
+use simdx_cuda::{intersect_source, kernel_source, search_source, strong_source, traversal_source, tree_source};
 use simdx_macros::search_kernel;
 
 /// A search program with a signed 64-bit `Max` and a per-vertex array.
@@ -100,6 +100,7 @@ fn kernel_templates_are_valid_cuda_cpp_for_every_algorithm() {
         check_unit("search_cheapest", &search_source(&Cheapest { cost: 1.5 }), &cxx),
         check_unit("intersect", &intersect_source(), &cxx),
         check_unit("strong", &strong_source(), &cxx),
+        check_unit("tree", &tree_source(), &cxx),
     ];
     let errors: Vec<String> = results.into_iter().filter_map(Result::err).collect();
     assert!(errors.is_empty(), "{}", errors.join("\n"));
