@@ -53,10 +53,10 @@ pub trait Exchange: Send {
     /// by anything else until the call returns.
     unsafe fn share_ranges(&mut self, buffer: u64, ranges: &[Range<usize>]) -> Result<(), CudaError>;
 
-    /// Leaves the run early (this share failed): the others' next exchange fails rather than waits for
-    /// it, where the way of exchanging allows (shares on one GPU; NCCL has no such notice, and the
-    /// other GPUs' shares wait).
-    fn leave(&mut self) {}
+    /// Leaves the run early (this share failed): the others' exchanges fail rather than wait for it
+    /// (shares on one GPU: their meeting breaks; on several: every communicator is aborted, which also
+    /// ends the collectives the others' devices wait in).
+    fn leave(&mut self);
 }
 
 /// What the shares of one GPU meet at: a barrier that fails (rather than waits forever) once a share
