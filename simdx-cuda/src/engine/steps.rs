@@ -138,7 +138,7 @@ impl<P: DeviceProgram> HostRun<'_, P> {
             true => 0,
             false => self.pull_stamp(self.iterations, all_active),
         };
-        let mut c = match self.prepared.take() {
+        let c = match self.prepared.take() {
             Some(c) => c,
             None if settle => {
                 // The settle step's sources: the settle list, by degree class and stamped for a pull.
@@ -180,10 +180,8 @@ impl<P: DeviceProgram> HostRun<'_, P> {
             }
         };
         self.all_sent |= self.len == self.n;
-        // A share of a partitioned run decides on the whole frontier's out-edges.
-        let mut edges = [c[OUT_EDGES]];
-        self.over_shares(&mut edges, Reduce::SumU64)?;
-        c[OUT_EDGES] = edges[0];
+        // A share of a partitioned run holds the whole frontier and counts its out-edges in the whole
+        // graph (`sx_counted_out_edges`): every share decides on the same sum without a reduction.
         let direction = self.direction(settle, &c);
         Ok(Step { began, owed, sources: if settle { owed } else { self.len }, stamp, counters: c, direction })
     }

@@ -108,7 +108,8 @@ typedef struct {
 
 /* Prepares frontier vertex v (where `take`) of bucket `bucket` for the iteration tagged `tag` (its count +
  * 1): seen := now (the value it sends), its source_value, its share of the global sum and its out-edges
- * (added to `sums`; sx_prepare_flush moves them to ctr[SX_GLOBAL] and ctr[SX_OUT_EDGES]), its pull stamp
+ * (added to `sums` as sx_counted_out_edges counts them; sx_prepare_flush moves them to ctr[SX_GLOBAL] and
+ * ctr[SX_OUT_EDGES]), its pull stamp
  * (`stamp` > 0), with `classes` its push degree class, and under SX_DEFERS its place in the bucket's settle
  * list. Preparing a vertex twice for one iteration (a fused kernel taking over after a direction switch)
  * gives the same result: the replaced seen value is kept in `sent` under the tag. Called by every thread
@@ -142,7 +143,7 @@ __device__ __forceinline__ void sx_prepare(const sx_state* s, const simdx_params
         if (SIMDX_USES_GLOBAL) sums->global += simdx_global(p, sx_vertex(s, v), value, sent);
         if (stamp && stamp != SX_LIVE) s->in_frontier[v] = stamp;
         d = s->out_offsets[v + 1] - s->out_offsets[v];
-        sums->out_edges += d;
+        sums->out_edges += sx_counted_out_edges(s, v, d);
     }
     if (classes) sx_classify_one(s, ctr, take, v, d, classes);
 }
@@ -234,7 +235,7 @@ __device__ __forceinline__ void ph_settle_classify(const sx_state* s, unsigned l
         simdx_u32 v = live ? s->settle[i] : 0u;
         simdx_u64 d = live ? s->out_offsets[v + 1] - s->out_offsets[v] : 0;
         if (live && stamp != 0u) s->in_frontier[v] = stamp;
-        sums.out_edges += d;
+        if (live) sums.out_edges += sx_counted_out_edges(s, v, d);
         sx_classify_one(s, ctr, live, v, d, classes);
     }
     sx_prepare_flush(ctr, sums);

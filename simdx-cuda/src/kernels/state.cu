@@ -78,6 +78,13 @@ __device__ __forceinline__ simdx_u32 sx_out_degree32(const sx_state* s, simdx_u3
     return d > 0xffffffffull ? 0xffffffffu : (simdx_u32)d;
 }
 
+/* Vertex v's out-edges as the direction rule counts them, `d` being its out-degree in the graph at hand:
+ * in a share of a partitioned run, its out-degree in the whole graph, so that every share (which all
+ * hold the whole frontier) counts the same sum without a reduction. */
+__device__ __forceinline__ simdx_u64 sx_counted_out_edges(const sx_state* s, simdx_u32 v, simdx_u64 d) {
+    return s->degrees ? (simdx_u64)s->degrees[v] : d;
+}
+
 /* Vertex v's in-degree as programs see it (as sx_out_degree32). */
 __device__ __forceinline__ simdx_u32 sx_in_degree32(const sx_state* s, simdx_u32 v) {
     if (s->degrees) return s->degrees[s->n + v];
