@@ -41,7 +41,10 @@ impl CudaEngine {
         let gpu = &graph.gpu;
         let stream = gpu.stream.clone();
         let (module, _) = gpu.compile(&tree_source())?;
-        let kernels = Kernels::one(module);
+        // Looked up before the search starts, as the engine's kernels are: with the driver's lazy
+        // loading, the first lookup loads the kernel, which may wait for every kernel on the device, a
+        // persistent one of another run among them.
+        let f = Kernels::one(module).get("tr_parents")?;
         let n = graph.num_vertices;
         gpu.check_free("the parents", u64::from(n.max(1)) * 4)?;
         let parents = stream.alloc_zeros::<u32>(n.max(1) as usize).map_err(driver("allocating the parents"))?;
@@ -58,7 +61,6 @@ impl CudaEngine {
                 n: u64::from(n),
                 source: u64::from(source),
             };
-            let f = kernels.get("tr_parents")?;
             let blocks = n.div_ceil(BLOCK).clamp(1, gpu.sm_count * 8);
             let cfg = cudarc::driver::LaunchConfig {
                 grid_dim: (blocks, 1, 1),
