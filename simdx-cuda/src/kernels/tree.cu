@@ -2,9 +2,9 @@
  * vertex's level (TR_NONE where unreached), tr_parents gives every reached vertex other than the
  * source the first of its in-neighbours one level closer to the source, the source itself, and
  * TR_NONE to the unreached: a tree that holds Graph500's rules, since a vertex at level L > 0 was
- * reached from one at level L - 1. A thread per vertex (grid-striding in whole warps); a list of at
- * least TR_WIDE in-arcs is walked by the lane's whole warp, 32 arcs at a time with a ballot, so that a
- * hub's list does not hold up its warp. On an undirected graph the in-arcs are the out-arcs. */
+ * reached from one at level L - 1. A thread per vertex (grid-striding in whole warps) walks a short
+ * list four arcs at a time; a list of at least TR_WIDE in-arcs is walked by the lane's whole warp, 32
+ * arcs at a time with a ballot, so that a hub's list does not hold up its warp. On an undirected graph the in-arcs are the out-arcs. */
 
 extern "C" {
 
@@ -29,6 +29,25 @@ __device__ tr_u32 tr_wide_parent(tr_state s, tr_u64 lb, tr_u64 le, tr_u32 level)
     return TR_NONE;
 }
 
+/* The first of in-arcs [b, e) whose source's level is one below `level`, walked by one lane four arcs at
+ * a time, their four reads in flight together (the walk is bound by the latency of the random level
+ * reads); TR_NONE when there is none. An unreached source's TR_NONE + 1 wraps to 0, below every
+ * searching vertex's level. */
+__device__ __forceinline__ tr_u32 tr_narrow_parent(const tr_state& s, tr_u64 b, tr_u64 e, tr_u32 level) {
+    for (tr_u64 i = b; i < e; i += 4ull) {
+        tr_u32 u[4];
+        bool hit[4];
+#pragma unroll
+        for (int k = 0; k < 4; k++) u[k] = i + k < e ? s.isrc[i + k] : 0u;
+#pragma unroll
+        for (int k = 0; k < 4; k++) hit[k] = i + k < e && s.level[u[k]] + 1u == level;
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+            if (hit[k]) return u[k];
+    }
+    return TR_NONE;
+}
+
 __global__ void tr_parents(tr_state s) {
     tr_u64 stride = (tr_u64)gridDim.x * blockDim.x;
     tr_u64 whole_warps = (s.n + 31ull) & ~31ull;
@@ -48,16 +67,7 @@ __global__ void tr_parents(tr_state s) {
             tr_u32 found = tr_wide_parent(s, lb, le, lw);
             if (tr_lane() == (tr_u32)l) parent = found;
         }
-        if (search && !wide) {
-            for (tr_u64 i = b; i < e; i++) {
-                tr_u32 u = s.isrc[i];
-                /* An unreached u's TR_NONE + 1 wraps to 0, below every searching vertex's level. */
-                if (s.level[u] + 1u == level) {
-                    parent = u;
-                    break;
-                }
-            }
-        }
+        if (search && !wide) parent = tr_narrow_parent(s, b, e, level);
         if (live) s.parent[v] = parent;
     }
 }
