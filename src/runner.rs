@@ -271,12 +271,13 @@ impl<'g> Runner<'g> {
 
     /// Breadth-first search from `source` with its parent tree (Graph500's and GAP's output): the
     /// run's values are the levels (`u32::MAX` where unreached), and each vertex's parent comes second
-    /// (`source` its own, `u32::MAX` where unreached). The search carries 32-bit levels, as
-    /// [`algos::Bfs`](crate::algos::Bfs) does, and the parents are found after it within the run's
-    /// time ([`algos::parents_from_levels`](crate::algos::parents_from_levels()); on a GPU, on the
-    /// device before the clock stops): each is the smallest in-neighbour one level closer. On a graph
-    /// split over several GPUs the [`algos::BfsTree`](crate::algos::BfsTree) program gives them
-    /// instead, and a parent is any in-neighbour one level closer.
+    /// (`source` its own, `u32::MAX` where unreached), an in-neighbour one level closer. On one GPU the
+    /// search carries 32-bit levels, as [`algos::Bfs`](crate::algos::Bfs) does, and a pass on the device
+    /// before the clock stops gives each vertex the smallest such in-neighbour
+    /// ([`algos::parents_from_levels`](crate::algos::parents_from_levels()) on the CPU). On the CPU and
+    /// on a graph split over several GPUs the [`algos::BfsTree`](crate::algos::BfsTree) program, whose
+    /// value packs level and parent, gives them: the smallest such in-neighbour where a step pulls, any
+    /// of them where it pushes. Each is the faster way on its backend (BENCHMARKS.md).
     ///
     /// ```
     /// use simdx::{Backend, Runner};
@@ -285,30 +286,20 @@ impl<'g> Runner<'g> {
     /// let graph = GeneratorSpec::parse("grid:3x3").unwrap().generate(1).unwrap();
     /// let runner = Runner::new(&graph, Backend::Auto).unwrap();
     /// let (levels, parents) = runner.bfs_tree(4).unwrap();
-    /// assert_eq!((levels.values[0], parents[0], parents[4]), (2, 1, 4));
+    /// assert_eq!((levels.values[0], parents[4]), (2, 4));
+    /// assert!([1, 3].contains(&parents[0]));
     /// ```
     pub fn bfs_tree(&self, source: VertexId) -> Result<(Run<u32>, Vec<u32>), RunError> {
-        let search = crate::algos::Bfs { source };
+        let tree = crate::algos::BfsTree { source };
         match &self.prepared {
-            Prepared::Cpu(engine, graph) => {
-                let mut run = engine.run(&search, graph)?;
-                let started = std::time::Instant::now();
-                let parents = crate::algos::parents_from_levels(graph, source, &run.values);
-                run.stats.time += started.elapsed();
-                Ok((run, parents))
-            }
+            Prepared::Cpu(engine, graph) => Ok(levels_and_parents(engine.run(&tree, graph)?)),
             #[cfg(feature = "cuda")]
             Prepared::Cuda(engine, devices) => match devices.partitioned() {
-                Some(shares) => {
-                    let tree = engine.run_partitioned(&crate::algos::BfsTree { source }, shares)?;
-                    let parents = crate::algos::bfs_tree::parents(&tree.values);
-                    let Run { values, stats } = tree;
-                    Ok((Run { values: crate::algos::bfs_tree::levels(&values), stats }, parents))
-                }
+                Some(shares) => Ok(levels_and_parents(engine.run_partitioned(&tree, shares)?)),
                 None => {
                     let whole = devices.whole("a breadth-first search on one GPU")?;
                     whole.gpu().bind()?;
-                    Ok(engine.run_with_parents(&search, whole, source)?)
+                    Ok(engine.run_with_parents(&crate::algos::Bfs { source }, whole, source)?)
                 }
             },
         }
@@ -451,6 +442,12 @@ impl Runner<'static> {
     pub fn shared(graph: Arc<Graph>, backend: Backend, options: RunOptions) -> Result<Self, RunError> {
         Self::prepare(HostGraph::Shared(graph), backend, options)
     }
+}
+
+/// A [`BfsTree`](crate::algos::BfsTree) run's values as levels (the run's values) and parents.
+fn levels_and_parents(tree: Run<u64>) -> (Run<u32>, Vec<u32>) {
+    let parents = crate::algos::bfs_tree::parents(&tree.values);
+    (Run { values: crate::algos::bfs_tree::levels(&tree.values), stats: tree.stats }, parents)
 }
 
 /// The GPU's energy counter ([`Runner::energy_meter`]).

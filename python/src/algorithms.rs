@@ -86,9 +86,8 @@ pub fn bfs<'py>(
     Ok((PyArray1::from_vec(py, levels).into_any(), stats(py, &run.stats, &ran)?))
 }
 
-/// The breadth-first tree from `source` (`Runner::bfs_tree`): each vertex's parent, the smallest of its
-/// in-neighbours one level closer (any of them on several GPUs) (`int64`; the source its own, -1 where
-/// unreached), and its level.
+/// The breadth-first tree from `source` (`Runner::bfs_tree`): each vertex's parent, an in-neighbour one
+/// level closer (`int64`; the source its own, -1 where unreached), and its level.
 #[pyfunction]
 #[pyo3(signature = (graph, source, backend, options=None))]
 pub fn bfs_parents<'py>(

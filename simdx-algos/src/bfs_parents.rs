@@ -1,8 +1,11 @@
 //! The breadth-first parent tree from levels: after a search has left each vertex's level, each
-//! reached vertex's parent is the smallest of its in-neighbours one level closer to the source. What
-//! `Runner::bfs_tree` does after a [`Bfs`](crate::Bfs) run on the CPU (the CUDA backend does the same
-//! pass on the device: simdx-cuda's `run_with_parents`), so that the search carries 32-bit levels
-//! rather than [`BfsTree`](crate::BfsTree)'s 64-bit level and parent.
+//! reached vertex's parent is the smallest of its in-neighbours one level closer to the source. The
+//! CUDA backend runs this pass on the device after a [`Bfs`](crate::Bfs) run (simdx-cuda's
+//! `run_with_parents`, what `Runner::bfs_tree` takes on one GPU), so that its search carries 32-bit
+//! levels rather than [`BfsTree`](crate::BfsTree)'s 64-bit level and parent; this is the same pass on
+//! the CPU (the GPU's reference, and parents for levels one already has). On the CPU the pass costs
+//! about as much as the search, more than `BfsTree`'s wider values do, so `Runner::bfs_tree` runs
+//! `BfsTree` there.
 
 use rayon::prelude::*;
 use simdx_core::{Graph, VertexId};
@@ -17,6 +20,8 @@ pub fn parents_from_levels(graph: &Graph, source: VertexId, levels: &[u32]) -> V
         .map(|v| match levels[v as usize] {
             _ if v == source => v,
             0 | u32::MAX => u32::MAX,
+            // The source is the only vertex of level 0.
+            1 => source,
             level => {
                 let closer = |&&u: &&VertexId| levels[u as usize] == level - 1;
                 incoming.neighbors(v).iter().find(closer).copied().unwrap_or(u32::MAX)

@@ -33,14 +33,15 @@ __device__ tr_u32 tr_wide_parent(tr_state s, tr_u64 lb, tr_u64 le, tr_u32 level)
  * a time, their four reads in flight together (the walk is bound by the latency of the random level
  * reads); TR_NONE when there is none. An unreached source's TR_NONE + 1 wraps to 0, below every
  * searching vertex's level. */
-__device__ __forceinline__ tr_u32 tr_narrow_parent(const tr_state& s, tr_u64 b, tr_u64 e, tr_u32 level) {
+__device__ __forceinline__ tr_u32 tr_narrow_parent(const tr_u32* __restrict__ levels, const tr_u32* __restrict__ isrc,
+                                                    tr_u64 b, tr_u64 e, tr_u32 level) {
     for (tr_u64 i = b; i < e; i += 4ull) {
         tr_u32 u[4];
         bool hit[4];
 #pragma unroll
-        for (int k = 0; k < 4; k++) u[k] = i + k < e ? s.isrc[i + k] : 0u;
+        for (int k = 0; k < 4; k++) u[k] = i + k < e ? isrc[i + k] : 0u;
 #pragma unroll
-        for (int k = 0; k < 4; k++) hit[k] = i + k < e && s.level[u[k]] + 1u == level;
+        for (int k = 0; k < 4; k++) hit[k] = i + k < e && levels[u[k]] + 1u == level;
 #pragma unroll
         for (int k = 0; k < 4; k++)
             if (hit[k]) return u[k];
@@ -54,8 +55,10 @@ __global__ void tr_parents(tr_state s) {
     for (tr_u64 v = (tr_u64)blockIdx.x * blockDim.x + threadIdx.x; v < whole_warps; v += stride) {
         bool live = v < s.n;
         tr_u32 level = live ? s.level[v] : TR_NONE;
-        bool search = live && level != TR_NONE && v != s.source;
-        tr_u32 parent = live && v == s.source ? (tr_u32)v : TR_NONE;
+        /* The source is its own parent and the only vertex of level 0, so every vertex of level 1 is its
+         * child: a hub next to the source would otherwise walk its list up to the source. */
+        bool search = live && level != TR_NONE && level > 1u;
+        tr_u32 parent = live && (v == s.source || level == 1u) ? (tr_u32)s.source : TR_NONE;
         tr_u64 b = search ? s.ioff[v] : 0ull, e = search ? s.ioff[v + 1] : 0ull;
         bool wide = search && e - b >= TR_WIDE;
         unsigned wides = __ballot_sync(TR_FULL, wide);
@@ -67,7 +70,7 @@ __global__ void tr_parents(tr_state s) {
             tr_u32 found = tr_wide_parent(s, lb, le, lw);
             if (tr_lane() == (tr_u32)l) parent = found;
         }
-        if (search && !wide) parent = tr_narrow_parent(s, b, e, level);
+        if (search && !wide) parent = tr_narrow_parent(s.level, s.isrc, b, e, level);
         if (live) s.parent[v] = parent;
     }
 }
