@@ -271,13 +271,11 @@ impl<'g> Runner<'g> {
 
     /// Breadth-first search from `source` with its parent tree (Graph500's and GAP's output): the
     /// run's values are the levels (`u32::MAX` where unreached), and each vertex's parent comes second
-    /// (`source` its own, `u32::MAX` where unreached), an in-neighbour one level closer. On one GPU the
-    /// search carries 32-bit levels, as [`algos::Bfs`](crate::algos::Bfs) does, and a pass on the device
-    /// before the clock stops gives each vertex the smallest such in-neighbour
-    /// ([`algos::parents_from_levels`](crate::algos::parents_from_levels()) on the CPU). On the CPU and
-    /// on a graph split over several GPUs the [`algos::BfsTree`](crate::algos::BfsTree) program, whose
-    /// value packs level and parent, gives them: the smallest such in-neighbour where a step pulls, any
-    /// of them where it pushes. Each is the faster way on its backend (BENCHMARKS.md).
+    /// (`source` its own, `u32::MAX` where unreached), an in-neighbour one level closer: the
+    /// [`algos::BfsTree`](crate::algos::BfsTree) program, whose value packs level and parent (the
+    /// smallest such in-neighbour where a step pulls, any of them where it pushes), on every backend.
+    /// It measured faster than a level search followed by a pass that finds each vertex's smallest
+    /// such in-neighbour (the CUDA backend's `run_with_parents`; BENCHMARKS.md).
     ///
     /// ```
     /// use simdx::{Backend, Runner};
@@ -290,19 +288,9 @@ impl<'g> Runner<'g> {
     /// assert!([1, 3].contains(&parents[0]));
     /// ```
     pub fn bfs_tree(&self, source: VertexId) -> Result<(Run<u32>, Vec<u32>), RunError> {
-        let tree = crate::algos::BfsTree { source };
-        match &self.prepared {
-            Prepared::Cpu(engine, graph) => Ok(levels_and_parents(engine.run(&tree, graph)?)),
-            #[cfg(feature = "cuda")]
-            Prepared::Cuda(engine, devices) => match devices.partitioned() {
-                Some(shares) => Ok(levels_and_parents(engine.run_partitioned(&tree, shares)?)),
-                None => {
-                    let whole = devices.whole("a breadth-first search on one GPU")?;
-                    whole.gpu().bind()?;
-                    Ok(engine.run_with_parents(&crate::algos::Bfs { source }, whole, source)?)
-                }
-            },
-        }
+        let tree = self.run(&crate::algos::BfsTree { source })?;
+        let parents = crate::algos::bfs_tree::parents(&tree.values);
+        Ok((Run { values: crate::algos::bfs_tree::levels(&tree.values), stats: tree.stats }, parents))
     }
 
     /// The prepared graph's multi-source traversal (many breadth-first searches at once) and Brandes'
@@ -442,12 +430,6 @@ impl Runner<'static> {
     pub fn shared(graph: Arc<Graph>, backend: Backend, options: RunOptions) -> Result<Self, RunError> {
         Self::prepare(HostGraph::Shared(graph), backend, options)
     }
-}
-
-/// A [`BfsTree`](crate::algos::BfsTree) run's values as levels (the run's values) and parents.
-fn levels_and_parents(tree: Run<u64>) -> (Run<u32>, Vec<u32>) {
-    let parents = crate::algos::bfs_tree::parents(&tree.values);
-    (Run { values: crate::algos::bfs_tree::levels(&tree.values), stats: tree.stats }, parents)
 }
 
 /// The GPU's energy counter ([`Runner::energy_meter`]).

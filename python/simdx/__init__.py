@@ -360,9 +360,9 @@ def bfs_parents(
     **options: Any,
 ) -> Result:
     """The breadth-first tree from ``source``: each vertex's parent as int64, a vertex of the level
-    above adjacent to it (an in-neighbour on a directed graph; the smallest-numbered such on one GPU
-    and wherever the run pulls, ``direction="pull"``, any of them otherwise); the source is its own
-    parent, -1 where unreached (Graph500's output, and ``simdx run bfs --parents``'). One run gives levels and
+    above adjacent to it (an in-neighbour on a directed graph; the smallest-numbered such when the run
+    pulls, ``direction="pull"``, any of them otherwise); the source is its own parent, -1 where
+    unreached (Graph500's output, and ``simdx run bfs --parents``'). One run gives levels and
     parents: ``stats["levels"]`` holds the levels as :func:`bfs` gives them."""
     parents, levels, stats = _native.bfs_parents(graph._native, graph.vertex(source), backend, options)
     stats["levels"] = levels

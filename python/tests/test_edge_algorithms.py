@@ -167,8 +167,7 @@ def test_bfs_parents_form_a_breadth_first_tree(directed, direction):
                 assert parents[v] == -1
                 continue
             # Graph500's rules: the parent is a vertex of the level above with an arc to v; a pull keeps
-            # the smallest-numbered one (so does the GPU's pass after the levels; a push on the CPU keeps
-            # whichever update its vote met first).
+            # the smallest-numbered one (a push keeps whichever update its vote met first).
             above = [u for u in (graph.predecessors(v) if directed else graph[v]) if expected.get(u) == expected[v] - 1]
             assert int(parents[v]) in above, (source, v)
             if direction == "pull":

@@ -1,11 +1,9 @@
 //! The breadth-first parent tree from levels: after a search has left each vertex's level, each
 //! reached vertex's parent is the smallest of its in-neighbours one level closer to the source. The
 //! CUDA backend runs this pass on the device after a [`Bfs`](crate::Bfs) run (simdx-cuda's
-//! `run_with_parents`, what `Runner::bfs_tree` takes on one GPU), so that its search carries 32-bit
-//! levels rather than [`BfsTree`](crate::BfsTree)'s 64-bit level and parent; this is the same pass on
-//! the CPU (the GPU's reference, and parents for levels one already has). On the CPU the pass costs
-//! about as much as the search, more than `BfsTree`'s wider values do, so `Runner::bfs_tree` runs
-//! `BfsTree` there.
+//! `run_with_parents`); this is the same pass on the CPU: the GPU's reference, and parents for levels
+//! one already has. On either backend the pass measured slower than [`BfsTree`](crate::BfsTree),
+//! which carries level and parent through the search (`Runner::bfs_tree`; BENCHMARKS.md).
 
 use rayon::prelude::*;
 use simdx_core::{Graph, VertexId};

@@ -1,10 +1,11 @@
 //! BFS parent trees on the GPU (kernels/tree.cu): [`CudaEngine::run_with_parents`] runs a level
 //! program (a breadth-first search whose values are levels, simdx-algos' `Bfs`) and, before its clock
-//! stops, gives each reached vertex the first of its in-neighbours one level closer to the source.
-//! The search itself carries 32-bit levels, as `bfs` does; a program that carried the parent with the
-//! level in its value (simdx-algos' `BfsTree`, 64 bits) reads and writes twice the bytes in every
-//! step. The pass reads each vertex's level and in-arcs until the first hit: on kron most vertices
-//! find their parent among their first few in-arcs.
+//! stops, gives each reached vertex the first (smallest) of its in-neighbours one level closer to the
+//! source: a deterministic tree whatever way the search went. The search carries 32-bit levels; the
+//! pass reads each vertex's level and in-arcs until the first hit. It measured slower than carrying
+//! level and parent through the search (simdx-algos' `BfsTree`, what `Runner::bfs_tree` runs): a hub
+//! whose level has few vertices walks much of its list (BENCHMARKS.md,
+//! docs/experiments/bfs-parents.md).
 
 use cudarc::driver::{CudaSlice, DevicePtr, PushKernelArg};
 use simdx_core::acc::device::DeviceProgram;
