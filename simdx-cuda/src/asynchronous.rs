@@ -125,13 +125,11 @@ impl AsyncRounds<'_> {
         let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (BLOCK, 1, 1), shared_mem_bytes: 0 };
         let mut b = stream.launch_builder(&kernel);
         b.arg(state).arg(&control);
-        let alone = crate::launch::one_persistent_kernel();
         // SAFETY: the arguments are the kernel's (`sx_state*`, `sx_queue*`); the buffers both point to
         // outlive the launch, which the read below waits for. The grid is co-resident (cooperative
         // launch), which the kernel's waiting needs.
         unsafe { b.launch_cooperative(cfg) }.map_err(driver("launching the asynchronous kernel cooperatively"))?;
         let counters = stream.clone_dtoh(&queue.control).map_err(driver("reading the work queue's counters"))?;
-        drop(alone);
         let epochs = (counters[EPOCHS] as usize).clamp(1, LOG_EPOCHS);
         let mut records = Vec::with_capacity(epochs);
         let (mut items, mut edges, mut at) = (0, 0, counters[CONTROL_WORDS - 1]);

@@ -331,14 +331,12 @@ impl FusedSession<'_> {
             let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (BLOCK, 1, 1), shared_mem_bytes: 0 };
             let mut b = stream.launch_builder(&self.kernels[which]);
             b.arg(state).arg(&mut control);
-            let alone = crate::launch::one_persistent_kernel();
             // SAFETY: the arguments are the kernel's (`sx_state*`, `sx_fused*`); every buffer the two
             // structs point to outlives the launch, which is synchronised below.
             unsafe { b.launch_cooperative(cfg) }.map_err(driver("launching a fused kernel cooperatively"))?;
             launches += 1;
             let mut back = [SxFused::default()];
             stream.memcpy_dtoh(&control, &mut back).map_err(driver("reading the fused-kernel state"))?;
-            drop(alone);
             let [back] = back;
             if back.status != STATUS_SWITCH {
                 break (back, back.status);

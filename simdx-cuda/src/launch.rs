@@ -2,7 +2,7 @@
 //! imports another for it: the compiled kernels of a program ([`Kernels`]), the block size, the tile
 //! and the grid barrier.
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
 use cudarc::driver::{CudaFunction, CudaModule};
 
@@ -19,17 +19,6 @@ pub(crate) const BLOCK: u32 = 256;
 pub(crate) const ILP: u32 = 4;
 /// Vertices per tile of the ballot filter and the edge-balanced steps (`SX_TILE`).
 pub(crate) const TILE: u32 = BLOCK * 16;
-
-/// Held from a persistent kernel's cooperative launch until the host has read what it left (the fused
-/// kernels, the asynchronous rounds): one such kernel at a time in the process. Each is sized to fill
-/// every multiprocessor and its blocks wait for one another at a grid barrier; two launched at once
-/// from two threads could each get only part of the device and wait for ever, which the barrier's
-/// watchdog ends by stopping the kernel, and with it the context.
-pub(crate) fn one_persistent_kernel() -> MutexGuard<'static, ()> {
-    static PERSISTENT: Mutex<()> = Mutex::new(());
-    // A thread that panicked while holding it left no state behind: the lock guards nothing but time.
-    PERSISTENT.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
 
 /// The kernels of one program: the modules its units compiled to (the engine's kernels are split over
 /// several units, compiled at once; a self-contained kernel set is one).
