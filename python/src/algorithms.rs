@@ -7,8 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use simdx::acc::{DeviceProgram, VertexData};
 use simdx::algos::{
-    core_numbers, Bfs, Bp, KCore, Mlp, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp,
-    Wcc, WideSssp,
+    core_numbers, Bfs, Bp, KCore, Mlp, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp, Wcc, WideSssp,
 };
 use simdx::engine::{Direction, FilterUsed, Run, RunOptions, RunStats};
 use simdx::intersect::{IntersectError, Intersections};

@@ -140,11 +140,13 @@ impl PartitionedGraph {
         (0..gpus.max(1)).map(share).max().unwrap_or(0)
     }
 
-    /// The most device bytes a share's first run allocates on its GPU, which a whole copy of the graph
-    /// beside the share must leave free.
+    /// The most device bytes a share's first run allocates on its GPU (its arrays, and NCCL's buffers
+    /// when the shares have a GPU each), which a whole copy of the graph beside the share must leave
+    /// free.
     pub(crate) fn run_reserve(&self) -> u64 {
         let run = |s: &DeviceGraph| run_bytes(s.num_vertices, s.num_arcs, s.weights.is_some());
-        self.shares.iter().map(run).max().unwrap_or(0)
+        let nccl = if self.placement == Placement::OneGpuEach { NCCL_RESERVE } else { 0 };
+        self.shares.iter().map(run).max().unwrap_or(0) + nccl
     }
 
     /// Whether the shares hold only their out-arcs (both ways did not fit), so that runs on them push.
