@@ -67,14 +67,13 @@ impl PartitionedGraph {
     /// `graph` split into `parts` shares all on `gpu`, each with a stream of its own, exchanging by
     /// copies on the device: the partitioned engine on a machine with one GPU.
     pub fn upload_on_one_gpu(gpu: &Gpu, graph: &Graph, parts: usize) -> Result<PartitionedGraph, CudaError> {
-        let gpus = (0..parts.max(1)).map(|_| gpu.with_own_stream()).collect::<Result<Vec<_>, _>>()?;
-        Self::upload_shares(gpus, graph, Placement::OneGpu)
+        Self::upload_shares(streams_of(gpu, parts)?, graph, Placement::OneGpu)
     }
 
     /// As [`PartitionedGraph::upload_on_one_gpu`], with only the shares' out-arcs, as a graph whose
     /// shares do not fit both ways is split ([`PartitionedGraph::pushes_only`]): that layout on one GPU.
     pub fn upload_out_arcs_on_one_gpu(gpu: &Gpu, graph: &Graph, parts: usize) -> Result<PartitionedGraph, CudaError> {
-        let gpus = (0..parts.max(1)).map(|_| gpu.with_own_stream()).collect::<Result<Vec<_>, _>>()?;
+        let gpus = streams_of(gpu, parts)?;
         let partition = Partition::by_arcs(graph, gpus.len()).aligned(WORD_VERTICES);
         Self::upload_parts(&gpus, graph, &partition, Placement::OneGpu, false)
     }
@@ -262,6 +261,11 @@ fn share_bytes(n: u32, arcs: u64, weighted: bool, in_arcs: bool, placement: Plac
 /// the weight).
 fn run_bytes(n: u32, arcs: u64, weighted: bool) -> u64 {
     Workspace::bytes(n) + if weighted { arcs * 8 } else { 0 }
+}
+
+/// `gpu` once per share (at least one), each with a stream of its own: shares on one GPU.
+fn streams_of(gpu: &Gpu, parts: usize) -> Result<Vec<Gpu>, CudaError> {
+    (0..parts.max(1)).map(|_| gpu.with_own_stream()).collect()
 }
 
 /// The error of a share whose thread panicked.

@@ -11,7 +11,7 @@
 use std::ffi::{c_int, c_void};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream};
 
@@ -35,13 +35,12 @@ const REDUCE_WORDS: usize = 64;
 struct Group {
     nccl: &'static Nccl,
     comms: Vec<Comm>,
-    /// Set once the communicators are aborted (then they are not destroyed again).
+    /// Set by the first share to leave, which aborts the communicators (they are not destroyed again).
     aborted: AtomicBool,
-    /// Held while aborting, so that the communicators are aborted once.
-    aborting: Mutex<()>,
 }
 
-// SAFETY: the communicators are only aborted through `Group::abort` (once, under a lock; NCCL allows
+// SAFETY: the communicators are only aborted through `Group::abort` (once, by the share that sets
+// `aborted` first; NCCL allows
 // `ncclCommAbort` from any thread while the rank's own thread is in a call) and otherwise used by their
 // own share's thread, one call at a time.
 unsafe impl Send for Group {}
@@ -51,7 +50,6 @@ unsafe impl Sync for Group {}
 impl Group {
     /// Aborts every communicator of the group, once.
     fn abort(&self) {
-        let Ok(_once) = self.aborting.lock() else { return };
         if self.aborted.swap(true, Ordering::SeqCst) {
             return;
         }
@@ -79,7 +77,6 @@ impl Group {
 
 /// One share's end of an exchange between GPUs: its rank's communicator and its GPU's stream.
 pub struct NcclExchange {
-    nccl: &'static Nccl,
     group: Arc<Group>,
     comm: Comm,
     part: usize,
@@ -100,12 +97,10 @@ impl NcclExchange {
             .map(|gpu| gpu.stream.alloc_zeros::<u64>(REDUCE_WORDS).map_err(driver("allocating an exchange")))
             .collect::<Result<_, _>>()?;
         let (nccl, comms) = Communicators::new(gpus)?.into_comms();
-        let group =
-            Arc::new(Group { nccl, comms: comms.clone(), aborted: AtomicBool::new(false), aborting: Mutex::new(()) });
+        let group = Arc::new(Group { nccl, comms: comms.clone(), aborted: AtomicBool::new(false) });
         let exchanges = gpus.iter().zip(comms).zip(scratch).enumerate();
         Ok(exchanges
             .map(|(part, ((gpu, comm), scratch))| NcclExchange {
-                nccl,
                 group: group.clone(),
                 comm,
                 part,
@@ -139,10 +134,12 @@ impl Exchange for NcclExchange {
         // SAFETY: ncclAllReduce's signature per nccl.h; `at` holds `values.len()` words of this rank's
         // device, reduced in place on this rank's stream.
         unsafe {
-            let reduce = self.nccl.function::<AllReduce>(b"ncclAllReduce\0")?;
+            let reduce = self.group.nccl.function::<AllReduce>(b"ncclAllReduce\0")?;
             let p = at as *mut c_void;
             let stream = self.stream.cu_stream() as *mut c_void;
-            self.nccl.check(reduce(p, p, values.len(), ty, nccl_op, self.comm, stream), "reducing over the GPUs")?;
+            self.group
+                .nccl
+                .check(reduce(p, p, values.len(), ty, nccl_op, self.comm, stream), "reducing over the GPUs")?;
         }
         let words = self.scratch.slice(0..values.len());
         self.stream.memcpy_dtoh(&words, values).map_err(driver("reducing over the GPUs"))?;
@@ -155,7 +152,7 @@ impl Exchange for NcclExchange {
         type Broadcast =
             unsafe extern "C" fn(*const c_void, *mut c_void, usize, c_int, c_int, Comm, *mut c_void) -> c_int;
         self.group.check_open()?;
-        let nccl = self.nccl;
+        let nccl = self.group.nccl;
         // SAFETY: ncclBroadcast's signature per nccl.h; each range lies in `buffer` on this rank's
         // device (the caller's promise), broadcast in place from its owner (rank p) on this rank's
         // stream; every rank makes the same calls in the same order, in one group.
@@ -186,7 +183,7 @@ impl Drop for NcclExchange {
         }
         // SAFETY: the communicator came from ncclCommInitRank and is destroyed once, here.
         unsafe {
-            if let Ok(destroy) = self.nccl.function::<unsafe extern "C" fn(Comm) -> c_int>(b"ncclCommDestroy\0") {
+            if let Ok(destroy) = self.group.nccl.function::<unsafe extern "C" fn(Comm) -> c_int>(b"ncclCommDestroy\0") {
                 destroy(self.comm);
             }
         }
