@@ -79,8 +79,8 @@ RUN
 }
 
 # Every packed GPU test, required to find a GPU; the CLI tests run the packed CLI from target/release.
-# One test at a time: with several test threads a fused SSSP run of `algorithms` hangs at its grid
-# barrier in some runs until the watchdog stops it (an open fault, older than 2026-11-29: BENCHMARKS.md).
+# One test at a time: with several test threads a fused SSSP run of `algorithms` hung at its grid
+# barrier in some runs until the watchdog stopped it (a race fixed since; kept until more 4-thread runs pass).
 tests() {
   export SIMDX_REQUIRE_GPU=1
   mkdir -p target/release && cp "$bin" target/release/simdx

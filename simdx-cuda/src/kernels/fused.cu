@@ -85,11 +85,22 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
     /* All arcs, read once for the block. */
     unsigned long long arcs = sx_read((const unsigned long long*)&s->out_offsets[s->n]);
     __shared__ unsigned long long cp[SX_COUNTERS], cw[SX_COUNTERS], cx[SX_COUNTERS];
+    /* Under SX_DEFERS, whether the settle list is empty, known alike to every block: a block reading the
+     * list's length while another appends to it (ph_far_take prepares a bucket's frontier into it) would
+     * take another branch and wait at a barrier the others never reach. So the length is read only when
+     * it cannot be 0: once a prepare of the current bucket has taken a vertex, which the list holds until
+     * the bucket settles (kernels/prepare.cu: the first prepare of a vertex in a bucket appends it); then
+     * no block appends before the settle step's barrier. At the start it is read once, before a barrier. */
+    bool settle_empty = true;
+    if (SX_DEFERS) {
+        settle_empty = sx_read(&s->far_len[SX_SETTLE_LEN]) == 0ull;
+        sx_grid_sync(f->barrier);
+    }
     for (;;) {
         /* Under SX_DEFERS, an exhausted bucket first settles: its vertices push the arcs they deferred
          * (kernels/state.cu). `owed` is the settle list's length (0: a plain iteration or a bucket change). */
         simdx_u32 owed = 0;
-        if (SX_DEFERS && len == 0) owed = (simdx_u32)sx_read(&s->far_len[SX_SETTLE_LEN]);
+        if (SX_DEFERS && len == 0 && !settle_empty) owed = (simdx_u32)sx_read(&s->far_len[SX_SETTLE_LEN]);
         bool settle = owed != 0u;
         if (len == 0 && !settle && pending_maybe) {
             /* The current bucket is exhausted: the lowest bucket still waiting becomes current, from the
@@ -104,6 +115,7 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
                             may_push ? f->push_classes : 0);
                 sx_grid_sync(f->barrier);
                 sx_fetch(cp, t);
+                settle_empty = settle_empty && !(prepare && cp[SX_NEXT_LEN] != 0ull && bucket != ~0u);
                 fcur ^= 1u;
                 /* The list just emptied is the next change's to fill: its length and bound start over. A
                  * grid barrier comes between this and that change (the iteration's, or the one below). */
@@ -144,6 +156,7 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
             ph_snapshot(s, prep, frontier, len, bucket, iterations + 1u, stamp, (may_push && !all_active) ? f->push_classes : 0);
             sx_grid_sync(f->barrier);
             sx_fetch(cp, prep);
+            settle_empty = settle_empty && !(len != 0u && bucket != ~0u);
         }
         double global = __longlong_as_double((long long)cp[SX_GLOBAL]);
         /* When the frontier holds every vertex with out-edges, every in-arc's source is active. */
@@ -196,6 +209,13 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
             status = SX_STATUS_SWITCH;
             break;
         }
+        /* The settle list is spent: ph_settle_classify read it before the last grid barrier, and no block
+         * hands the step back (to the host, the other kernel or asynchronous rounds) from here on. The
+         * next prepare, in the select after the compute step's barrier, starts it over. */
+        if (settle) {
+            settle_empty = true;
+            if (blockIdx.x == 0 && threadIdx.x == 0) s->far_len[SX_SETTLE_LEN] = 0ull;
+        }
         simdx_u32 capacity = s->online_capacity; /* fixed for the run by the host (0 for `Every`) */
         const unsigned long long* lens = cp;
         unsigned long long* work = sx_take(f, &use);
@@ -233,8 +253,6 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
         sx_grid_sync(f->barrier);
         sx_fetch(cw, work);
         prep = 0;
-        /* The settle list is spent; the next prepare (after the next grid barrier) starts it over. */
-        if (settle && blockIdx.x == 0 && threadIdx.x == 0) s->far_len[SX_SETTLE_LEN] = 0ull;
         unsigned long long edges = cw[SX_EDGES];
         simdx_u32 reached;
         simdx_u32 filter;
@@ -280,6 +298,7 @@ __device__ __forceinline__ void sx_fused_run(const sx_state* s, sx_fused* f, int
             sx_grid_sync(f->barrier);
             sx_fetch(cp, sel);
             len = (simdx_u32)cp[SX_NEXT_LEN];
+            settle_empty = settle_empty && !(prepare && len != 0u && bucket != ~0u);
             pending_maybe = pending_maybe || cp[SX_PENDING] > 0;
             prep = prepare ? sel : 0;
         }
