@@ -13,7 +13,8 @@
 #   bash scripts/gpu.sh pagerank [trials]              # PageRank validated, 20 iterations and to tolerance
 #   bash scripts/gpu.sh sssp-delta [trials] [deltas]   # SSSP's bucket width under auto and async
 #   bash scripts/gpu.sh versus BEFORE AFTER [rounds] [trials]   # two CLI builds alternated on one card
-#   bash scripts/gpu.sh multi [gpus] [trials]          # a multi-GPU host: its tests, then 1 against N GPUs
+#   bash scripts/gpu.sh multi [gpus]                   # a multi-GPU host: the multi-GPU tests
+#   bash scripts/gpu.sh scaling [gpus] [trials]        # a multi-GPU host: 1 against N GPUs, with the exchanges' share
 #
 # Shared settings (environment): BIN, the CLI (.gpu/bin/simdx); GRAPHS, the folder of generated graphs,
 # made once and reused by every subcommand (/tmp/simdx-graphs); OUT, where JSON reports go (/tmp).
@@ -221,28 +222,37 @@ versus() {
 }
 
 # On a host with several GPUs: the multi-GPU tests (shares over GPUs against one, a graph whose shares
-# fit only as out-arcs, a share that fails aborting the others' NCCL waits, searches over GPUs), then 1
-# against `gpus` GPUs alternated, one call: PageRank-20, BFS and SSSP on kron:26:w, closeness from 256
-# sampled sources on kron:24 (issue 55's targets). NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
+# fit only as out-arcs, a share that fails aborting the others' NCCL waits, searches over GPUs), with
+# `gpus` GPUs required. NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
 multi() {
-  local count=${1:-2} trials=${2:-3} round g algo extra filter
+  local count=${1:-2} filter
   export NCCL_NVLS_ENABLE=0 SIMDX_REQUIRE_GPU=1 SIMDX_REQUIRE_GPUS=$count
   mkdir -p target/release && cp "$bin" target/release/simdx
   for filter in partitioned two_gpus a_share_that_leaves nccl gpus; do bash .gpu/run.sh "$filter"; done
-  generate kron:26:w kron:24
+}
+
+# Issue 55's scaling runs: 1 against `gpus` GPUs alternated, two rounds: PageRank-20, BFS and SSSP on
+# $SCALING_GRAPH (kron:26:w), closeness from 256 sampled sources on $SEARCH_GRAPH (kron:24); ALGOS narrows
+# them (pr bfs sssp closeness), so that each call stays within the device's 10 minutes. Each partitioned
+# run prints, per share, its iterations' time and how much of it went to exchanges (SIMDX_PROFILE=1).
+scaling() {
+  local count=${1:-2} trials=${2:-3} round g algo extra
+  local graph=${SCALING_GRAPH:-kron:26:w} search=${SEARCH_GRAPH:-kron:24}
+  export NCCL_NVLS_ENABLE=0 SIMDX_PROFILE=1
+  for algo in ${ALGOS:-pr bfs sssp closeness}; do
+    if [ "$algo" = closeness ]; then generate "$search"; else generate "$graph"; fi
+  done
   for round in 1 2; do
     for g in 1 "$count"; do
-      for algo in pr bfs sssp; do
-        extra=""
-        [ "$algo" = pr ] && extra="--iterations 20 --tolerance 0"
-        printf '%-9s kron_26_w %s GPUs: ' "$algo" "$g"
-        # shellcheck disable=SC2086 # $extra is options, split on purpose
-        SIMDX_PROFILE=1 "$bin" run $algo "$graphs/kron_26_w.sxg" --backend cuda --gpus "$g" --trials "$trials" $extra 2>&1 |
-          grep -E "backend cuda|error" | sed "s/.*backend //"
+      for algo in ${ALGOS:-pr bfs sssp closeness}; do
+        extra=(--trials "$trials")
+        local file="$graphs/$(name_of "$graph").sxg"
+        [ "$algo" = pr ] && extra+=(--iterations 20 --tolerance 0)
+        [ "$algo" = closeness ] && extra+=(--samples 256) && file="$graphs/$(name_of "$search").sxg"
+        echo "== $algo $(basename "$file" .sxg) on $g GPUs, round $round"
+        "$bin" run "$algo" "$file" --backend cuda --gpus "$g" "${extra[@]}" 2>&1 |
+          grep -E "backend cuda|simdx profile|error" | sed "s/.*backend cuda/cuda/"
       done
-      printf 'closeness kron_24 %s GPUs: ' "$g"
-      "$bin" run closeness "$graphs/kron_24.sxg" --samples 256 --backend cuda --gpus "$g" --trials "$trials" 2>&1 |
-        grep -E "backend cuda|error" | sed "s/.*backend //"
     done
   done
 }
@@ -250,10 +260,10 @@ multi() {
 command=${1:-}
 [ $# -gt 0 ] && shift
 case "$command" in
-prune | tests | record | modes | sanitize | filters | pagerank | versus | multi) "$command" "$@" ;;
+prune | tests | record | modes | sanitize | filters | pagerank | versus | multi | scaling) "$command" "$@" ;;
 sssp-delta) sssp_delta "$@" ;;
 *)
-  echo "usage: bash scripts/gpu.sh prune | tests | record | modes | sanitize | filters | pagerank | sssp-delta | versus BEFORE AFTER | multi [gpus] (the script's header says more)" >&2
+  echo "usage: bash scripts/gpu.sh prune | tests | record | modes | sanitize | filters | pagerank | sssp-delta | versus BEFORE AFTER | multi [gpus] | scaling [gpus] [trials] (the script's header says more)" >&2
   exit 2
   ;;
 esac

@@ -11,6 +11,7 @@
 pub(crate) mod exchange;
 mod nccl_exchange;
 pub(crate) mod plan;
+mod timed;
 
 use std::ops::Range;
 use std::sync::Mutex;
@@ -29,6 +30,7 @@ use crate::workspace::Workspace;
 use crate::CudaEngine;
 pub use exchange::{Exchange, LocalExchange, Reduce};
 pub use nccl_exchange::NcclExchange;
+pub use timed::ExchangeTimes;
 
 /// Where the shares of a [`PartitionedGraph`] live, which decides how they exchange.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,9 +170,9 @@ impl PartitionedGraph {
         &self.shares[p]
     }
 
-    /// Each share's exchange, made anew.
+    /// Each share's exchange, made anew (timing itself under `SIMDX_PROFILE=1`).
     fn make_exchanges(&self) -> Result<Vec<Box<dyn Exchange>>, CudaError> {
-        Ok(match self.placement {
+        let exchanges: Vec<Box<dyn Exchange>> = match self.placement {
             Placement::OneGpu => {
                 let streams: Vec<_> = self.shares.iter().map(|s| s.gpu.stream.clone()).collect();
                 LocalExchange::group(&streams).into_iter().map(|e| Box::new(e) as Box<dyn Exchange>).collect()
@@ -179,7 +181,17 @@ impl PartitionedGraph {
                 let gpus: Vec<Gpu> = self.shares.iter().map(|s| s.gpu.clone()).collect();
                 NcclExchange::group(&gpus)?.into_iter().map(|e| Box::new(e) as Box<dyn Exchange>).collect()
             }
-        })
+        };
+        if !timed::profiling() {
+            return Ok(exchanges);
+        }
+        let timed = exchanges.into_iter().zip(&self.shares).map(|(exchange, share)| {
+            let stream = share.gpu.stream.clone();
+            let wait: timed::Wait =
+                Box::new(move || stream.synchronize().map_err(driver("waiting for a share's steps")));
+            Box::new(timed::TimedExchange::new(exchange, wait)) as Box<dyn Exchange>
+        });
+        Ok(timed.collect())
     }
 }
 
@@ -217,6 +229,9 @@ impl CudaEngine {
                             pushes_only: graph.pushes_only,
                         };
                         let run = self.run_share(program, share, link);
+                        if let (Ok(run), Some(times)) = (&run, exchange.take_times()) {
+                            eprintln!("{}", times.line(p, graph.shares.len(), run.stats.time));
+                        }
                         if run.is_err() {
                             exchange.leave();
                         }

@@ -57,6 +57,12 @@ pub trait Exchange: Send {
     /// (shares on one GPU: their meeting breaks; on several: every communicator is aborted, which also
     /// ends the collectives the others' devices wait in).
     fn leave(&mut self);
+
+    /// What this share's exchanges took since the last call, for an exchange that times itself
+    /// (`SIMDX_PROFILE=1`); `None` for the others.
+    fn take_times(&mut self) -> Option<super::ExchangeTimes> {
+        None
+    }
 }
 
 /// What the shares of one GPU meet at: a barrier that fails (rather than waits forever) once a share
