@@ -202,6 +202,12 @@ device_struct! {
         /// A share of a partitioned run: each vertex's out-degree in the whole graph, then each one's
         /// in-degree (2 n entries), which programs see instead of the share's; NULL: the CSRs' degrees.
         degrees: u64 as "const simdx_u32*",
+        /// Each vertex's sender from level-synchronous steps, in a run that keeps them
+        /// (`CudaEngine::run_with_senders`); NULL in others.
+        senders: u64 as "simdx_u32*",
+        /// Each vertex's sender word from asynchronous rounds (the value its sender's update set,
+        /// above the sender), in a run that keeps senders; NULL in others.
+        sender_words: u64 as "unsigned long long*",
         /// The vertices.
         n: u32 as "simdx_u32",
         /// The online filter's capacity (0 until the first frontier, then fixed for the run).

@@ -136,6 +136,12 @@ pub enum CudaError {
          runs on it push: drop --direction pull"
     )]
     PullWithoutInArcs,
+    /// Senders are kept only for voting min programs of `u32` values that apply in place.
+    #[error(
+        "a run keeps senders (BFS parents) only for a voting program of u32 values combined by min that \
+         applies in place"
+    )]
+    SendersNeedVoting,
 }
 
 impl CudaError {

@@ -85,6 +85,36 @@ fn parents_found_after_the_levels_on_the_gpu_are_the_smallest_one_level_closer()
     }
 }
 
+/// BFS levels with each vertex's sender kept by the engine (`run_with_senders`, what `Runner::bfs_tree`
+/// runs on one GPU) under every policy, so that every push and pull class records: the levels of a
+/// plain run, and the senders a tree by Graph500's rules (the source, which nothing reached, its own
+/// parent); a star whose hub is reached last makes the hub pull in chunks. A program that does not
+/// vote is refused.
+#[test]
+fn senders_kept_by_a_bfs_on_the_gpu_form_its_tree() {
+    let Some(gpu) = gpu() else { return };
+    let mut all = graphs();
+    let mut star: Vec<(u32, u32)> = (2..3000).map(|v| (1, v)).collect();
+    star.push((0, 2999));
+    all.push(("a star reached through a leaf".into(), GraphBuilder::new().build(edges(3000, &star, None)).unwrap()));
+    for (name, g) in all {
+        let dg = DeviceGraph::upload(&gpu, &g).unwrap();
+        let source = (0..g.num_vertices() as u32).find(|&v| g.out_degree(v) > 0).unwrap_or(0);
+        let levels = Engine::default().run(&Bfs { source }, &g).unwrap().values;
+        for options in policies(Cuda) {
+            let (run, mut senders) = CudaEngine::new(options).run_with_senders(&Bfs { source }, &dg).unwrap();
+            let case = format!("{name}, {options:?}");
+            assert_eq!(run.values, levels, "{case}: levels");
+            assert_eq!(senders[source as usize], simdx_cuda::NO_SENDER, "{case}: nothing reached the source");
+            senders[source as usize] = source;
+            verify::bfs_tree(&g, source, &senders).unwrap_or_else(|e| panic!("{case}: {e}"));
+        }
+    }
+    let dg = DeviceGraph::upload(&gpu, &graphs()[0].1).unwrap();
+    let refused = CudaEngine::default().run_with_senders(&simdx_algos::Sssp { source: 0, delta: 1 }, &dg);
+    assert!(matches!(refused, Err(simdx_cuda::CudaError::SendersNeedVoting)), "{:?}", refused.map(|_| ()));
+}
+
 #[test]
 fn kcore_on_the_gpu_matches_serial_peeling_and_the_cpu() {
     let Some(gpu) = gpu() else { return };

@@ -30,7 +30,7 @@ use simdx_core::engine::{policy, Direction, FusionPolicy, Run, RunOptions};
 
 use self::handover::Flow;
 use self::run_state::{Finishing, HostRun, RunPlan};
-use self::units::program_kernels;
+use self::units::{kernel_units_for, program_kernels};
 use crate::asynchronous::runs_asynchronously;
 use crate::device_structs::step::EDGES;
 use crate::error::CudaError;
@@ -103,7 +103,7 @@ impl CudaEngine {
 
     /// The grid a fused kernel of program `P` gets on `graph`'s GPU: occupancy, blocks, registers.
     pub fn fused_grid<P: DeviceProgram>(&self, graph: &DeviceGraph) -> Result<crate::FusedGrid, CudaError> {
-        let (kernels, _) = program_kernels::<P>(&graph.gpu, FusionPolicy::All, false)?;
+        let (kernels, _) = program_kernels(&kernel_units::<P>(), &graph.gpu, FusionPolicy::All, false)?;
         let name = match self.options.fusion {
             FusionPolicy::All | FusionPolicy::None | FusionPolicy::Auto => "sx_fused_all",
             FusionPolicy::PushPull => "sx_fused_push",
@@ -131,10 +131,27 @@ impl CudaEngine {
         graph: &DeviceGraph,
         finishing: Option<Finishing<'_>>,
     ) -> Result<Run<P::Value>, CudaError> {
+        self.run_planned(program, graph, finishing, None)
+    }
+
+    /// As [`CudaEngine::run_finishing`], writing each vertex's sender at the device addresses `senders`
+    /// (`sx_state`'s `senders` and `sender_words`; see [`CudaEngine::run_with_senders`]).
+    pub(crate) fn run_planned<P: DeviceProgram>(
+        &self,
+        program: &P,
+        graph: &DeviceGraph,
+        finishing: Option<Finishing<'_>>,
+        senders: Option<[u64; 2]>,
+    ) -> Result<Run<P::Value>, CudaError> {
         let plan = self.plan_for::<P>()?;
+        let plan = match senders {
+            Some(at) => plan.keeping_senders(at),
+            None => plan,
+        };
         simdx_core::engine::promise::check_update_grows_with_weight(program)?;
         let entered = Instant::now();
-        let (kernels, persistent) = program_kernels::<P>(&graph.gpu, plan.opts.fusion, self.defers_compile())?;
+        let units = kernel_units_for::<P>(senders.is_some());
+        let (kernels, persistent) = program_kernels(&units, &graph.gpu, plan.opts.fusion, self.defers_compile())?;
         let plan = if persistent { plan } else { plan.on_the_host() };
         simdx_core::acc::check_lengths(program, graph.num_vertices as usize)?;
         let mut slot = graph.run_workspace()?;
@@ -193,6 +210,6 @@ impl CudaEngine {
             opts.fusion = FusionPolicy::Auto;
         }
         let asynchronous = asynchronous && matches!(opts.fusion, FusionPolicy::Auto | FusionPolicy::Async);
-        Ok(RunPlan { opts, asynchronous })
+        Ok(RunPlan { opts, asynchronous, senders: [0; 2] })
     }
 }

@@ -12,7 +12,9 @@ use std::time::{Duration, Instant};
 use cudarc::driver::{CudaSlice, CudaStream};
 use simdx_core::acc::device::{silent_pulls, DeviceProgram};
 use simdx_core::acc::{Apply, CombineKind, CombineOp, Program};
-use simdx_core::engine::{DirectionPolicy, FusionPolicy, Run, RunOptions, RunStats, ASYNC_AFTER_ITERATIONS};
+use simdx_core::engine::{
+    DirectionPolicy, FusionPolicy, LabelPolicy, Run, RunOptions, RunStats, ASYNC_AFTER_ITERATIONS,
+};
 
 use super::kernels::{launch_step, Shapes, StepKernels, LIVE_STAMP, SCAN_ACTIVE};
 use super::setup::{self, VertexArrays};
@@ -35,13 +37,21 @@ pub(super) struct RunPlan {
     pub(super) opts: RunOptions,
     /// Whether the run may go over to asynchronous rounds (from the start, or after many small steps).
     pub(super) asynchronous: bool,
+    /// Where each vertex's sender is written (`sx_state`'s `senders` and `sender_words`; 0: nowhere).
+    pub(super) senders: [u64; 2],
 }
 
 impl RunPlan {
     /// The plan of a run whose persistent kernels are not at hand (still compiling): every step on the
     /// host, one launch per phase.
     pub(super) fn on_the_host(self) -> RunPlan {
-        RunPlan { opts: RunOptions { fusion: FusionPolicy::None, ..self.opts }, asynchronous: false }
+        RunPlan { opts: RunOptions { fusion: FusionPolicy::None, ..self.opts }, asynchronous: false, ..self }
+    }
+
+    /// The plan of a run that keeps senders (at `senders`): no linking (labels propagate, so that
+    /// every update has a sender).
+    pub(super) fn keeping_senders(self, senders: [u64; 2]) -> RunPlan {
+        RunPlan { opts: RunOptions { labels: LabelPolicy::Propagate, ..self.opts }, senders, ..self }
     }
 }
 
@@ -141,7 +151,7 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
         program: &'a P,
         graph: &'a DeviceGraph,
         ws: &'a mut Workspace,
-        RunPlan { opts, asynchronous }: RunPlan,
+        RunPlan { opts, asynchronous, senders }: RunPlan,
         kernels: Kernels,
         entered: Instant,
         share: Option<ShareLink<'a>>,
@@ -160,7 +170,8 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
         stream.memset_zeros(&mut ws.counters).map_err(driver("resetting counters"))?;
         let arcs = ProgramArcs::of::<P>(graph)?;
         let owned = share.as_ref().map(|link| (link.degrees, link.owned()));
-        let state = setup::run_state(&stream, n, &arcs, ws, (!in_place, sends), opts.classes, owned);
+        let mut state = setup::run_state(&stream, n, &arcs, ws, (!in_place, sends), opts.classes, owned);
+        [state.senders, state.sender_words] = senders;
         let (state, arrays) = setup::upload_state(program, &stream, &state)?;
         let shapes = Shapes { sms: gpu.sm_count };
         let f = StepKernels::load(&kernels)?;

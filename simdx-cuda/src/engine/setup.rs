@@ -107,6 +107,8 @@ pub(super) fn run_state(
         degrees: share.as_ref().map_or(0, |(d, _)| address(d, stream)),
         owned_begin: share.as_ref().map_or(0, |(_, r)| r.start),
         owned_end: share.as_ref().map_or(n, |(_, r)| r.end),
+        senders: 0,
+        sender_words: 0,
     }
 }
 

@@ -16,7 +16,7 @@ use simdx_core::partition::WORD_VERTICES;
 
 use super::kernels::{launch_step, read_counters};
 use super::run_state::HostRun;
-use super::units::program_kernels;
+use super::units::{kernel_units, program_kernels};
 use super::CudaEngine;
 use crate::device_structs::step::{EDGES, NEXT_LEN};
 use crate::error::{driver, CudaError};
@@ -84,7 +84,7 @@ impl CudaEngine {
         }
         simdx_core::engine::promise::check_update_grows_with_weight(program)?;
         let entered = Instant::now();
-        let (kernels, _) = program_kernels::<P>(&graph.gpu, plan.opts.fusion, false)?;
+        let (kernels, _) = program_kernels(&kernel_units::<P>(), &graph.gpu, plan.opts.fusion, false)?;
         simdx_core::acc::check_lengths(program, graph.num_vertices as usize)?;
         let mut slot = graph.run_workspace()?;
         let ws = slot.as_mut().expect("made by run_workspace");

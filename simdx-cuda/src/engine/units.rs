@@ -62,16 +62,21 @@ pub const STEP_GROUPS: usize = 7;
 /// than the program's source), and the checks of the constants both sides keep
 /// (`device_structs::engine_footer`).
 pub fn kernel_source<P: DeviceProgram>() -> String {
-    unit_source::<P>(&KERNEL_GROUPS)
+    unit_source::<P>(&KERNEL_GROUPS, false)
 }
 
 /// The units [`crate::CudaEngine`] compiles for program `P`: one per group of [`KERNEL_GROUPS`].
 pub fn kernel_units<P: DeviceProgram>() -> Vec<String> {
-    KERNEL_GROUPS.iter().map(|group| unit_source::<P>(&[group])).collect()
+    kernel_units_for::<P>(false)
 }
 
-/// The source of program `P` with the kernels of `groups`.
-fn unit_source<P: DeviceProgram>(groups: &[&str]) -> String {
+/// [`kernel_units`], for a run that keeps senders (`senders`: SX_SENDERS, kernels/state.cu) or not.
+pub(crate) fn kernel_units_for<P: DeviceProgram>(senders: bool) -> Vec<String> {
+    KERNEL_GROUPS.iter().map(|group| unit_source::<P>(&[group], senders)).collect()
+}
+
+/// The source of program `P` with the kernels of `groups` (recording senders where `senders`).
+fn unit_source<P: DeviceProgram>(groups: &[&str], senders: bool) -> String {
     let files = [("device_structs.rs (generated)", device_structs::engine_header())]
         .into_iter()
         .chain(PHASES.iter().copied())
@@ -82,6 +87,9 @@ fn unit_source<P: DeviceProgram>(groups: &[&str]) -> String {
             ("device_structs.rs (generated)", device_structs::engine_footer()),
         ]);
     let mut source: String = groups.iter().map(|group| format!("#define SX_KERNELS_{group} 1\n")).collect();
+    if senders {
+        source.push_str("#define SX_SENDERS 1\n");
+    }
     source.push_str(&device_unit::<P>());
     for (name, text) in files {
         let dir = if name.ends_with(".cu") { "kernels/" } else { "" };
@@ -90,16 +98,17 @@ fn unit_source<P: DeviceProgram>(groups: &[&str]) -> String {
     source
 }
 
-/// Program `P`'s kernels on `gpu` for a run under `fusion`, compiled (or taken from a cache) and
-/// loaded, and whether they include the persistent kernels. A run without fusion needs none of them;
-/// under selective fusion, when it may `defer` them, they come only if a cache has them (otherwise they
-/// start compiling in the background); every other run waits for them.
-pub(super) fn program_kernels<P: DeviceProgram>(
+/// The kernels of `units` (a program's, [`kernel_units_for`]) on `gpu` for a run under `fusion`,
+/// compiled (or taken from a cache) and loaded, and whether they include the persistent kernels. A run
+/// without fusion needs none of them; under selective fusion, when it may `defer` them, they come only
+/// if a cache has them (otherwise they start compiling in the background); every other run waits for
+/// them.
+pub(super) fn program_kernels(
+    units: &[String],
     gpu: &crate::Gpu,
     fusion: FusionPolicy,
     defer: bool,
 ) -> Result<(Kernels, bool), CudaError> {
-    let units = kernel_units::<P>();
     let sources: Vec<&str> = units.iter().map(String::as_str).collect();
     let (steps, persistent) = (&sources[..STEP_GROUPS], &units[STEP_GROUPS..]);
     match fusion {

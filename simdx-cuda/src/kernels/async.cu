@@ -147,7 +147,7 @@ __device__ __forceinline__ void sx_q_push(const sx_queue* q, unsigned int epoch,
 /* Relaxes out-arc i (from a source sending `src`, out-degree `deg`) and says what its target, returned
  * in *t, needs. `can_update` is not read: it prunes synchronous rounds only (an improvement is never
  * refused here). */
-__device__ __forceinline__ int sx_q_arc(const sx_state* s, const simdx_params* p, simdx_u32 bucket, simdx_msg src,
+__device__ __forceinline__ int sx_q_arc(const sx_state* s, const simdx_params* p, simdx_u32 bucket, simdx_u32 u, simdx_msg src,
                                         simdx_u32 deg, simdx_u64 i, simdx_u32* t) {
     simdx_u32 v = s->out_targets[i];
     *t = v;
@@ -161,6 +161,7 @@ __device__ __forceinline__ int sx_q_arc(const sx_state* s, const simdx_params* p
     if (SX_Q_TESTS_FIRST && sx_same(simdx_combine(p, dst, update), dst)) return SX_Q_NOTHING;
     simdx_value old = sx_atomic(&s->now[v], update, p);
     if (sx_same(simdx_combine(p, old, update), old)) return SX_Q_NOTHING;
+    sx_sent_min(s, v, u, update);
     return sx_q_bucket(p, update) > bucket ? SX_Q_DEFER : SX_Q_ENQUEUE;
 }
 
@@ -178,7 +179,7 @@ __device__ __forceinline__ void sx_q_route(const sx_queue* q, unsigned int epoch
  * says in need[] what each target, in t[], needs (SX_Q_NOTHING past `end`). The arcs' loads, then
  * their atomics, are issued together, so that a lane waits for one round trip of each rather than one
  * per arc: a hop along a high-diameter graph's paths is a chain of such waits. */
-__device__ __forceinline__ void sx_q_arcs(const sx_state* s, const simdx_params* p, simdx_u32 bucket, simdx_msg src,
+__device__ __forceinline__ void sx_q_arcs(const sx_state* s, const simdx_params* p, simdx_u32 bucket, simdx_u32 u, simdx_msg src,
                                           simdx_u32 deg, simdx_u64 i, simdx_u64 end, simdx_u32* t, int* need) {
     simdx_value update[SX_Q_BATCH], old[SX_Q_BATCH];
     bool live[SX_Q_BATCH];
@@ -204,6 +205,7 @@ __device__ __forceinline__ void sx_q_arcs(const sx_state* s, const simdx_params*
 #pragma unroll
     for (int j = 0; j < SX_Q_BATCH; j++) {
         bool improved = live[j] && !sx_same(simdx_combine(p, old[j], update[j]), old[j]);
+        if (improved) sx_sent_min(s, t[j], u, update[j]);
         need[j] = !improved ? SX_Q_NOTHING : sx_q_bucket(p, update[j]) > bucket ? SX_Q_DEFER : SX_Q_ENQUEUE;
     }
 }
@@ -315,13 +317,13 @@ __device__ __forceinline__ void sx_q_relax(const sx_state* s, const sx_queue* q,
     for (simdx_u32 k = 0; k < most; k += SX_Q_BATCH) {
         simdx_u32 t[SX_Q_BATCH];
         int need[SX_Q_BATCH];
-        sx_q_arcs(s, &p, bucket, src, deg, b + k, big ? b + k : e, t, need);
+        sx_q_arcs(s, &p, bucket, v, src, deg, b + k, big ? b + k : e, t, need);
         sx_q_route_batch(q, epoch, cur, need, t, chain, keep);
     }
 #else
     for (simdx_u32 k = 0; k < most; k++) {
         simdx_u32 t = 0;
-        int need = (!big && b + k < e) ? sx_q_arc(s, &p, bucket, src, deg, b + k, &t) : SX_Q_NOTHING;
+        int need = (!big && b + k < e) ? sx_q_arc(s, &p, bucket, v, src, deg, b + k, &t) : SX_Q_NOTHING;
         sx_q_route(q, epoch, cur, need, t, chain, keep);
     }
 #endif
@@ -331,9 +333,10 @@ __device__ __forceinline__ void sx_q_relax(const sx_state* s, const sx_queue* q,
         simdx_u64 bb = __shfl_sync(SX_FULL, b, owner), ee = __shfl_sync(SX_FULL, e, owner);
         simdx_msg ss = __shfl_sync(SX_FULL, src, owner);
         simdx_u32 dd = __shfl_sync(SX_FULL, deg, owner);
+        simdx_u32 uu = __shfl_sync(SX_FULL, v, owner);
         for (simdx_u64 k = bb; k < ee; k += 32) {
             simdx_u32 t = 0;
-            int need = k + lane < ee ? sx_q_arc(s, &p, bucket, ss, dd, k + lane, &t) : SX_Q_NOTHING;
+            int need = k + lane < ee ? sx_q_arc(s, &p, bucket, uu, ss, dd, k + lane, &t) : SX_Q_NOTHING;
             sx_q_route(q, epoch, cur, need, t, chain, keep);
         }
     }

@@ -3,12 +3,14 @@
 
 extern "C" {
 
-/* Combines `update` (the combined updates of part of v's in-arcs) into v atomically, as a push would:
- * other parts of v's arcs may be combining at the same time. True if v was reached first here. */
-__device__ __forceinline__ bool sx_pull_part(const sx_state* s, const simdx_params* p, simdx_u32 v, simdx_value update) {
+/* Combines `update` (the combined updates of part of v's in-arcs, sent by `from`) into v atomically, as a
+ * push would: other parts of v's arcs may be combining at the same time. True if v was reached first here. */
+__device__ __forceinline__ bool sx_pull_part(const sx_state* s, const simdx_params* p, simdx_u32 v, simdx_value update,
+                                             simdx_u32 from) {
     if (SIMDX_APPLY == SIMDX_APPLY_IN_PLACE) {
         simdx_value old = sx_atomic(&s->now[v], update, p);
         if (sx_same(simdx_combine(p, old, update), old)) return false;
+        sx_sent_by(s, v, from);
     } else {
         sx_atomic(&s->acc[v], update, p);
     }
@@ -46,20 +48,23 @@ __device__ __forceinline__ void ph_pull_chunks_voting(const sx_state* s, unsigne
             simdx_u64 e = b + SX_CHUNK < end ? b + SX_CHUNK : end;
             bool got = false;
             simdx_value acc = SIMDX_IDENTITY;
+            simdx_u32 sender = SX_NO_VERTEX;
             for (simdx_u64 k = b; k < e; k += 32) {
                 simdx_value up;
+                simdx_u32 from;
                 if (k + lane < e) {
                     edges++;
-                    if (sx_pull_arc(s, &p, stamp, dst, k + lane, &up)) {
+                    if (sx_pull_arc(s, &p, stamp, dst, k + lane, &up, &from)) {
+                        if (sx_wins(&p, got, acc, up)) sender = from;
                         acc = got ? simdx_combine(&p, acc, up) : up;
                         got = true;
                     }
                 }
                 if (__any_sync(SX_FULL, got)) break;
             }
-            got = sx_warp_combine(&p, got, &acc);
+            got = sx_warp_combine(&p, got, &acc, &sender);
             bool take = false;
-            if (lane == 0) take = got && sx_pull_part(s, &p, v, acc);
+            if (lane == 0) take = got && sx_pull_part(s, &p, v, acc, sender);
             sx_record(s, ctr, next, take, v);
         }
     }
@@ -87,9 +92,11 @@ __device__ __forceinline__ void ph_pull_chunks_aggregate(const sx_state* s, unsi
             simdx_u64 e = b + SX_CHUNK < end ? b + SX_CHUNK : end;
             bool got = false;
             simdx_value acc = SIMDX_IDENTITY;
+            simdx_u32 sender = SX_NO_VERTEX;
             for (simdx_u64 k = b; k < e; k += 32 * SX_ILP) {
                 simdx_u64 arc[SX_ILP];
                 simdx_value dsts[SX_ILP], ups[SX_ILP];
+                simdx_u32 froms[SX_ILP];
                 bool gots[SX_ILP];
 #pragma unroll
                 for (int j = 0; j < SX_ILP; j++) {
@@ -98,16 +105,17 @@ __device__ __forceinline__ void ph_pull_chunks_aggregate(const sx_state* s, unsi
                     dsts[j] = dst;
                     edges += a < e ? 1 : 0;
                 }
-                sx_pull_arcs(s, &p, stamp, arc, dsts, gots, ups);
+                sx_pull_arcs(s, &p, stamp, arc, dsts, gots, ups, froms);
 #pragma unroll
                 for (int j = 0; j < SX_ILP; j++) {
                     if (!gots[j]) continue;
+                    if (sx_wins(&p, got, acc, ups[j])) sender = froms[j];
                     acc = got ? simdx_combine(&p, acc, ups[j]) : ups[j];
                     got = true;
                 }
             }
-            got = sx_warp_combine(&p, got, &acc);
-            if (lane == 0) take = got && sx_pull_part(s, &p, v, acc);
+            got = sx_warp_combine(&p, got, &acc, &sender);
+            if (lane == 0) take = got && sx_pull_part(s, &p, v, acc, sender);
         }
         sx_record(s, ctr, next, take, v);
     }

@@ -25,26 +25,29 @@ __device__ __forceinline__ void ph_frontier_bits(const sx_state* s, simdx_u32 st
 __global__ void sx_frontier_bits(const sx_state* __restrict__ s, simdx_u32 stamp) { ph_frontier_bits(s, stamp); }
 #endif
 
-/* The pull side of one vertex, after its in-arcs were combined: store and record. */
+/* The pull side of one vertex, after its in-arcs were combined into `update`, sent by `from`: store and
+ * record. */
 __device__ __forceinline__ bool sx_pull_finish(const sx_state* s, const simdx_params* p, simdx_u32 v, bool got,
-                                               simdx_value update) {
+                                               simdx_value update, simdx_u32 from) {
     if (!got) return false;
     if (SIMDX_APPLY == SIMDX_APPLY_IN_PLACE) {
         simdx_value old = s->now[v];
         simdx_value nv = simdx_combine(p, old, update);
         if (sx_same(nv, old)) return false;
         s->now[v] = nv;
+        sx_sent_by(s, v, from);
     } else {
         s->acc[v] = update;
     }
     return sx_touch(s, v);
 }
 
-/* One in-arc i of v during pull: whether its source is active (sx_pull_active; SX_LIVE: with its live
- * value), and its update. */
+/* One in-arc i of v during pull: whether its source (*from) is active (sx_pull_active; SX_LIVE: with its
+ * live value), and its update. */
 __device__ __forceinline__ bool sx_pull_arc(const sx_state* s, const simdx_params* p, simdx_u32 stamp, simdx_value dst,
-                                            simdx_u64 i, simdx_value* update) {
+                                            simdx_u64 i, simdx_value* update, simdx_u32* from) {
     simdx_u32 u = s->in_targets[i];
+    *from = u;
     if (!sx_pull_active(s, u, stamp)) return false;
     simdx_edge e;
     e.src = sx_pull_src(s, u, stamp);
@@ -56,14 +59,16 @@ __device__ __forceinline__ bool sx_pull_arc(const sx_state* s, const simdx_param
 }
 
 /* SX_ILP in-arcs of one thread (arc[j] == ~0: none) towards vertices of values dst[j]: whether each
- * one's source is active, and its update; every load is issued before any is used. */
+ * one's source (from[j]) is active, and its update; every load is issued before any is used. */
 __device__ __forceinline__ void sx_pull_arcs(const sx_state* s, const simdx_params* p, simdx_u32 stamp, const simdx_u64* arc,
-                                             const simdx_value* dst, bool* got, simdx_value* update) {
+                                             const simdx_value* dst, bool* got, simdx_value* update, simdx_u32* from) {
     simdx_u32 u[SX_ILP];
     simdx_msg src[SX_ILP];
     bool active[SX_ILP];
 #pragma unroll
     for (int j = 0; j < SX_ILP; j++) u[j] = arc[j] != ~0ull ? s->in_targets[arc[j]] : 0u;
+#pragma unroll
+    for (int j = 0; j < SX_ILP; j++) from[j] = u[j];
 #pragma unroll
     for (int j = 0; j < SX_ILP; j++) {
         src[j] = arc[j] != ~0ull ? sx_pull_src(s, u[j], stamp) : (simdx_msg)0;
@@ -84,12 +89,21 @@ __device__ __forceinline__ void sx_pull_arcs(const sx_state* s, const simdx_para
     }
 }
 
-/* Warp-wide combine of (got, value) pairs; lane 0 ends with the result. */
-__device__ __forceinline__ bool sx_warp_combine(const simdx_params* p, bool got, simdx_value* value) {
-    for (int o = 16; o > 0; o >>= 1) {
-        bool og = __shfl_down_sync(SX_FULL, (int)got, o) != 0;
-        simdx_value ov = __shfl_down_sync(SX_FULL, *value, o);
+/* Whether `update` (got: there was one) changes `acc` when combined into it: it sends the result. */
+__device__ __forceinline__ bool sx_wins(const simdx_params* p, bool got, simdx_value acc, simdx_value update) {
+    return !got || !sx_same(simdx_combine(p, acc, update), acc);
+}
+
+/* Warp-wide combine of (got, value, sender) triples over `width` lanes; lane 0 of each ends with the
+ * result. */
+__device__ __forceinline__ bool sx_warp_combine(const simdx_params* p, bool got, simdx_value* value, simdx_u32* from,
+                                                int width = 32) {
+    for (int o = width / 2; o > 0; o >>= 1) {
+        bool og = __shfl_down_sync(SX_FULL, (int)got, o, width) != 0;
+        simdx_value ov = __shfl_down_sync(SX_FULL, *value, o, width);
+        simdx_u32 of = __shfl_down_sync(SX_FULL, *from, o, width);
         if (og) {
+            if (sx_wins(p, got, *value, ov)) *from = of;
             *value = got ? simdx_combine(p, *value, ov) : ov;
             got = true;
         }
@@ -125,6 +139,7 @@ __device__ __forceinline__ void ph_pull_thread(const sx_state* s, unsigned long 
             if (v != SX_NO_VERTEX && simdx_can_update(&p, dst)) {
                 bool got = false;
                 simdx_value acc = SIMDX_IDENTITY;
+                simdx_u32 sender = SX_NO_VERTEX;
                 /* SX_ILP arcs at a time, their loads issued together: a list is walked in a quarter of
                  * the dependent memory round trips (a voting program may read up to SX_ILP - 1 arcs
                  * past its first update, from the same cache line). */
@@ -135,20 +150,22 @@ __device__ __forceinline__ void ph_pull_thread(const sx_state* s, unsigned long 
                 for (simdx_u64 k = b; k < e; k += SX_ILP) {
                     simdx_u64 arc[SX_ILP];
                     simdx_value ups[SX_ILP];
+                    simdx_u32 froms[SX_ILP];
                     bool gots[SX_ILP];
 #pragma unroll
                     for (int a = 0; a < SX_ILP; a++) arc[a] = k + a < e ? k + a : ~0ull;
-                    sx_pull_arcs(s, &p, stamp, arc, dsts, gots, ups);
+                    sx_pull_arcs(s, &p, stamp, arc, dsts, gots, ups, froms);
 #pragma unroll
                     for (int a = 0; a < SX_ILP; a++) {
                         if (!gots[a]) continue;
+                        if (sx_wins(&p, got, acc, ups[a])) sender = froms[a];
                         acc = got ? simdx_combine(&p, acc, ups[a]) : ups[a];
                         got = true;
                     }
                     edges += e - k < SX_ILP ? e - k : SX_ILP;
                     if (SIMDX_KIND == SIMDX_KIND_VOTING && got) break;
                 }
-                take = sx_pull_finish(s, &p, v, got, acc);
+                take = sx_pull_finish(s, &p, v, got, acc, sender);
             }
             sx_record(s, ctr, next, take, v);
         }
@@ -200,30 +217,26 @@ __device__ __forceinline__ void ph_pull_warp(const sx_state* s, unsigned long lo
             simdx_value dst = __shfl_sync(SX_FULL, mine_dst, has ? at : 0);
             bool got = false;
             simdx_value acc = SIMDX_IDENTITY;
+            simdx_u32 sender = SX_NO_VERTEX;
             simdx_u64 b = has ? s->in_offsets[v] : 0, e = has ? s->in_offsets[v + 1] : 0;
             for (simdx_u64 k = b;; k += SX_GROUP) {
                 bool group_got = (__ballot_sync(SX_FULL, got) & group_mask) != 0u;
                 bool go = k < e && !(SIMDX_KIND == SIMDX_KIND_VOTING && group_got);
                 if (!__any_sync(SX_FULL, go)) break;
                 simdx_value up;
+                simdx_u32 from;
                 if (go && k + glane < e) {
                     edges++;
-                    if (sx_pull_arc(s, &p, stamp, dst, k + glane, &up)) {
+                    if (sx_pull_arc(s, &p, stamp, dst, k + glane, &up, &from)) {
+                        if (sx_wins(&p, got, acc, up)) sender = from;
                         acc = got ? simdx_combine(&p, acc, up) : up;
                         got = true;
                     }
                 }
             }
-            for (int o = SX_GROUP / 2; o > 0; o >>= 1) {
-                bool og = __shfl_down_sync(SX_FULL, (int)got, o, SX_GROUP) != 0;
-                simdx_value ov = __shfl_down_sync(SX_FULL, acc, o, SX_GROUP);
-                if (og) {
-                    acc = got ? simdx_combine(&p, acc, ov) : ov;
-                    got = true;
-                }
-            }
+            got = sx_warp_combine(&p, got, &acc, &sender, SX_GROUP);
             bool take = false;
-            if (glane == 0 && has) take = sx_pull_finish(s, &p, v, got, acc);
+            if (glane == 0 && has) take = sx_pull_finish(s, &p, v, got, acc, sender);
             sx_record(s, ctr, next, take, v);
         }
     }

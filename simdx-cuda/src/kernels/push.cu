@@ -3,10 +3,10 @@
  * relaxes (sx_push_range in kernels/state.cu: all, or under delta-stepping's split those that stay within
  * the bucket or the others). */
 
-/* Push along out-arc i to v, whose value was dst when loaded: compute, combine at the destination; true
- * if v was reached first here. */
-__device__ __forceinline__ bool sx_push_loaded(const sx_state* s, const simdx_params* p, simdx_msg src, simdx_u32 src_deg,
-                                               simdx_u64 i, simdx_u32 v, simdx_value dst) {
+/* Push along out-arc i of u to v, whose value was dst when loaded: compute, combine at the destination;
+ * true if v was reached first here. */
+__device__ __forceinline__ bool sx_push_loaded(const sx_state* s, const simdx_params* p, simdx_u32 u, simdx_msg src,
+                                               simdx_u32 src_deg, simdx_u64 i, simdx_u32 v, simdx_value dst) {
     if (!simdx_can_update(p, dst)) return false;
     simdx_edge e;
     e.src = src;
@@ -19,6 +19,7 @@ __device__ __forceinline__ bool sx_push_loaded(const sx_state* s, const simdx_pa
         if (sx_same(simdx_combine(p, dst, update), dst)) return false;
         simdx_value old = sx_atomic(&s->now[v], update, p);
         reached = !sx_same(simdx_combine(p, old, update), old);
+        if (reached) sx_sent_by(s, v, u);
     } else {
         sx_atomic(&s->acc[v], update, p);
         reached = true;
@@ -26,12 +27,12 @@ __device__ __forceinline__ bool sx_push_loaded(const sx_state* s, const simdx_pa
     return reached && sx_touch(s, v);
 }
 
-/* Push along one out-arc i of a source: loads, then sx_push_loaded. */
-__device__ __forceinline__ bool sx_push_arc(const sx_state* s, const simdx_params* p, simdx_msg src, simdx_u32 src_deg, simdx_u64 i,
-                                            simdx_u32* vout) {
+/* Push along one out-arc i of source u: loads, then sx_push_loaded. */
+__device__ __forceinline__ bool sx_push_arc(const sx_state* s, const simdx_params* p, simdx_u32 u, simdx_msg src, simdx_u32 src_deg,
+                                            simdx_u64 i, simdx_u32* vout) {
     simdx_u32 v = s->out_targets[i];
     *vout = v;
-    return sx_push_loaded(s, p, src, src_deg, i, v, s->now[v]);
+    return sx_push_loaded(s, p, u, src, src_deg, i, v, s->now[v]);
 }
 
 extern "C" {
@@ -57,7 +58,7 @@ __device__ __forceinline__ void ph_push_thread(const sx_state* s, unsigned long 
         for (int o = 16; o > 0; o >>= 1) most = max(most, __shfl_xor_sync(SX_FULL, most, o));
         for (simdx_u32 k = 0; k < most; k++) {
             simdx_u32 v = 0;
-            bool take = (b + k < e) && sx_push_arc(s, &p, src, deg, b + k, &v);
+            bool take = (b + k < e) && sx_push_arc(s, &p, u, src, deg, b + k, &v);
             sx_record(s, ctr, next, take, v);
         }
     }
@@ -88,7 +89,7 @@ __device__ __forceinline__ void ph_push_warp(const sx_state* s, unsigned long lo
         if (lane == 0) edges += e - b;
         for (simdx_u64 k = b; k < e; k += 32) {
             simdx_u32 v = 0;
-            bool take = (k + lane < e) && sx_push_arc(s, &p, src, deg, k + lane, &v);
+            bool take = (k + lane < e) && sx_push_arc(s, &p, u, src, deg, k + lane, &v);
             sx_record(s, ctr, next, take, v);
         }
     }
@@ -125,7 +126,7 @@ __device__ __forceinline__ void ph_push_cta(const sx_state* s, unsigned long lon
         if (threadIdx.x == 0 && part == 0) edges += e - b;
         for (simdx_u64 k = b + (simdx_u64)part * blockDim.x; k < e; k += (simdx_u64)blockDim.x * grid_split) {
             simdx_u32 v = 0;
-            bool take = (k + threadIdx.x < e) && sx_push_arc(s, &p, src, deg, k + threadIdx.x, &v);
+            bool take = (k + threadIdx.x < e) && sx_push_arc(s, &p, u, src, deg, k + threadIdx.x, &v);
             sx_record(s, ctr, next, take, v);
         }
     }

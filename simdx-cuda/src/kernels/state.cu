@@ -223,5 +223,21 @@ __device__ __forceinline__ simdx_msg sx_pull_src(const sx_state* s, simdx_u32 u,
     return stamp == SX_LIVE ? (simdx_msg)*(volatile const simdx_value*)&s->now[u] : sx_src(s, u);
 }
 
+/* SX_SENDERS (1 in the kernels of a run that keeps senders: voting min programs of 32-bit unsigned
+ * values, CudaEngine::run_with_senders): every update that lands records its sender. */
+#ifndef SX_SENDERS
+#define SX_SENDERS 0
+#endif
+/* Records u as the sender of v's new value: a plain store, for level-synchronous steps, where every
+ * update a vertex gets in a step is alike. */
+__device__ __forceinline__ void sx_sent_by(const sx_state* s, simdx_u32 v, simdx_u32 u) {
+    if (SX_SENDERS) s->senders[v] = u;
+}
+/* As sx_sent_by, for asynchronous rounds, which can lower a value twice at once: the value u's update
+ * set goes above u in a word of its own, and the least word (the least value's sender) wins. */
+__device__ __forceinline__ void sx_sent_min(const sx_state* s, simdx_u32 v, simdx_u32 u, simdx_value value) {
+    if (SX_SENDERS) atomicMin(&s->sender_words[v], ((unsigned long long)(simdx_u32)sx_to_bits(value) << 32) | u);
+}
+
 /* Values compared as Rust's `==` does (so that NaN differs from itself, as on the CPU). */
 __device__ __forceinline__ bool sx_same(simdx_value a, simdx_value b) { return a == b; }

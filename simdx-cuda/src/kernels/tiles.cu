@@ -14,7 +14,10 @@ typedef struct {
     };
     simdx_value acc[SX_BLOCK];      /* pull: the combined updates */
     simdx_u32 degree[SX_BLOCK];     /* push: out-degree of the source */
-    simdx_u32 got[SX_BLOCK];        /* pull: 1 once an update arrived */
+    union {
+        simdx_u32 got[SX_BLOCK];    /* pull: 1 once an update arrived */
+        simdx_u32 vertex[SX_BLOCK]; /* push: the source */
+    };
     simdx_u64 warp_sums[SX_WARPS + 1];
 } sx_tile_mem;
 
@@ -108,6 +111,7 @@ __device__ __forceinline__ void ph_push_tiles(const sx_state* s, unsigned long l
             d = e - b;
             t->send[threadIdx.x] = src;
             t->degree[threadIdx.x] = deg;
+            t->vertex[threadIdx.x] = u;
         }
         simdx_u64 total;
         simdx_u64 before = sx_block_scan(t, d, &total);
@@ -132,7 +136,7 @@ __device__ __forceinline__ void ph_push_tiles(const sx_state* s, unsigned long l
             for (int j = 0; j < SX_ILP; j++) dst[j] = arc[j] != ~0ull ? s->now[v[j]] : SIMDX_IDENTITY;
 #pragma unroll
             for (int j = 0; j < SX_ILP; j++) {
-                bool take = arc[j] != ~0ull && sx_push_loaded(s, &p, t->send[owner[j]], t->degree[owner[j]], arc[j], v[j], dst[j]);
+                bool take = arc[j] != ~0ull && sx_push_loaded(s, &p, t->vertex[owner[j]], t->send[owner[j]], t->degree[owner[j]], arc[j], v[j], dst[j]);
                 sx_record(s, ctr, next, take, v[j]);
             }
         }
@@ -195,6 +199,7 @@ __device__ __forceinline__ void ph_pull_tiles(const sx_state* s, unsigned long l
                 simdx_u32 owner[SX_ILP];
                 simdx_u64 arc[SX_ILP];
                 simdx_value dst[SX_ILP], up[SX_ILP];
+                simdx_u32 from[SX_ILP];
                 bool gots[SX_ILP];
 #pragma unroll
                 for (int j = 0; j < SX_ILP; j++) {
@@ -202,7 +207,7 @@ __device__ __forceinline__ void ph_pull_tiles(const sx_state* s, unsigned long l
                     owner[j] = o;
                     dst[j] = t->value[o];
                 }
-                sx_pull_arcs(s, &p, stamp, arc, dst, gots, up);
+                sx_pull_arcs(s, &p, stamp, arc, dst, gots, up, from);
 #pragma unroll
                 for (int j = 0; j < SX_ILP; j++) {
                     if (arc[j] == ~0ull) continue;
@@ -226,7 +231,7 @@ __device__ __forceinline__ void ph_pull_tiles(const sx_state* s, unsigned long l
             }
         }
         __syncthreads();
-        bool take = live && t->got[threadIdx.x] && sx_pull_finish(s, &p, v, true, t->acc[threadIdx.x]);
+        bool take = live && t->got[threadIdx.x] && sx_pull_finish(s, &p, v, true, t->acc[threadIdx.x], SX_NO_VERTEX);
         sx_record(s, ctr, next, take, v);
         if (threadIdx.x == 0) edges += total;
     }
