@@ -30,6 +30,15 @@ fn graphs() -> Vec<(String, Graph)> {
     all
 }
 
+/// [`graphs`], and a star whose hub is reached last, through a leaf: a long in-list to walk or pull.
+fn graphs_and_a_star() -> Vec<(String, Graph)> {
+    let mut all = graphs();
+    let mut star: Vec<(u32, u32)> = (2..3000).map(|v| (1, v)).collect();
+    star.push((0, 2999));
+    all.push(("a star reached through a leaf".into(), GraphBuilder::new().build(edges(3000, &star, None)).unwrap()));
+    all
+}
+
 #[test]
 fn wcc_on_the_gpu_matches_union_find_and_the_cpu() {
     let Some(gpu) = gpu() else { return };
@@ -66,11 +75,7 @@ fn bfs_trees_on_the_gpu_hold_graph500s_rules() {
 #[test]
 fn parents_found_after_the_levels_on_the_gpu_are_the_smallest_one_level_closer() {
     let Some(gpu) = gpu() else { return };
-    let mut all = graphs();
-    let mut star: Vec<(u32, u32)> = (2..3000).map(|v| (1, v)).collect();
-    star.push((0, 2999));
-    all.push(("a star reached through a leaf".into(), GraphBuilder::new().build(edges(3000, &star, None)).unwrap()));
-    for (name, g) in all {
+    for (name, g) in graphs_and_a_star() {
         let dg = DeviceGraph::upload(&gpu, &g).unwrap();
         let source = (0..g.num_vertices() as u32).find(|&v| g.out_degree(v) > 0).unwrap_or(0);
         let levels = Engine::default().run(&Bfs { source }, &g).unwrap().values;
@@ -93,11 +98,7 @@ fn parents_found_after_the_levels_on_the_gpu_are_the_smallest_one_level_closer()
 #[test]
 fn senders_kept_by_a_bfs_on_the_gpu_form_its_tree() {
     let Some(gpu) = gpu() else { return };
-    let mut all = graphs();
-    let mut star: Vec<(u32, u32)> = (2..3000).map(|v| (1, v)).collect();
-    star.push((0, 2999));
-    all.push(("a star reached through a leaf".into(), GraphBuilder::new().build(edges(3000, &star, None)).unwrap()));
-    for (name, g) in all {
+    for (name, g) in graphs_and_a_star() {
         let dg = DeviceGraph::upload(&gpu, &g).unwrap();
         let source = (0..g.num_vertices() as u32).find(|&v| g.out_degree(v) > 0).unwrap_or(0);
         let levels = Engine::default().run(&Bfs { source }, &g).unwrap().values;
