@@ -260,13 +260,20 @@ impl<'g> Runner<'g> {
             #[cfg(feature = "cuda")]
             Prepared::Cuda(engine, devices) => match devices.partitioned() {
                 Some(shares) => Ok(engine.run_partitioned(program, shares)?),
-                None => {
-                    let whole = devices.whole("a program's run on one GPU")?;
-                    whole.gpu().bind()?;
-                    Ok(engine.run(program, whole)?)
-                }
+                None => Ok(engine.run(program, Self::bound_whole(devices, "a program's run on one GPU")?)?),
             },
         }
+    }
+
+    /// The graph whole on one GPU (for `what`), that GPU made the thread's current one.
+    #[cfg(feature = "cuda")]
+    fn bound_whole<'d>(
+        devices: &'d simdx_cuda::DeviceGraphs,
+        what: &'static str,
+    ) -> Result<&'d simdx_cuda::DeviceGraph, RunError> {
+        let whole = devices.whole(what)?;
+        whole.gpu().bind()?;
+        Ok(whole)
     }
 
     /// Breadth-first search from `source` with its parent tree (Graph500's and GAP's output): the
@@ -291,8 +298,7 @@ impl<'g> Runner<'g> {
         #[cfg(feature = "cuda")]
         if let Prepared::Cuda(engine, devices) = &self.prepared {
             if devices.partitioned().is_none() {
-                let whole = devices.whole("a BFS tree on one GPU")?;
-                whole.gpu().bind()?;
+                let whole = Self::bound_whole(devices, "a BFS tree on one GPU")?;
                 let (levels, mut parents) = engine.run_with_senders(&crate::algos::Bfs { source }, whole)?;
                 if let Some(own) = parents.get_mut(source as usize) {
                     *own = source;

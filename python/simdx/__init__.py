@@ -361,7 +361,8 @@ def bfs_parents(
 ) -> Result:
     """The breadth-first tree from ``source``: each vertex's parent as int64, a vertex of the level
     above adjacent to it (an in-neighbour on a directed graph; the smallest-numbered such when the run
-    pulls, ``direction="pull"``, any of them otherwise); the source is its own parent, -1 where
+    pulls, ``direction="pull"``, except on one GPU for vertices of large in-degree, whose in-arcs are
+    pulled in chunks at once; any of them otherwise); the source is its own parent, -1 where
     unreached (Graph500's output, and ``simdx run bfs --parents``'). One run gives levels and
     parents: ``stats["levels"]`` holds the levels as :func:`bfs` gives them."""
     parents, levels, stats = _native.bfs_parents(graph._native, graph.vertex(source), backend, options)

@@ -49,3 +49,9 @@ pub use partitioned::PartitionedGraph;
 pub use senders::NO_SENDER;
 pub use strong::strong_source;
 pub use tree::tree_source;
+
+/// Whether `SIMDX_PROFILE=1` asks where runs' time went (printed on standard error): a run's phases,
+/// SCC's phases, each share's exchanges in a partitioned run.
+pub(crate) fn profiling() -> bool {
+    std::env::var_os("SIMDX_PROFILE").is_some_and(|v| v == "1")
+}

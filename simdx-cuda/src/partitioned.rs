@@ -182,7 +182,7 @@ impl PartitionedGraph {
                 NcclExchange::group(&gpus)?.into_iter().map(|e| Box::new(e) as Box<dyn Exchange>).collect()
             }
         };
-        if !timed::profiling() {
+        if !crate::profiling() {
             return Ok(exchanges);
         }
         let timed = exchanges.into_iter().zip(&self.shares).map(|(exchange, share)| {

@@ -60,7 +60,7 @@ struct Phases {
 
 impl Phases {
     fn new() -> Phases {
-        let on = std::env::var_os("SIMDX_PROFILE").is_some_and(|v| v == "1");
+        let on = crate::profiling();
         Phases { on, since: std::time::Instant::now(), lines: Vec::new() }
     }
 

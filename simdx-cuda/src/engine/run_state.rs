@@ -343,7 +343,7 @@ fn values_of<P: Program>(raw: &[u8], n: u32) -> Vec<P::Value> {
 /// With `SIMDX_PROFILE=1`, prints where a run's time went: preparation before the clock starts
 /// (module lookup, buffers, state upload), set-up (init, pull classes, first frontier), iterations.
 fn profile(entered: Instant, start: Instant, set_up: Duration, total: Duration) {
-    if std::env::var_os("SIMDX_PROFILE").is_some_and(|v| v == "1") {
+    if crate::profiling() {
         eprintln!(
             "simdx profile: prepare {:.3} ms (untimed), set-up {:.3} ms, iterations {:.3} ms",
             (start - entered).as_secs_f64() * 1e3,

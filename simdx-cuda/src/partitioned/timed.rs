@@ -11,11 +11,6 @@ use std::time::{Duration, Instant};
 use super::exchange::{Exchange, Reduce};
 use crate::error::CudaError;
 
-/// Whether `SIMDX_PROFILE=1` asks for the partitioned runs' time split.
-pub(crate) fn profiling() -> bool {
-    std::env::var_os("SIMDX_PROFILE").is_some_and(|v| v == "1")
-}
-
 /// What one share's exchanges took.
 #[derive(Debug, Default, Clone, Copy, PartialEq)]
 pub struct ExchangeTimes {
