@@ -278,11 +278,12 @@ impl<'g> Runner<'g> {
 
     /// Breadth-first search from `source` with its parent tree (Graph500's and GAP's output): the
     /// run's values are the levels (`u32::MAX` where unreached), and each vertex's parent comes second
-    /// (`source` its own, `u32::MAX` where unreached), an in-neighbour one level closer. On one GPU,
-    /// a level search whose engine keeps each vertex's sender (the CUDA backend's `run_with_senders`;
-    /// any in-neighbour one level closer); elsewhere the [`algos::BfsTree`](crate::algos::BfsTree)
-    /// program, whose value packs level and parent (the smallest such in-neighbour where a step pulls,
-    /// any of them where it pushes). Measured in docs/experiments/bfs-parents.md.
+    /// (`source` its own, `u32::MAX` where unreached), an in-neighbour one level closer. On the CPU
+    /// and on one GPU, a level search whose engine keeps each vertex's sender
+    /// ([`Engine::run_with_senders`](crate::engine::Engine::run_with_senders), the CUDA backend's
+    /// `run_with_senders`; any in-neighbour one level closer); on several GPUs the
+    /// [`algos::BfsTree`](crate::algos::BfsTree) program, whose value packs level and parent.
+    /// Measured in docs/experiments/bfs-parents.md.
     ///
     /// ```
     /// use simdx::{Backend, Runner};
@@ -295,16 +296,22 @@ impl<'g> Runner<'g> {
     /// assert!([1, 3].contains(&parents[0]));
     /// ```
     pub fn bfs_tree(&self, source: VertexId) -> Result<(Run<u32>, Vec<u32>), RunError> {
-        #[cfg(feature = "cuda")]
-        if let Prepared::Cuda(engine, devices) = &self.prepared {
-            if devices.partitioned().is_none() {
+        let bfs = crate::algos::Bfs { source };
+        let senders = match &self.prepared {
+            Prepared::Cpu(engine, graph) => Some(engine.run_with_senders(&bfs, graph)?),
+            #[cfg(feature = "cuda")]
+            Prepared::Cuda(engine, devices) if devices.partitioned().is_none() => {
                 let whole = Self::bound_whole(devices, "a BFS tree on one GPU")?;
-                let (levels, mut parents) = engine.run_with_senders(&crate::algos::Bfs { source }, whole)?;
-                if let Some(own) = parents.get_mut(source as usize) {
-                    *own = source;
-                }
-                return Ok((levels, parents));
+                Some(engine.run_with_senders(&bfs, whole)?)
             }
+            #[cfg(feature = "cuda")]
+            Prepared::Cuda(..) => None,
+        };
+        if let Some((levels, mut parents)) = senders {
+            if let Some(own) = parents.get_mut(source as usize) {
+                *own = source;
+            }
+            return Ok((levels, parents));
         }
         let tree = self.run(&crate::algos::BfsTree { source })?;
         let parents = crate::algos::bfs_tree::parents(&tree.values);

@@ -16,6 +16,7 @@ mod bp_mlp_gpu;
 mod intersect_gpu;
 mod label_programs;
 mod scc_gpu;
+mod senders_cpu;
 mod wcc_kcore_spmv_trees_cpu;
 mod wcc_kcore_spmv_trees_gpu;
 mod weight_ordered_sssp_gpu;

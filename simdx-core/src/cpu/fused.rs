@@ -32,7 +32,7 @@ use super::frontier::Filed;
 use super::prefetch;
 use super::state::VertexState;
 use super::team::Team;
-use crate::acc::{AtomicCell, Edge, ProgramHints, WeightView};
+use crate::acc::{convert, AtomicCell, Edge, ProgramHints, WeightView};
 use crate::VertexId;
 
 /// How far ahead a worker prefetches a frontier vertex's value, seen value and degree.
@@ -84,6 +84,7 @@ pub(crate) fn round<P: ProgramHints>(
     parallel: bool,
     team: Option<&Team>,
 ) -> Round {
+    state.prepare_racing_senders();
     let new_worker = || Worker::new(program, state, weights, (current, base), split);
     let frontier = Lists::new(frontier);
     // No more workers than batches of the frontier: the others would find the counter spent, but
@@ -362,6 +363,7 @@ impl<'a, 'g, P: ProgramHints> Worker<'a, 'g, P> {
         // Locals, not fields: reached through `self` or `state`, the arrays' addresses and lengths
         // and the weights' kind are loaded again after every store.
         let (now, targets, weights) = (&state.now[..], state.graph.out_csr().targets(), self.weights.by_ref());
+        let senders = state.senders.as_ref();
         let (current, base, concurrent) = (self.current, self.base, self.concurrent);
         let src_out_degree = state.out_degree(u);
         self.edges += range.len() as u64;
@@ -381,6 +383,10 @@ impl<'a, 'g, P: ProgramHints> Worker<'a, 'g, P> {
             }
             // A plain store: a locked instruction per improvement cost more than the repair.
             cell.store(update);
+            if let Some(senders) = senders {
+                // Workers run ahead of each other: stores of differing values race.
+                senders.keep_least(v, convert(update), u);
+            }
             if concurrent {
                 self.stored.push((v, update));
             }

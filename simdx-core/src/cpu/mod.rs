@@ -39,6 +39,7 @@ mod prefetch;
 mod pull;
 mod push;
 mod record;
+pub(crate) mod senders;
 mod shortcut;
 pub(crate) mod state;
 mod team;
@@ -54,6 +55,7 @@ use self::bitmap::AtomicBitmap;
 use self::dense::Dense;
 use self::frontier::{Active, Frontier};
 use self::record::BinPolicy;
+use self::senders::Senders;
 use self::state::VertexState;
 use self::team::Team;
 use self::threads::Threads;
@@ -75,29 +77,36 @@ use crate::{Graph, VertexId};
 const HAND_ON_SHARE: u64 = 8;
 
 /// Runs `program` on `graph` in the current rayon pool; the fused rounds' team comes from `threads`
-/// and goes back there.
+/// and goes back there. Where `keep_senders` asks for it, the run keeps each vertex's sender (module
+/// `senders`; the program's labels are then propagated, neither linked nor shortcut, which would
+/// change values without a sender).
 pub(crate) fn run<P: ProgramHints>(
     program: &P,
     graph: &Graph,
     options: &RunOptions,
     threads: &Threads,
-) -> Result<Run<P::Value>, EngineError> {
+    keep_senders: bool,
+) -> Result<(Run<P::Value>, Option<Senders>), EngineError> {
     let out_weights = weights_of::<P::Weight>(graph.out_csr()).map_err(EngineError::Weights)?;
     let in_weights = if graph.is_directed() {
         weights_of::<P::Weight>(graph.in_csr()).map_err(EngineError::Weights)?
     } else {
         out_weights.clone()
     };
-    let needed = VertexState::<P>::bytes(graph.num_vertices());
+    let senders_bytes = if keep_senders { Senders::bytes(graph.num_vertices()) } else { 0 };
+    let needed = VertexState::<P>::bytes(graph.num_vertices()) + senders_bytes;
     // The graph's arrays count whether on the heap or mapped from a file (whose pages a run reads).
     crate::memory::check_more(graph.data_bytes() as u64, needed, "the run's per-vertex state")
         .map_err(EngineError::Memory)?;
-    let state = VertexState::new(program, graph);
+    let state = match keep_senders {
+        true => VertexState::with_senders(program, graph),
+        false => VertexState::new(program, graph),
+    };
     let mut stats = RunStats { graph_edges: graph.num_edges(), ..RunStats::default() };
     let start = Instant::now();
     // The engine's own pool spins between loops (module `awake`); rayon's global pool may be shared.
     let awake = if options.threads.is_some() { threads.keep_awake() } else { None };
-    let shortcuts = shortcuts_labels::<P>();
+    let shortcuts = shortcuts_labels::<P>() && !keep_senders;
     if shortcuts
         && options.labels == LabelPolicy::Link
         && options.max_iterations == u32::MAX
@@ -105,7 +114,7 @@ pub(crate) fn run<P: ProgramHints>(
     {
         stats.iterations = link::link_all(program, &state, graph, &out_weights, &in_weights);
         stats.time = start.elapsed();
-        return Ok(Run { values: state.into_values(), stats });
+        return Ok((Run { values: state.into_values(), stats }, None));
     }
     let mut engine = Iterations {
         program,
@@ -164,7 +173,8 @@ pub(crate) fn run<P: ProgramHints>(
     }
     threads.keep_slots(std::mem::take(&mut engine.pull_slots));
     drop(engine);
-    Ok(Run { values: state.into_values(), stats })
+    let (values, senders) = state.into_values_and_senders();
+    Ok((Run { values, stats }, senders))
 }
 
 /// Where the next frontier comes from.

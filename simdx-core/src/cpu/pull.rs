@@ -8,6 +8,7 @@ use super::bitmap::{self, AtomicBitmap};
 use super::handed::{Handed, Tally};
 use super::prefetch;
 use super::record::{concat, Bin, BinPolicy};
+use super::senders::NO_SENDER;
 use super::state::VertexState;
 use crate::acc::{Apply, AtomicCell, CombineKind, Edge, ProgramHints, WeightView};
 use crate::{Csr, VertexId};
@@ -215,13 +216,22 @@ pub(crate) fn chunk_len(split: u64) -> usize {
     (split as usize / 16).max(256)
 }
 
-fn merge<P: ProgramHints>(program: &P, a: Option<P::Value>, b: Option<P::Value>) -> Option<P::Value> {
+/// Two chunks' combined updates as one, with the sender of the one kept (the first chunk's where
+/// they tie: the earlier in-arc).
+fn merge<P: ProgramHints>(program: &P, a: Combined<P::Value>, b: Combined<P::Value>) -> Combined<P::Value> {
     match (a, b) {
-        (Some(a), Some(b)) => Some(program.combine(a, b)),
+        (Some((a, from_a)), Some((b, from_b))) => {
+            let both = program.combine(a, b);
+            Some((both, if both == a { from_a } else { from_b }))
+        }
         (a, None) => a,
         (None, b) => b,
     }
 }
+
+/// The updates a scan of in-arcs combined, if any arrived, with the vertex that sent the one kept
+/// ([`NO_SENDER`] for programs that aggregate: only voting programs keep senders).
+type Combined<V> = Option<(V, VertexId)>;
 
 /// What the scans of a pull step read: the program, the run's state, the in-arcs' weights, the
 /// active sources (`None`: every vertex) and the message they all send, if they all send one.
@@ -235,10 +245,11 @@ struct InArcs<'a, 'g, P: ProgramHints> {
 
 impl<P: ProgramHints> InArcs<'_, '_, P> {
     /// Combines the updates from the active sources among the in-arcs `range` of a vertex holding
-    /// `dst` (one that can still change); returns the combined update (if any arrived) and the number
-    /// of arcs inspected.
+    /// `dst` (one that can still change); returns the combined update (if any arrived, with its sender:
+    /// for a voting program the first active in-neighbour of the range) and the number of arcs
+    /// inspected.
     #[inline(always)]
-    fn pull_range(&self, dst: P::Value, range: std::ops::Range<usize>) -> (Option<P::Value>, u64) {
+    fn pull_range(&self, dst: P::Value, range: std::ops::Range<usize>) -> (Combined<P::Value>, u64) {
         let (program, state, weights) = (self.program, self.state, self.weights);
         match (self.in_frontier.map(AtomicBitmap::bits), self.uniform) {
             (Some(frontier), Some(m)) => {
@@ -264,7 +275,7 @@ fn scan<P: ProgramHints>(
     range: std::ops::Range<usize>,
     is_source: impl Fn(VertexId) -> bool,
     sent_by: impl Fn(VertexId) -> P::Message,
-) -> (Option<P::Value>, u64) {
+) -> (Combined<P::Value>, u64) {
     let (sources, weights) = (state.graph.in_csr().targets(), weights.by_ref());
     let start = range.start;
     let mut combined: Option<P::Value> = None;
@@ -280,10 +291,10 @@ fn scan<P: ProgramHints>(
             Some(c) => program.combine(c, update),
         });
         if P::KIND == CombineKind::Voting {
-            return (combined, (i + 1 - start) as u64);
+            return (Some((update, u)), (i + 1 - start) as u64);
         }
     }
-    (combined, range.len() as u64)
+    (combined.map(|c| (c, NO_SENDER)), range.len() as u64)
 }
 
 /// Who may set a vertex's "touched" flag.
@@ -295,18 +306,18 @@ enum Owner {
     Shared,
 }
 
-/// Stores `v`'s combined update; returns whether `v` was reached for the first time this step (to be
-/// recorded). `owner`: who may set `v`'s "touched" flag, which is set; `None`: the flag is left alone,
+/// Stores `v`'s combined update (and its sender, where the run keeps them); returns whether `v` was
+/// reached for the first time this step (to be recorded). `owner`: who may set `v`'s "touched" flag, which is set; `None`: the flag is left alone,
 /// and `v` is finished once this step.
 #[inline]
 fn finish<P: ProgramHints>(
     program: &P,
     state: &VertexState<'_, P>,
     v: VertexId,
-    combined: Option<P::Value>,
+    combined: Combined<P::Value>,
     owner: Option<Owner>,
 ) -> bool {
-    let Some(update) = combined else { return false };
+    let Some((update, from)) = combined else { return false };
     match P::APPLY {
         Apply::InPlace => {
             let old = state.now[v as usize].load();
@@ -315,6 +326,8 @@ fn finish<P: ProgramHints>(
                 return false;
             }
             state.now[v as usize].store(new);
+            // One task finishes `v`: its sender's store races with no other.
+            state.sent(v, from);
         }
         Apply::Received | Apply::Every => state.acc[v as usize].store(update),
     }

@@ -26,7 +26,7 @@ use super::prefetch;
 use super::record::{Bin, BinPolicy};
 use super::state::VertexState;
 use super::uniform::Uniform;
-use crate::acc::{Apply, AtomicCell, Edge, ProgramHints, WeightView};
+use crate::acc::{convert, Apply, AtomicCell, Edge, ProgramHints, WeightView};
 use crate::VertexId;
 
 /// Frontiers with at most this many out-edges are pushed on the calling thread.
@@ -67,6 +67,9 @@ pub(crate) fn push_step<P: ProgramHints>(
         push_list(program, state, weights, frontier, u64::MAX, bins, &mut task);
         return task.bin;
     }
+    if log.always {
+        state.prepare_racing_senders();
+    }
     let task_len = (frontier.len() as u64 * TASK_EDGES / out_edges).max(1) as usize;
     let new_task = || Task { log: log.always, ..Task::default() };
     let (mut small, mut stored, mut values) = gather(frontier.par_chunks(task_len).fold(new_task, |mut task, list| {
@@ -89,6 +92,7 @@ pub(crate) fn push_step<P: ProgramHints>(
     if values == Uniform::Mixed {
         // Stores of differing values went unlogged: combine every update in again, and log from now on.
         log.always = true;
+        state.prepare_racing_senders();
         small = small.merge(push_again(program, state, weights, frontier, bins));
     }
     repair(program, state, &stored);
@@ -118,6 +122,11 @@ fn push_again<P: ProgramHints>(
                     continue;
                 }
                 let update = program.compute(Edge { src, dst, weight: weights.get(i), src_out_degree });
+                if program.combine(dst, update) == update {
+                    // The step's plain stores may have left a sender of another value beside this
+                    // one: every update that may be the value that stands names its sender.
+                    state.sent_racing(v, update, u);
+                }
                 if program.combine(dst, update) == dst {
                     continue;
                 }
@@ -246,7 +255,7 @@ fn push_edges<P: ProgramHints>(
 ) {
     // Locals, not fields: reached through `state`, the arrays' addresses (and the weights' kind) are
     // loaded again after every store.
-    let (now, acc, touched) = (&state.now[..], &state.acc[..], state.touched.flags());
+    let (now, acc, touched, senders) = (&state.now[..], &state.acc[..], state.touched.flags(), state.senders.as_ref());
     let (targets, weights) = (state.graph.out_csr().targets(), weights.by_ref());
     let src_out_degree = state.out_degree(u);
     let Task { bin, stored, concurrent, log, values } = task;
@@ -270,6 +279,13 @@ fn push_edges<P: ProgramHints>(
                     continue;
                 }
                 now[v as usize].store(update);
+                if let Some(senders) = senders {
+                    match *concurrent && *log {
+                        // Logged stores may carry differing values, which race.
+                        true => senders.keep_least(v, convert(update), u),
+                        false => senders.store(v, u),
+                    }
+                }
                 if *concurrent {
                     if *log {
                         stored.push((v, update));

@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
+use super::senders::Senders;
 use super::touched::Touched;
 use crate::acc::program::{labelled_vertex, shortcuts_labels};
 use crate::acc::{convert, Apply, AtomicCell, CombineOp, ProgramHints, Value, Vertex};
@@ -36,6 +37,8 @@ pub(crate) struct VertexState<'g, P: ProgramHints> {
     /// (see `cpu::link`); found while the values are made, and only for programs whose labels the
     /// engine shortcuts ([`shortcuts_labels`]), false for the others.
     pub(crate) starts_as_singletons: bool,
+    /// Each vertex's sender, where the run keeps them (module `senders`).
+    pub(crate) senders: Option<Senders>,
 }
 
 impl<'g, P: ProgramHints> VertexState<'g, P> {
@@ -77,7 +80,13 @@ impl<'g, P: ProgramHints> VertexState<'g, P> {
             acc,
             touched: Touched::new(n),
             starts_as_singletons: singletons.into_inner(),
+            senders: None,
         }
+    }
+
+    /// As [`VertexState::new`], keeping each vertex's sender ([`Senders`]).
+    pub(crate) fn with_senders(program: &P, graph: &'g Graph) -> Self {
+        VertexState { senders: Some(Senders::new(graph.num_vertices())), ..Self::new(program, graph) }
     }
 
     /// About what [`VertexState::new`] allocates for `n` vertices, and the engine's per-vertex buffers
@@ -222,7 +231,38 @@ impl<'g, P: ProgramHints> VertexState<'g, P> {
 
     /// The final values.
     pub(crate) fn into_values(self) -> Vec<P::Value> {
-        self.now.par_iter().map(AtomicCell::load).collect()
+        self.into_values_and_senders().0
+    }
+
+    /// The final values, and the senders where the run kept them.
+    pub(crate) fn into_values_and_senders(self) -> (Vec<P::Value>, Option<Senders>) {
+        (self.now.par_iter().map(AtomicCell::load).collect(), self.senders)
+    }
+
+    /// `from` sent `v` the value it now holds, in a step whose stores cannot race with another
+    /// value's (see [`Senders`]); nothing unless the run keeps senders.
+    #[inline]
+    pub(crate) fn sent(&self, v: VertexId, from: VertexId) {
+        if let Some(senders) = &self.senders {
+            senders.store(v, from);
+        }
+    }
+
+    /// `from` sent `v` `value`, in a step whose stores can race with another value's (see
+    /// [`Senders`]); nothing unless the run keeps senders.
+    #[inline]
+    pub(crate) fn sent_racing(&self, v: VertexId, value: P::Value, from: VertexId) {
+        if let Some(senders) = &self.senders {
+            senders.keep_least(v, convert(value), from);
+        }
+    }
+
+    /// Makes the senders' words before a step whose stores can race (nothing unless the run keeps
+    /// senders).
+    pub(crate) fn prepare_racing_senders(&self) {
+        if let Some(senders) = &self.senders {
+            senders.make_words();
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 //! per-vertex result with [`RunStats`]. The CPU backend (module `cpu`) is built in; the CUDA backend
 //! lives in simdx-cuda and runs the same programs.
 
+pub use crate::cpu::senders::NO_SENDER;
 pub use crate::run::options::{
     DegreeClasses, DirectionPolicy, FilterPolicy, FusionPolicy, LabelPolicy, RunOptions, ASYNC_AFTER_ITERATIONS,
     MAX_THREADS,
@@ -11,7 +12,8 @@ pub use crate::run::{linking, options, policy, promise, stats, EngineError, Run}
 
 use std::sync::Arc;
 
-use crate::acc::ProgramHints;
+use crate::acc::{Apply, CombineKind, CombineOp, ProgramHints};
+use crate::cpu::senders::Senders;
 use crate::cpu::threads::Threads;
 use crate::Graph;
 
@@ -37,15 +39,48 @@ impl Engine {
 
     /// Runs `program` on `graph` to completion.
     pub fn run<P: ProgramHints>(&self, program: &P, graph: &Graph) -> Result<Run<P::Value>, EngineError> {
+        self.run_keeping(program, graph, false).map(|(run, _)| run)
+    }
+
+    /// Runs `program` on `graph` as [`Engine::run`] does, and returns beside the run each vertex's
+    /// sender: the vertex whose update set its final value (for BFS, a parent one level closer; where a
+    /// step pulls, the first such in-neighbour in its in-list), [`NO_SENDER`] where none did. The
+    /// senders live in arrays no step reads, so the run keeps its values' width. `program` must vote,
+    /// combine by min and apply in place ([`EngineError::SendersNeedVoting`] otherwise); its run
+    /// propagates labels rather than linking or shortcutting them.
+    pub fn run_with_senders<P: ProgramHints<Value = u32>>(
+        &self,
+        program: &P,
+        graph: &Graph,
+    ) -> Result<(Run<u32>, Vec<u32>), EngineError> {
+        if P::KIND != CombineKind::Voting || P::APPLY != Apply::InPlace || P::OP != CombineOp::Min {
+            return Err(EngineError::SendersNeedVoting);
+        }
+        let (run, senders) = self.run_keeping(program, graph, true)?;
+        let senders = match senders {
+            Some(senders) => senders.finish(&run.values),
+            None => vec![NO_SENDER; run.values.len()],
+        };
+        Ok((run, senders))
+    }
+
+    /// Runs `program` on the engine's threads, keeping senders where `keep_senders` asks for them.
+    fn run_keeping<P: ProgramHints>(
+        &self,
+        program: &P,
+        graph: &Graph,
+        keep_senders: bool,
+    ) -> Result<(Run<P::Value>, Option<Senders>), EngineError> {
         crate::run::policy::validate(&self.options)?;
         crate::acc::check_lengths(program, graph.num_vertices())?;
+        let run = || crate::cpu::run(program, graph, &self.options, &self.threads, keep_senders);
         match self.options.threads {
             // Run on a pool thread, so that small parallel loops run inline instead of waking workers.
-            None => rayon::scope(|_| crate::cpu::run(program, graph, &self.options, &self.threads)),
+            None => rayon::scope(|_| run()),
             Some(threads) => {
                 let pool =
                     self.threads.pool(threads).map_err(|e| EngineError::Threads { threads, message: e.to_string() })?;
-                pool.install(|| crate::cpu::run(program, graph, &self.options, &self.threads))
+                pool.install(run)
             }
         }
     }

@@ -29,6 +29,9 @@ pub enum EngineError {
     /// A promise the program makes (a `const` of [`crate::acc::Program`]) that its own code breaks.
     #[error("{0}")]
     Promise(String),
+    /// Senders were asked of a program that does not vote, combine by min and apply in place.
+    #[error("senders are kept only for programs that vote, combine by min and apply in place (as BFS)")]
+    SendersNeedVoting,
     /// The thread pool could not be created.
     #[error("cannot start {threads} worker threads: {message}")]
     Threads {
