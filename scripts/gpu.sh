@@ -13,6 +13,7 @@
 #   bash scripts/gpu.sh pagerank [trials]              # PageRank validated, 20 iterations and to tolerance
 #   bash scripts/gpu.sh sssp-delta [trials] [deltas]   # SSSP's bucket width under auto and async
 #   bash scripts/gpu.sh versus BEFORE AFTER [rounds] [trials]   # two CLI builds alternated on one card
+#   bash scripts/gpu.sh parents [trials]               # BFS levels against BFS with parents, GPU and every CPU core
 #   bash scripts/gpu.sh multi [gpus]                   # a multi-GPU host: the multi-GPU tests
 #   bash scripts/gpu.sh scaling [gpus] [trials]        # a multi-GPU host: 1 against N GPUs, with the exchanges' share
 #
@@ -221,6 +222,27 @@ versus() {
   done
 }
 
+# Issue 57's target, BFS with parents within 10% of BFS with levels: on each big graph and backend of
+# $BACKENDS (cuda cpu; the CPU on every core), levels and parents alternated, $ROUNDS (2) rounds, from the
+# CLI's default source; one line per run, the reported median.
+parents() {
+  local trials=${1:-9} spec name backend round extra
+  generate $big
+  for spec in $big; do
+    name=$(name_of "$spec")
+    for backend in ${BACKENDS:-cuda cpu}; do
+      for round in $(seq "${ROUNDS:-2}"); do
+        for extra in levels --parents; do
+          printf '%-15s %-4s %-9s ' "$name" "$backend" "$extra"
+          [ "$extra" = levels ] && extra=""
+          # shellcheck disable=SC2086 # $extra is an option or nothing
+          "$bin" run bfs "$graphs/$name.sxg" --backend "$backend" --trials "$trials" $extra | sed -n "1s/.*backend [a-z]*: //p"
+        done
+      done
+    done
+  done
+}
+
 # On a host with several GPUs: the multi-GPU tests (shares over GPUs against one, a graph whose shares
 # fit only as out-arcs, a share that fails aborting the others' NCCL waits, searches over GPUs), with
 # `gpus` GPUs required. NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
@@ -260,10 +282,10 @@ scaling() {
 command=${1:-}
 [ $# -gt 0 ] && shift
 case "$command" in
-prune | tests | record | modes | sanitize | filters | pagerank | versus | multi | scaling) "$command" "$@" ;;
+prune | tests | record | modes | sanitize | filters | pagerank | versus | parents | multi | scaling) "$command" "$@" ;;
 sssp-delta) sssp_delta "$@" ;;
 *)
-  echo "usage: bash scripts/gpu.sh prune | tests | record | modes | sanitize | filters | pagerank | sssp-delta | versus BEFORE AFTER | multi [gpus] | scaling [gpus] [trials] (the script's header says more)" >&2
+  echo "usage: bash scripts/gpu.sh prune | tests | record | modes | sanitize | filters | pagerank | sssp-delta | versus BEFORE AFTER | parents [trials] | multi [gpus] | scaling [gpus] [trials] (the script's header says more)" >&2
   exit 2
   ;;
 esac

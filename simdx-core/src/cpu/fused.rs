@@ -84,7 +84,6 @@ pub(crate) fn round<P: ProgramHints>(
     parallel: bool,
     team: Option<&Team>,
 ) -> Round {
-    state.prepare_racing_senders();
     let new_worker = || Worker::new(program, state, weights, (current, base), split);
     let frontier = Lists::new(frontier);
     // No more workers than batches of the frontier: the others would find the counter spent, but
@@ -151,34 +150,40 @@ fn repair<P: ProgramHints>(
     (current, base): (u32, u32),
     team: Option<&Team>,
 ) -> Vec<Filed> {
-    // Each log with the team thread that wrote it.
-    let stored: Vec<(usize, Log<P::Value>)> = workers
+    // Each log with the team thread that wrote it, and who sent each improvement (if the run keeps
+    // senders).
+    let stored: Vec<(usize, Log<P::Value>, Vec<VertexId>)> = workers
         .iter_mut()
         .filter(|w| !w.stored.is_empty())
-        .map(|w| (w.filed.thread, std::mem::take(&mut w.stored)))
+        .map(|w| (w.filed.thread, std::mem::take(&mut w.stored), std::mem::take(&mut w.stored_from)))
         .collect();
-    let repair_list = |list: &[(VertexId, P::Value)]| {
+    let repair_list = |(_, list, from): &(usize, Log<P::Value>, Vec<VertexId>)| {
         let mut filed = Filed::default();
-        for &(v, value) in list {
+        for (k, &(v, value)) in list.iter().enumerate() {
             let cell = &state.now[v as usize];
             let now = cell.load();
-            if program.combine(now, value) == now {
-                continue;
+            if program.combine(now, value) != now {
+                let old = cell.combine(P::OP, value, |a, b| program.combine(a, b));
+                if program.combine(old, value) != old {
+                    let bucket = program.bucket(value);
+                    if bucket <= current {
+                        filed.near.push(v);
+                    } else {
+                        filed.file(base, v, bucket);
+                    }
+                }
             }
-            let old = cell.combine(P::OP, value, |a, b| program.combine(a, b));
-            if program.combine(old, value) != old {
-                let bucket = program.bucket(value);
-                if bucket <= current {
-                    filed.near.push(v);
-                } else {
-                    filed.file(base, v, bucket);
+            if let (Some(senders), Some(&from)) = (&state.senders, from.get(k)) {
+                // Where this value stands, a racing store may have left another value's word.
+                if cell.load() == value {
+                    senders.mend(v, convert(value), from);
                 }
             }
         }
         filed
     };
-    if stored.iter().map(|(_, list)| list.len()).sum::<usize>() <= SEQUENTIAL_REPAIR {
-        stored.iter().map(|(_, list)| repair_list(list)).collect()
+    if stored.iter().map(|(_, list, _)| list.len()).sum::<usize>() <= SEQUENTIAL_REPAIR {
+        stored.iter().map(repair_list).collect()
     } else if let Some(team) = team {
         // On the team, which is awake, rather than on rayon's workers beside it. Each thread first
         // takes the logs it wrote itself, whose vertices its cache still holds (another thread's
@@ -189,11 +194,11 @@ fn repair<P: ProgramHints>(
         let per_thread = team.collect(team.size(), |thread| {
             let own = (0..stored.len()).filter(|&k| stored[k].0 == thread);
             let rest = 0..stored.len();
-            own.chain(rest).filter(|&k| take(k)).map(|k| repair_list(&stored[k].1)).collect::<Vec<_>>()
+            own.chain(rest).filter(|&k| take(k)).map(|k| repair_list(&stored[k])).collect::<Vec<_>>()
         });
         per_thread.into_iter().flatten().collect()
     } else {
-        stored.par_iter().map(|(_, list)| repair_list(list)).collect()
+        stored.par_iter().map(repair_list).collect()
     }
 }
 
@@ -254,6 +259,8 @@ struct Worker<'a, 'g, P: ProgramHints> {
     hubs: Vec<(VertexId, P::Message)>,
     /// Improvements made by plain stores, kept for [`repair`] while other workers run.
     stored: Log<P::Value>,
+    /// Who sent each improvement of `stored`, where the run keeps senders (empty otherwise).
+    stored_from: Vec<VertexId>,
     /// Whether other workers run at the same time.
     concurrent: bool,
     relaxed: u64,
@@ -280,6 +287,7 @@ impl<'a, 'g, P: ProgramHints> Worker<'a, 'g, P> {
             filed: Filed::default(),
             hubs: Vec::new(),
             stored: Vec::new(),
+            stored_from: Vec::new(),
             concurrent: true,
             relaxed: 0,
             edges: 0,
@@ -384,11 +392,15 @@ impl<'a, 'g, P: ProgramHints> Worker<'a, 'g, P> {
             // A plain store: a locked instruction per improvement cost more than the repair.
             cell.store(update);
             if let Some(senders) = senders {
-                // Workers run ahead of each other: stores of differing values race.
-                senders.keep_least(v, convert(update), u);
+                // Value and sender in one word; a racing store of another value may overwrite it, as
+                // it may the value: the repair mends both.
+                senders.store_word(v, convert(update), u);
             }
             if concurrent {
                 self.stored.push((v, update));
+                if senders.is_some() {
+                    self.stored_from.push(u);
+                }
             }
             let bucket = program.bucket(update);
             if bucket <= current {

@@ -67,9 +67,6 @@ pub(crate) fn push_step<P: ProgramHints>(
         push_list(program, state, weights, frontier, u64::MAX, bins, &mut task);
         return task.bin;
     }
-    if log.always {
-        state.prepare_racing_senders();
-    }
     let task_len = (frontier.len() as u64 * TASK_EDGES / out_edges).max(1) as usize;
     let new_task = || Task { log: log.always, ..Task::default() };
     let (mut small, mut stored, mut values) = gather(frontier.par_chunks(task_len).fold(new_task, |mut task, list| {
@@ -92,7 +89,6 @@ pub(crate) fn push_step<P: ProgramHints>(
     if values == Uniform::Mixed {
         // Stores of differing values went unlogged: combine every update in again, and log from now on.
         log.always = true;
-        state.prepare_racing_senders();
         small = small.merge(push_again(program, state, weights, frontier, bins));
     }
     repair(program, state, &stored);

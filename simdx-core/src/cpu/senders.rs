@@ -5,15 +5,16 @@
 //!
 //! Steps whose stores cannot race with a store of another value (a pull, where one task finishes each
 //! vertex; a push whose stores all carry one value, as a BFS level step's do) store the sender beside
-//! the value: any sender of the value that stood is right. Where stores of differing values can race
-//! (fused rounds, push steps that log their stores, and the atomic push that repairs a step whose
-//! values turned out to differ), the sender goes into a word with the value above it, kept least by an
-//! atomic: its value is never below the vertex's final value, and where it equals it, the word's
-//! sender is right. A vertex whose word's value is above its final value got that value from a store
-//! of the first kind, whose sender is then the one stored.
+//! the value: any sender of the value that stood is right. Where stores of differing values can race,
+//! the sender goes into a word with the value above it: fused rounds store the word whole beside the
+//! value and mend, once the round is over, each vertex whose word a racing store left with another
+//! value than the one that stands (their repair logs who sent each improvement); push steps that log
+//! their stores, and the atomic push that repairs a step whose values turned out to differ, keep the
+//! least word by an atomic (steps a BFS never takes). A word's value is then never below the vertex's
+//! final value, and where it equals it, the word's sender is right; a vertex whose word holds a greater
+//! value (or none) got its value from a store of the first kind, whose sender is the one stored.
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
-use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
@@ -29,29 +30,22 @@ const NO_WORD: u64 = u64::MAX;
 pub(crate) struct Senders {
     /// The sender stored beside the value by steps whose stores cannot race with another value's.
     stored: Vec<AtomicU32>,
-    /// (value << 32 | sender), least per vertex, from steps whose stores can race; made when the
-    /// first such step begins.
-    least: OnceLock<Vec<AtomicU64>>,
+    /// (value << 32 | sender), from steps whose stores can race.
+    words: Vec<AtomicU64>,
 }
 
 impl Senders {
-    /// No sender yet for any of `n` vertices.
+    /// No sender yet for any of `n` vertices (made with the run's other arrays, before its clock starts).
     pub(crate) fn new(n: usize) -> Self {
-        Senders { stored: (0..n).into_par_iter().map(|_| AtomicU32::new(NO_SENDER)).collect(), least: OnceLock::new() }
+        Senders {
+            stored: (0..n).into_par_iter().map(|_| AtomicU32::new(NO_SENDER)).collect(),
+            words: (0..n).into_par_iter().map(|_| AtomicU64::new(NO_WORD)).collect(),
+        }
     }
 
-    /// Bytes a run keeping the senders of `n` vertices adds (the words counted too).
+    /// Bytes a run keeping the senders of `n` vertices adds.
     pub(crate) fn bytes(n: usize) -> u64 {
         n as u64 * 12
-    }
-
-    /// Makes the words, before a step whose stores can race (so that no worker makes them).
-    pub(crate) fn make_words(&self) {
-        self.words();
-    }
-
-    fn words(&self) -> &[AtomicU64] {
-        self.least.get_or_init(|| (0..self.stored.len()).into_par_iter().map(|_| AtomicU64::new(NO_WORD)).collect())
     }
 
     /// `from` sent `v` the value it now holds, in a step whose stores cannot race with another value's.
@@ -63,27 +57,45 @@ impl Senders {
     /// `from` sent `v` `value`, in a step whose stores can race: kept if the least value so far.
     #[inline]
     pub(crate) fn keep_least(&self, v: VertexId, value: u32, from: VertexId) {
-        let word = (u64::from(value) << 32) | u64::from(from);
-        let words = self.words();
+        let (word, words) = (word(value, from), &self.words);
         // Test first: most vertices get one word, and an atomic that changes nothing still locks.
         if word < words[v as usize].load(Ordering::Relaxed) {
             words[v as usize].fetch_min(word, Ordering::Relaxed);
         }
     }
 
-    /// Each vertex's sender, given the run's final `values`.
-    pub(crate) fn finish(self, values: &[u32]) -> Vec<u32> {
-        match self.least.into_inner() {
-            None => self.stored.into_iter().map(AtomicU32::into_inner).collect(),
-            Some(words) => self
-                .stored
-                .into_par_iter()
-                .zip(words.into_par_iter())
-                .zip(values.par_iter())
-                .map(|((stored, word), &value)| sender_of(stored.into_inner(), word.into_inner(), value))
-                .collect(),
+    /// `from` sent `v` `value` in a fused round: the word is stored whole, without an atomic (a locked
+    /// instruction per improvement cost the grid's search a third); a racing store may overwrite it
+    /// with another value's, which [`Senders::mend`] corrects once the round is over.
+    #[inline]
+    pub(crate) fn store_word(&self, v: VertexId, value: u32, from: VertexId) {
+        self.words[v as usize].store(word(value, from), Ordering::Relaxed);
+    }
+
+    /// After a fused round: `v` holds `value`, which `from` sent it; a word of another value is
+    /// replaced (the least of those mended at once is kept).
+    #[inline]
+    pub(crate) fn mend(&self, v: VertexId, value: u32, from: VertexId) {
+        let words = &self.words;
+        if (words[v as usize].load(Ordering::Relaxed) >> 32) as u32 != value {
+            words[v as usize].fetch_min(word(value, from), Ordering::Relaxed);
         }
     }
+
+    /// Each vertex's sender, given the run's final `values`.
+    pub(crate) fn finish(self, values: &[u32]) -> Vec<u32> {
+        self.stored
+            .into_par_iter()
+            .zip(self.words.into_par_iter())
+            .zip(values.par_iter())
+            .map(|((stored, word), &value)| sender_of(stored.into_inner(), word.into_inner(), value))
+            .collect()
+    }
+}
+
+/// The word of `value` sent by `from`: ordered by value, then by sender.
+fn word(value: u32, from: VertexId) -> u64 {
+    (u64::from(value) << 32) | u64::from(from)
 }
 
 /// A vertex's sender from the one stored and its least word, given its final value.
@@ -109,9 +121,19 @@ mod tests {
     }
 
     #[test]
+    fn a_word_a_racing_store_overwrote_is_mended_to_the_value_that_stands() {
+        let senders = Senders::new(2);
+        senders.store_word(0, 5, 11);
+        senders.store_word(0, 7, 12);
+        senders.store_word(1, 4, 13);
+        senders.mend(0, 5, 11);
+        senders.mend(1, 4, 14);
+        assert_eq!(senders.finish(&[5, 4]), vec![11, 13], "a word of the value that stands is kept");
+    }
+
+    #[test]
     fn racing_words_keep_the_least_value_and_its_sender() {
         let senders = Senders::new(4);
-        senders.make_words();
         (0..1000u32).into_par_iter().for_each(|k| senders.keep_least(2, 10 + k % 7, k));
         senders.store(1, 8);
         let values = [u32::MAX, 5, 10, u32::MAX];

@@ -256,14 +256,6 @@ impl<'g, P: ProgramHints> VertexState<'g, P> {
             senders.keep_least(v, convert(value), from);
         }
     }
-
-    /// Makes the senders' words before a step whose stores can race (nothing unless the run keeps
-    /// senders).
-    pub(crate) fn prepare_racing_senders(&self) {
-        if let Some(senders) = &self.senders {
-            senders.make_words();
-        }
-    }
 }
 
 /// The degree of `v` by a CSR's `offsets`, saturating at `u32::MAX`; 0 for an id out of range.
