@@ -81,12 +81,12 @@ RUN
 }
 
 # Every packed GPU test, required to find a GPU; the CLI tests run the packed CLI from target/release.
-# One test at a time: with several test threads a fused SSSP run of `algorithms` hung at its grid
-# barrier in some runs until the watchdog stopped it (a race fixed since; kept until more 4-thread runs pass).
+# Four tests at a time ($TEST_THREADS): the fused SSSP hang that several test threads once met is a race
+# fixed since (docs/experiments/gpu-fusion.md).
 tests() {
   export SIMDX_REQUIRE_GPU=1
   mkdir -p target/release && cp "$bin" target/release/simdx
-  bash .gpu/run.sh --test-threads 1 "$@"
+  bash .gpu/run.sh --test-threads "${TEST_THREADS:-4}" "$@"
 }
 
 # The GPU table of record (BENCHMARKS.md): the defaults against the fixed fusion modes, one call.
