@@ -45,8 +45,8 @@ fn same_values(got: &[u32], expected: &[u32]) -> Result<(), String> {
     }
 }
 
-/// Checks that every vertex with a sender got its final value from it along an arc (`step`: what an
-/// arc adds), and that every vertex without one kept `start`.
+/// Checks that every vertex with a sender holds one more than its sender and has an arc from it (the
+/// rule of hop counts), and that every vertex without one kept `start`.
 fn check_senders(g: &Graph, values: &[u32], senders: &[u32], start: impl Fn(VertexId) -> u32) -> Result<(), String> {
     for v in 0..g.num_vertices() as VertexId {
         let (value, from) = (values[v as usize], senders[v as usize]);

@@ -118,12 +118,13 @@ fn push_again<P: ProgramHints>(
                     continue;
                 }
                 let update = program.compute(Edge { src, dst, weight: weights.get(i), src_out_degree });
-                if program.combine(dst, update) == update {
+                let both = program.combine(dst, update);
+                if both == update {
                     // The step's plain stores may have left a sender of another value beside this
                     // one: every update that may be the value that stands names its sender.
                     state.sent_racing(v, update, u);
                 }
-                if program.combine(dst, update) == dst {
+                if both == dst {
                     continue;
                 }
                 let old = state.now[v as usize].combine(P::OP, update, |a, b| program.combine(a, b));
