@@ -253,30 +253,40 @@ multi() {
   for filter in partitioned two_gpus a_share_that_leaves nccl gpus; do bash .gpu/run.sh "$filter"; done
 }
 
-# Issue 55's scaling runs: 1 against `gpus` GPUs alternated, two rounds: PageRank-20, BFS and SSSP on
-# $SCALING_GRAPH (kron:26:w), closeness from 256 sampled sources on $SEARCH_GRAPH (kron:24); ALGOS narrows
-# them (pr bfs sssp closeness), so that each call stays within the device's 10 minutes. Each partitioned
-# run prints, per share, its iterations' time and how much of it went to exchanges (SIMDX_PROFILE=1).
+# Issue 55's scaling runs: 1 against `gpus` GPUs alternated, $ROUNDS rounds (2): PageRank-20, BFS and SSSP
+# on $SCALING_GRAPH (kron:26:w), closeness from 256 sampled sources on $SEARCH_GRAPH (kron:24); ALGOS
+# narrows them (pr bfs sssp closeness), so that each call stays within the device's 10 minutes. Timed
+# without profiling (its waits stop copies overlapping steps); then one profiled run per algorithm on
+# `gpus` GPUs prints, per share, its iterations' time and how much went to exchanges (SIMDX_PROFILE=1).
+# DELTAS (e.g. "64 256") adds SSSP runs on `gpus` GPUs with those bucket widths.
 scaling() {
-  local count=${1:-2} trials=${2:-3} round g algo extra
+  local count=${1:-2} trials=${2:-3} round g algo delta
   local graph=${SCALING_GRAPH:-kron:26:w} search=${SEARCH_GRAPH:-kron:24}
-  export NCCL_NVLS_ENABLE=0 SIMDX_PROFILE=1
+  export NCCL_NVLS_ENABLE=0
   for algo in ${ALGOS:-pr bfs sssp closeness}; do
     if [ "$algo" = closeness ]; then generate "$search"; else generate "$graph"; fi
   done
-  for round in 1 2; do
+  for round in $(seq "${ROUNDS:-2}"); do
     for g in 1 "$count"; do
-      for algo in ${ALGOS:-pr bfs sssp closeness}; do
-        extra=(--trials "$trials")
-        local file="$graphs/$(name_of "$graph").sxg"
-        [ "$algo" = pr ] && extra+=(--iterations 20 --tolerance 0)
-        [ "$algo" = closeness ] && extra+=(--samples 256) && file="$graphs/$(name_of "$search").sxg"
-        echo "== $algo $(basename "$file" .sxg) on $g GPUs, round $round"
-        "$bin" run "$algo" "$file" --backend cuda --gpus "$g" "${extra[@]}" 2>&1 |
-          grep -E "backend cuda|simdx profile|error" | sed "s/.*backend cuda/cuda/"
-      done
+      for algo in ${ALGOS:-pr bfs sssp closeness}; do scaling_run "$algo" "$g" "round $round" --trials "$trials"; done
     done
   done
+  for delta in ${DELTAS:-}; do scaling_run sssp "$count" "delta $delta" --trials "$trials" --delta "$delta"; done
+  for algo in ${ALGOS:-pr bfs sssp closeness}; do
+    SIMDX_PROFILE=1 scaling_run "$algo" "$count" profiled --trials 1
+  done
+}
+
+# One run of `scaling`: ALGO on G GPUs, a label, then extra CLI arguments.
+scaling_run() {
+  local algo=$1 g=$2 label=$3 file="$graphs/$(name_of "${SCALING_GRAPH:-kron:26:w}").sxg"
+  shift 3
+  local extra=("$@")
+  [ "$algo" = pr ] && extra+=(--iterations 20 --tolerance 0)
+  [ "$algo" = closeness ] && extra+=(--samples 256) && file="$graphs/$(name_of "${SEARCH_GRAPH:-kron:24}").sxg"
+  echo "== $algo $(basename "$file" .sxg) on $g GPUs, $label"
+  "$bin" run "$algo" "$file" --backend cuda --gpus "$g" "${extra[@]}" 2>&1 |
+    grep -E "backend cuda|simdx profile|error" | sed "s/.*backend cuda/cuda/"
 }
 
 command=${1:-}

@@ -297,6 +297,22 @@ device_struct! {
 }
 
 device_struct! {
+    /// The head of a share's packet (`sx_packet`, kernels/shares.cu): what one step of a partitioned
+    /// run changed, traded whole between the shares while it fits. Its `capacity` vertex ids, as many
+    /// next-frontier ids and as many values follow it.
+    pub(crate) struct SxPacket as "sx_packet" {
+        /// The vertices the share reached in the step (the values it changed).
+        changed: u32 as "simdx_u32",
+        /// Those of them in the next frontier.
+        frontier: u32 as "simdx_u32",
+        /// 1: a vertex of the share waits in a later bucket.
+        pending: u32 as "simdx_u32",
+        /// The vertices a packet has room for.
+        capacity: u32 as "simdx_u32",
+    }
+}
+
+device_struct! {
     /// The work queue of asynchronous rounds as its kernel sees it (`sx_queue`, kernels/async.cu).
     pub(crate) struct SxQueue as "sx_queue" {
         /// The queue's cells.
@@ -436,7 +452,9 @@ counter_slots! {
         OVERFLOW = 1, as "SX_OVERFLOW";
         /// Vertices filed as waiting in a later bucket.
         PENDING = 2, as "SX_PENDING";
-        /// The arcs a step inspected. (Slot 3 is free.)
+        /// Non-zero: a share's packet could not hold its step's changes (kernels/shares.cu).
+        PACKETS_FULL = 3, as "SX_PACKETS_FULL";
+        /// The arcs a step inspected.
         EDGES = 4, as "SX_EDGES";
         /// The prepared frontier's out-arcs.
         OUT_EDGES = 5, as "SX_OUT_EDGES";
@@ -672,6 +690,7 @@ pub(crate) fn engine_header() -> &'static str {
             declaration::<SxState>(),
             declaration::<SxFused>(),
             declaration::<SxQueue>(),
+            declaration::<SxPacket>(),
             defines(step::DEFINES),
             defines(far::DEFINES),
             defines(queue::DEFINES),

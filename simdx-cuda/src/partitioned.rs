@@ -107,7 +107,8 @@ impl PartitionedGraph {
         let mut pairs = Vec::with_capacity(gpus.len());
         for (p, gpu) in gpus.iter().enumerate() {
             // One share's host copy at a time: the host holds the graph and one share.
-            let needed = share_bytes(n, partition.arcs_into(graph, p), graph.is_weighted(), in_arcs, placement);
+            let arcs = partition.arcs_into(graph, p);
+            let needed = share_bytes(n, arcs, graph.is_weighted(), in_arcs, placement, gpus.len());
             gpu.check_free("a share of the graph and a run's arrays on it", needed)?;
             let share = partition.share(graph, p);
             shares.push(match in_arcs {
@@ -115,7 +116,7 @@ impl PartitionedGraph {
                 false => DeviceGraph::upload_out_arcs(gpu, &share)?,
             });
             uploaded.push(gpu.stream.clone_htod(&degrees).map_err(driver("uploading the degrees"))?);
-            pairs.push(PairBuffers::new(gpu, n)?);
+            pairs.push(PairBuffers::new(gpu, n, gpus.len())?);
         }
         Ok(PartitionedGraph {
             ranges: (0..gpus.len()).map(|p| partition.range(p)).collect(),
@@ -136,8 +137,9 @@ impl PartitionedGraph {
     pub fn bytes_per_gpu(graph: &Graph, gpus: usize, in_arcs: bool) -> u64 {
         let partition = Partition::by_arcs(graph, gpus.max(1)).aligned(WORD_VERTICES);
         let n = graph.num_vertices() as u32;
+        let weighted = graph.is_weighted();
         let share =
-            |p| share_bytes(n, partition.arcs_into(graph, p), graph.is_weighted(), in_arcs, Placement::OneGpuEach);
+            |p| share_bytes(n, partition.arcs_into(graph, p), weighted, in_arcs, Placement::OneGpuEach, gpus.max(1));
         (0..gpus.max(1)).map(share).max().unwrap_or(0)
     }
 
@@ -227,6 +229,7 @@ impl CudaEngine {
                             degrees: &graph.degrees[p],
                             pairs: &graph.pairs[p],
                             pushes_only: graph.pushes_only,
+                            packets_first: true,
                         };
                         let run = self.run_share(program, share, link);
                         if let (Ok(run), Some(times)) = (&run, exchange.take_times()) {
@@ -262,13 +265,15 @@ impl CudaEngine {
 const NCCL_RESERVE: u64 = 512 << 20;
 
 /// The device bytes a share of `arcs` arcs over `n` vertices takes with a run on it: its out-arcs and
-/// in-arcs (or only the in-CSR's offsets), the whole graph's degrees, the pairs' room, NCCL's buffers
-/// when it has a GPU of its own, and what its first run allocates ([`run_bytes`]).
-fn share_bytes(n: u32, arcs: u64, weighted: bool, in_arcs: bool, placement: Placement) -> u64 {
+/// in-arcs (or only the in-CSR's offsets), the whole graph's degrees, the pairs' and the `parts`
+/// packets' room, NCCL's buffers when it has a GPU of its own, and what its first run allocates
+/// ([`run_bytes`]).
+fn share_bytes(n: u32, arcs: u64, weighted: bool, in_arcs: bool, placement: Placement, parts: usize) -> u64 {
     let nn = u64::from(n);
     let incoming = csr_bytes(nn, if in_arcs { arcs } else { 1 }, weighted);
     let nccl = if placement == Placement::OneGpuEach { NCCL_RESERVE } else { 0 };
-    csr_bytes(nn, arcs, weighted) + incoming + nn * (8 + 12) + nccl + run_bytes(n, arcs, weighted)
+    let exchange = PairBuffers::bytes(n, parts);
+    csr_bytes(nn, arcs, weighted) + incoming + nn * 8 + exchange + nccl + run_bytes(n, arcs, weighted)
 }
 
 /// The device bytes a share's first run allocates: a run's arrays for `n` vertices and, on a weighted

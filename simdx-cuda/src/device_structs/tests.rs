@@ -73,6 +73,7 @@ fn declarations_list_every_field_in_order_and_the_kernels_use_them() {
     check_struct::<SxState>(&engine);
     check_struct::<SxFused>(&["fused.cu"]);
     check_struct::<SxQueue>(&["async.cu"]);
+    check_struct::<SxPacket>(&["shares.cu"]);
     check_struct::<MsState>(&["multi_source.cu"]);
     check_struct::<BcState>(&["dependencies.cu"]);
     check_struct::<IxState>(&["intersect.cu"]);

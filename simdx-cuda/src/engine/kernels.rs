@@ -109,6 +109,9 @@ pub(super) struct StepKernels {
     /// A partitioned run's exchange of the values a step changed, as (vertex, value) pairs.
     pub(super) share_pack: CudaFunction,
     pub(super) share_unpack: CudaFunction,
+    /// A partitioned run's exchange of a step's few changes and frontier as one packet a share.
+    pub(super) share_pack_packet: CudaFunction,
+    pub(super) share_unpack_packets: CudaFunction,
 }
 
 impl StepKernels {
@@ -132,6 +135,8 @@ impl StepKernels {
             share_collect: k.get("sx_share_collect")?,
             share_pack: k.get("sx_share_pack")?,
             share_unpack: k.get("sx_share_unpack")?,
+            share_pack_packet: k.get("sx_share_pack_packet")?,
+            share_unpack_packets: k.get("sx_share_unpack_packets")?,
         })
     }
 }

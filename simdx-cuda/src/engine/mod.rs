@@ -13,6 +13,7 @@ mod handover;
 pub(crate) mod kernels;
 mod run_state;
 mod setup;
+mod share_packets;
 mod share_steps;
 mod steps;
 mod units;

@@ -22,7 +22,7 @@ use crate::device_structs::step::{EDGES, NEXT_LEN};
 use crate::error::{driver, CudaError};
 use crate::graph::DeviceGraph;
 use crate::partitioned::exchange::{Exchange, Reduce};
-use crate::partitioned::plan::{value_bytes, word_bytes, PairPlan};
+use crate::partitioned::plan::{packet_bytes, packet_capacity, value_bytes, word_bytes, PairPlan};
 
 /// What a share's run knows of the others: its exchange, every part's vertex range, the whole
 /// graph's arcs and degrees.
@@ -38,23 +38,37 @@ pub(crate) struct ShareLink<'a> {
     pub(crate) pairs: &'a PairBuffers,
     /// The shares hold their out-arcs only: every step pushes.
     pub(crate) pushes_only: bool,
+    /// Whether the next step trades its changes as packets first (module `share_packets`): true at
+    /// the start and while every share's last step changed no more values than a packet holds.
+    pub(crate) packets_first: bool,
 }
 
-/// A share's room for (vertex, value) pairs: a vertex id and a value (8 bytes at most) per vertex.
+/// A share's room for (vertex, value) pairs: a vertex id and a value (8 bytes at most) per vertex; and
+/// for every part's packet (kernels/shares.cu), of room for `capacity` vertices each.
 pub(crate) struct PairBuffers {
     pub(crate) ids: CudaSlice<u32>,
     pub(crate) values: CudaSlice<u8>,
+    pub(crate) packets: CudaSlice<u8>,
+    pub(crate) capacity: u32,
 }
 
 impl PairBuffers {
-    /// Room for `n` pairs on `gpu`.
-    pub(crate) fn new(gpu: &crate::Gpu, n: u32) -> Result<PairBuffers, CudaError> {
-        let n = n.max(1) as usize;
+    /// Room for `n` pairs and `parts` packets on `gpu`.
+    pub(crate) fn new(gpu: &crate::Gpu, n: u32, parts: usize) -> Result<PairBuffers, CudaError> {
         let what = "allocating a share's exchange buffers";
+        let capacity = packet_capacity(n);
+        let n = n.max(1) as usize;
         Ok(PairBuffers {
             ids: gpu.stream.alloc_zeros::<u32>(n).map_err(driver(what))?,
             values: gpu.stream.alloc_zeros::<u8>(n * 8).map_err(driver(what))?,
+            packets: gpu.stream.alloc_zeros::<u8>(parts * packet_bytes(capacity, 8)).map_err(driver(what))?,
+            capacity,
         })
+    }
+
+    /// The device bytes of [`PairBuffers::new`]'s buffers.
+    pub(crate) fn bytes(n: u32, parts: usize) -> u64 {
+        u64::from(n.max(1)) * 12 + (parts * packet_bytes(packet_capacity(n), 8)) as u64
     }
 }
 
@@ -112,7 +126,7 @@ impl CudaEngine {
                 break;
             }
             run.select(reached)?;
-            if !run.every {
+            if !run.every && !run.share_packets(reached)? {
                 run.share_changed(reached)?;
                 run.share_frontier()?;
             }
@@ -158,6 +172,7 @@ impl<P: DeviceProgram> HostRun<'_, P> {
         counts[parts] = u64::from(self.pending_maybe);
         link.exchange.reduce(&mut counts, Reduce::SumU64)?;
         self.pending_maybe = counts[parts] > 0;
+        link.packets_first = counts[..parts].iter().all(|&c| c <= u64::from(link.pairs.capacity));
         let size = std::mem::size_of::<P::Value>() as u64;
         let Some(plan) = PairPlan::for_counts(&counts[..parts], self.n, size) else {
             return self.share_values();

@@ -2,7 +2,11 @@
  * the vertices it owns of its next frontier in a bitmap, the shares trade the words they own, and each
  * one lists the bitmap's vertices as the whole next frontier. The values a step changed, when they are
  * few: each share packs its reached vertices and their values as pairs, the shares trade their pairs,
- * and each one writes them all into its values. */
+ * and each one writes them all into its values. A step that changed few values on every share trades
+ * them in one round instead: each share packs its changes and its part of the next frontier in a
+ * packet of fixed size (an sx_packet head, then `capacity` vertex ids, `capacity` frontier ids and
+ * `capacity` values), the shares trade their packets, and each unpacks the others' (falling back to
+ * the two exchanges above when a packet could not hold its share's changes). */
 
 extern "C" {
 
@@ -55,6 +59,73 @@ __global__ void sx_share_pack(const sx_state* __restrict__ s, const simdx_u32* l
 /* Every share's pairs (`len` in all) into the values. */
 __global__ void sx_share_unpack(const sx_state* __restrict__ s, const simdx_u32* ids, const simdx_value* vals, simdx_u32 len) {
     for (simdx_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < len; i += gridDim.x * blockDim.x) s->now[ids[i]] = vals[i];
+}
+
+/* The ids, frontier ids and values of a packet of room for `capacity` vertices (its head first). */
+__device__ __forceinline__ simdx_u32* sx_packet_ids(sx_packet* packet) { return (simdx_u32*)(packet + 1); }
+__device__ __forceinline__ simdx_u32* sx_packet_frontier(sx_packet* packet, simdx_u32 capacity) {
+    return sx_packet_ids(packet) + capacity;
+}
+__device__ __forceinline__ simdx_value* sx_packet_values(sx_packet* packet, simdx_u32 capacity) {
+    return (simdx_value*)(sx_packet_frontier(packet, capacity) + capacity);
+}
+
+/* This share's packet: its `reached` vertices (`list`) and their values, its part of the next frontier
+ * (`frontier`, `len` vertices) and whether a vertex of it waits in a later bucket, in a packet of room
+ * for `capacity` vertices; only the head when they do not fit. */
+__global__ void sx_share_pack_packet(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 reached,
+                                     const simdx_u32* frontier, simdx_u32 len, simdx_u32 pending,
+                                     simdx_u32 capacity, sx_packet* packet) {
+    simdx_u32 first = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
+    if (first == 0) {
+        packet->changed = reached;
+        packet->frontier = len;
+        packet->pending = pending;
+        packet->capacity = capacity;
+    }
+    if (reached > capacity || len > capacity) return;
+    simdx_u32* ids = sx_packet_ids(packet);
+    simdx_u32* next = sx_packet_frontier(packet, capacity);
+    simdx_value* values = sx_packet_values(packet, capacity);
+    for (simdx_u32 i = first; i < reached; i += stride) {
+        simdx_u32 v = list[i];
+        ids[i] = v;
+        values[i] = s->now[v];
+    }
+    for (simdx_u32 i = first; i < len; i += stride) next[i] = frontier[i];
+}
+
+/* Every other share's packet (`parts` packets of `stride_bytes` bytes each from `packets`; this share's
+ * is `part`) into the values, and their frontier ids after this share's `len` in `frontier`; the whole
+ * frontier's length into counters[SX_NEXT_LEN], 1 into counters[SX_PENDING] when a vertex of some share
+ * waits. When some packet could not hold its share's changes, nothing but counters[SX_PACKETS_FULL]. */
+__global__ void sx_share_unpack_packets(const sx_state* __restrict__ s, unsigned char* packets, simdx_u32 parts,
+                                        simdx_u32 part, unsigned long long stride_bytes, simdx_u32 len,
+                                        simdx_u32* frontier) {
+    simdx_u32 first = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
+    simdx_u32 at = len, pending = 0;
+    for (simdx_u32 p = 0; p < parts; ++p) {
+        const sx_packet* head = (const sx_packet*)(packets + p * stride_bytes);
+        if (head->changed > head->capacity || head->frontier > head->capacity) {
+            if (first == 0) s->counters[SX_PACKETS_FULL] = 1;
+            return;
+        }
+        pending |= head->pending;
+    }
+    for (simdx_u32 p = 0; p < parts; ++p) {
+        sx_packet* packet = (sx_packet*)(packets + p * stride_bytes);
+        if (p == part) continue;
+        const simdx_u32* ids = sx_packet_ids(packet);
+        const simdx_u32* next = sx_packet_frontier(packet, packet->capacity);
+        const simdx_value* values = sx_packet_values(packet, packet->capacity);
+        for (simdx_u32 i = first; i < packet->changed; i += stride) s->now[ids[i]] = values[i];
+        for (simdx_u32 i = first; i < packet->frontier; i += stride) frontier[at + i] = next[i];
+        at += packet->frontier;
+    }
+    if (first == 0) {
+        s->counters[SX_NEXT_LEN] = at;
+        s->counters[SX_PENDING] = pending;
+    }
 }
 #endif
 

@@ -1,6 +1,7 @@
 //! What a partitioned run's exchanges move, computed on the host alike by every share: the byte ranges
-//! of each part's values and frontier-bitmap words, and whether a step's changed values travel as
-//! (vertex, value) pairs (and where each part's pairs go) or as the owned ranges whole.
+//! of each part's values and frontier-bitmap words, whether a step's changed values travel as
+//! (vertex, value) pairs (and where each part's pairs go) or as the owned ranges whole, and the size
+//! and place of each part's packet (a step's changes and frontier in one round, while they are few).
 
 use std::ops::Range;
 
@@ -49,6 +50,24 @@ impl PairPlan {
     }
 }
 
+/// The vertices a share's packet has room for in a graph of `n` vertices: `n / 64`, at least 64 and
+/// at most 65536, a multiple of 64 (so that a packet's values start 8-byte aligned).
+pub(crate) fn packet_capacity(n: u32) -> u32 {
+    (n / 64).clamp(64, 1 << 16) / 64 * 64
+}
+
+/// The bytes of a packet of room for `capacity` vertices with `size`-byte values (kernels/shares.cu):
+/// its head, `capacity` vertex ids, as many frontier ids and as many values, rounded up to 8 bytes.
+pub(crate) fn packet_bytes(capacity: u32, size: usize) -> usize {
+    let head = std::mem::size_of::<crate::device_structs::SxPacket>();
+    (head + capacity as usize * (8 + size)).next_multiple_of(8)
+}
+
+/// Each part's packet in an array of `parts` packets of `bytes` bytes each.
+pub(crate) fn packet_ranges(parts: usize, bytes: usize) -> Vec<Range<usize>> {
+    (0..parts).map(|p| p * bytes..(p + 1) * bytes).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,5 +88,17 @@ mod tests {
         // 125 pairs of 8 bytes are a quarter of 1000 values of 4 bytes: still pairs; one more is not.
         assert!(PairPlan::for_counts(&[125], 1000, 4).is_some());
         assert!(PairPlan::for_counts(&[100, 26], 1000, 4).is_none());
+    }
+
+    #[test]
+    fn packets_hold_a_sixty_fourth_of_the_vertices_and_lie_one_after_another() {
+        assert_eq!(packet_capacity(1000), 64);
+        assert_eq!(packet_capacity(1 << 20), 1 << 14);
+        assert_eq!(packet_capacity((1 << 20) + 100 * 64), (1 << 14) + 64);
+        assert_eq!(packet_capacity(1 << 26), 1 << 16);
+        // A 16-byte head, then 64 ids, 64 frontier ids, 64 values of 4 or 8 bytes.
+        assert_eq!(packet_bytes(64, 4), 16 + 64 * 12);
+        assert_eq!(packet_bytes(64, 8), 16 + 64 * 16);
+        assert_eq!(packet_ranges(3, 100), vec![0..100, 100..200, 200..300]);
     }
 }
