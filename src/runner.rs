@@ -281,7 +281,7 @@ impl<'g> Runner<'g> {
     /// (`source` its own, `u32::MAX` where unreached), an in-neighbour one level closer. On the CPU
     /// and on one GPU, a level search whose engine keeps each vertex's sender
     /// ([`Engine::run_with_senders`](crate::engine::Engine::run_with_senders), the CUDA backend's
-    /// `run_with_senders`; any in-neighbour one level closer); on several GPUs the
+    /// `run_bfs_with_senders`; any in-neighbour one level closer); on several GPUs the
     /// [`algos::BfsTree`](crate::algos::BfsTree) program, whose value packs level and parent.
     /// Measured in docs/experiments/bfs-parents.md.
     ///
@@ -302,7 +302,7 @@ impl<'g> Runner<'g> {
             #[cfg(feature = "cuda")]
             Prepared::Cuda(engine, devices) if devices.partitioned().is_none() => {
                 let whole = Self::bound_whole(devices, "a BFS tree on one GPU")?;
-                Some(engine.run_with_senders(&bfs, whole)?)
+                Some(engine.run_bfs_with_senders(&bfs, whole, source)?)
             }
             #[cfg(feature = "cuda")]
             Prepared::Cuda(..) => None,

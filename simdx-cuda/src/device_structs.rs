@@ -583,6 +583,8 @@ device_struct! {
         n: u64 as "unsigned long long",
         /// The search's source.
         source: u64 as "unsigned long long",
+        /// 1: only the reached vertices whose parent is 0xffffffff get one; the others keep theirs.
+        mend: u64 as "unsigned long long",
     }
 }
 

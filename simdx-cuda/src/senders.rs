@@ -7,15 +7,19 @@
 //! value twice at once, keep in a second array a word with the value above the sender, the least one
 //! by an atomic, so that the sender is the one of the value that stood. Asynchronous rounds come last
 //! in a run, so their word, where there is one, is the sender. Hence voting min programs of `u32`
-//! values that apply in place only.
+//! values that apply in place only. A breadth-first search can do without the words: its rounds store
+//! nothing, and a pass after the run names the senders they left out by the levels.
 
-use cudarc::driver::DevicePtr;
+use cudarc::driver::{CudaSlice, DevicePtr};
 use simdx_core::acc::device::DeviceProgram;
 use simdx_core::acc::{Apply, CombineKind, CombineOp};
 use simdx_core::engine::Run;
+use simdx_core::VertexId;
 
+use crate::engine::{Ended, SenderPlan, SenderStores};
 use crate::error::{driver, CudaError};
 use crate::graph::DeviceGraph;
+use crate::tree::TreePass;
 use crate::CudaEngine;
 
 /// The sender of a vertex no update reached (its initial value stood).
@@ -31,22 +35,58 @@ impl CudaEngine {
         program: &P,
         graph: &DeviceGraph,
     ) -> Result<(Run<u32>, Vec<u32>), CudaError> {
-        if P::KIND != CombineKind::Voting || P::APPLY != Apply::InPlace || P::OP != CombineOp::Min {
-            return Err(CudaError::SendersNeedVoting);
-        }
-        let gpu = &graph.gpu;
-        let stream = &gpu.stream;
+        check_voting::<P>()?;
+        let stream = &graph.gpu.stream;
         let n = graph.num_vertices.max(1) as usize;
-        gpu.check_free("the senders", n as u64 * 12)?;
+        graph.gpu.check_free("the senders", n as u64 * 12)?;
         let what = "allocating the senders";
         let senders = stream.clone_htod(&vec![NO_SENDER; n]).map_err(driver(what))?;
         let words = stream.clone_htod(&vec![u64::MAX; n]).map_err(driver(what))?;
         let at = [senders.device_ptr(stream).0, words.device_ptr(stream).0];
-        let run = self.run_planned(program, graph, None, Some(at))?;
+        let plan = SenderPlan { at, stores: SenderStores::Everywhere };
+        let run = self.run_planned(program, graph, None, Some(plan))?;
         let senders = stream.clone_dtoh(&senders).map_err(driver("reading the senders"))?;
         let words = stream.clone_dtoh(&words).map_err(driver("reading the senders"))?;
         let n = graph.num_vertices as usize;
         Ok((run, senders.iter().zip(&words).take(n).map(|(&s, &w)| sender_of(s, w)).collect()))
+    }
+
+    /// [`CudaEngine::run_with_senders`] for a breadth-first search from `source` (`levels`: a program
+    /// whose values are levels, `u32::MAX` where unreached, simdx-algos' `Bfs`), whose asynchronous
+    /// rounds record no senders: where they ran, each vertex they reached gets, before the clock stops,
+    /// the first of its in-neighbours one level closer (kernels/tree.cu, mending), a vertex whose update
+    /// would have set its level. The source's sender is itself when the pass ran, else [`NO_SENDER`].
+    /// What it saves: an 8-byte atomic per improvement of the rounds, which a grid's long search pays
+    /// for most of its vertices (docs/experiments/bfs-parents.md).
+    pub fn run_bfs_with_senders<P: DeviceProgram<Value = u32>>(
+        &self,
+        levels: &P,
+        graph: &DeviceGraph,
+        source: VertexId,
+    ) -> Result<(Run<u32>, Vec<u32>), CudaError> {
+        check_voting::<P>()?;
+        let stream = &graph.gpu.stream;
+        let n = graph.num_vertices.max(1) as usize;
+        graph.gpu.check_free("the senders", n as u64 * 4)?;
+        let senders = stream.clone_htod(&vec![NO_SENDER; n]).map_err(driver("allocating the senders"))?;
+        let pass = TreePass::new(graph, &senders, source, true)?;
+        let mend = |values: &CudaSlice<u8>, ended: Ended| match ended {
+            Ended::Asynchronously => pass.launch(values),
+            Ended::Synchronously => Ok(()),
+        };
+        let plan = SenderPlan { at: [senders.device_ptr(stream).0, 0], stores: SenderStores::Synchronous };
+        let run = self.run_planned(levels, graph, Some(&mend), Some(plan))?;
+        let mut senders = stream.clone_dtoh(&senders).map_err(driver("reading the senders"))?;
+        senders.truncate(graph.num_vertices as usize);
+        Ok((run, senders))
+    }
+}
+
+/// [`CudaError::SendersNeedVoting`] unless `P` votes, combines by min and applies in place.
+fn check_voting<P: DeviceProgram>() -> Result<(), CudaError> {
+    match P::KIND == CombineKind::Voting && P::APPLY == Apply::InPlace && P::OP == CombineOp::Min {
+        true => Ok(()),
+        false => Err(CudaError::SendersNeedVoting),
     }
 }
 

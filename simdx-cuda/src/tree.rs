@@ -7,7 +7,7 @@
 //! whose level has few vertices walks much of its list (BENCHMARKS.md,
 //! docs/experiments/bfs-parents.md).
 
-use cudarc::driver::{CudaSlice, DevicePtr, PushKernelArg};
+use cudarc::driver::{CudaFunction, CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
 use simdx_core::acc::device::DeviceProgram;
 use simdx_core::engine::Run;
 use simdx_core::VertexId;
@@ -39,46 +39,70 @@ impl CudaEngine {
         graph: &DeviceGraph,
         source: VertexId,
     ) -> Result<(Run<u32>, Vec<u32>), CudaError> {
-        let gpu = &graph.gpu;
-        let stream = gpu.stream.clone();
-        let (module, _) = gpu.compile(&tree_source())?;
-        // Looked up before the search starts, as the engine's kernels are: with the driver's lazy
-        // loading, the first lookup loads the kernel, which may wait for every kernel on the device, a
-        // persistent one of another run among them.
-        let f = Kernels::one(module).get("tr_parents")?;
+        let stream = graph.gpu.stream.clone();
         let n = graph.num_vertices;
-        gpu.check_free("the parents", u64::from(n.max(1)) * 4)?;
+        graph.gpu.check_free("the parents", u64::from(n.max(1)) * 4)?;
         let parents = stream.alloc_zeros::<u32>(n.max(1) as usize).map_err(driver("allocating the parents"))?;
-        let (ioff, isrc) = match &graph.incoming {
-            Some((offsets, sources)) => (offsets, sources),
-            None => (&graph.out_offsets, &graph.out_targets),
-        };
-        let find_parents = |values: &CudaSlice<u8>| -> Result<(), CudaError> {
-            let state = TrState {
-                level: values.device_ptr(&stream).0,
-                ioff: ioff.device_ptr(&stream).0,
-                isrc: isrc.device_ptr(&stream).0,
-                parent: parents.device_ptr(&stream).0,
-                n: u64::from(n),
-                source: u64::from(source),
-            };
-            let blocks = n.div_ceil(BLOCK).clamp(1, gpu.sm_count * 8);
-            let cfg = cudarc::driver::LaunchConfig {
-                grid_dim: (blocks, 1, 1),
-                block_dim: (BLOCK, 1, 1),
-                shared_mem_bytes: 0,
-            };
-            let mut launch = stream.launch_builder(&f);
-            launch.arg(&state);
-            // SAFETY: `tr_parents` takes one `tr_state` by value (generated from `TrState`), whose
-            // pointers name the run's values (n levels), the graph's in-CSR and `parents` (n words),
-            // which all outlive the launch: the caller waits for the stream before dropping them.
-            unsafe { launch.launch(cfg) }.map_err(driver("finding the parents"))?;
-            Ok(())
-        };
-        let run = self.run_finishing(levels, graph, Some(&find_parents))?;
+        let pass = TreePass::new(graph, &parents, source, false)?;
+        let run = self.run_finishing(levels, graph, Some(&|values: &CudaSlice<u8>, _| pass.launch(values)))?;
         let mut parents = stream.clone_dtoh(&parents).map_err(driver("reading the parents"))?;
         parents.truncate(n as usize);
         Ok((run, parents))
+    }
+}
+
+/// The parent pass (`tr_parents`) of a graph, ready to launch on a search's levels: every reached
+/// vertex's parent written into `parents`, or with `mend` only the parents still `u32::MAX`.
+pub(crate) struct TreePass<'g> {
+    graph: &'g DeviceGraph,
+    kernel: CudaFunction,
+    parents: u64,
+    source: VertexId,
+    mend: bool,
+}
+
+impl<'g> TreePass<'g> {
+    /// The pass over `graph` into `parents` (one per vertex) for a search from `source`. The kernel is
+    /// looked up here, before the search starts, as the engine's kernels are: with the driver's lazy
+    /// loading, the first lookup loads the kernel, which may wait for every kernel on the device, a
+    /// persistent one of another run among them.
+    pub(crate) fn new(
+        graph: &'g DeviceGraph,
+        parents: &CudaSlice<u32>,
+        source: VertexId,
+        mend: bool,
+    ) -> Result<Self, CudaError> {
+        let (module, _) = graph.gpu.compile(&tree_source())?;
+        let kernel = Kernels::one(module).get("tr_parents")?;
+        let parents = parents.device_ptr(&graph.gpu.stream).0;
+        Ok(TreePass { graph, kernel, parents, source, mend })
+    }
+
+    /// Launches the pass on `levels` (the search's values) on the graph's stream.
+    pub(crate) fn launch(&self, levels: &CudaSlice<u8>) -> Result<(), CudaError> {
+        let (gpu, stream) = (&self.graph.gpu, &self.graph.gpu.stream);
+        let (ioff, isrc) = match &self.graph.incoming {
+            Some((offsets, sources)) => (offsets, sources),
+            None => (&self.graph.out_offsets, &self.graph.out_targets),
+        };
+        let n = self.graph.num_vertices;
+        let state = TrState {
+            level: levels.device_ptr(stream).0,
+            ioff: ioff.device_ptr(stream).0,
+            isrc: isrc.device_ptr(stream).0,
+            parent: self.parents,
+            n: u64::from(n),
+            source: u64::from(self.source),
+            mend: u64::from(self.mend),
+        };
+        let blocks = n.div_ceil(BLOCK).clamp(1, gpu.sm_count * 8);
+        let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (BLOCK, 1, 1), shared_mem_bytes: 0 };
+        let mut launch = stream.launch_builder(&self.kernel);
+        launch.arg(&state);
+        // SAFETY: `tr_parents` takes one `tr_state` by value (generated from `TrState`), whose pointers
+        // name the search's values (n levels), the graph's in-CSR and the parents (n words), which all
+        // outlive the launch: their owners wait for the stream before dropping them.
+        unsafe { launch.launch(cfg) }.map_err(driver("finding the parents"))?;
+        Ok(())
     }
 }

@@ -5,7 +5,7 @@
 //! they fail.
 #![cfg(feature = "cuda")]
 
-use simdx::engine::Engine;
+use simdx::engine::{Engine, FilterUsed};
 use simdx::gen::GeneratorSpec;
 use simdx::{Duplicates, Graph, GraphBuilder, SelfLoops};
 use simdx_algos::{bfs_tree, core_numbers, parents_from_levels, undirected, verify, Bfs, BfsTree, KCore, Spmv, Wcc};
@@ -114,6 +114,32 @@ fn senders_kept_by_a_bfs_on_the_gpu_form_its_tree() {
     let dg = DeviceGraph::upload(&gpu, &graphs()[0].1).unwrap();
     let refused = CudaEngine::default().run_with_senders(&simdx_algos::Sssp { source: 0, delta: 1 }, &dg);
     assert!(matches!(refused, Err(simdx_cuda::CudaError::SendersNeedVoting)), "{:?}", refused.map(|_| ()));
+}
+
+/// BFS levels with senders from level steps only (`run_bfs_with_senders`, what `Runner::bfs_tree` runs
+/// on one GPU): asynchronous rounds record none, and the pass after the run names a parent for each
+/// vertex they reached. Under every policy, the levels of a plain run and a tree by Graph500's rules;
+/// some runs must have gone asynchronous (the grid's long search under selective fusion, `--fusion
+/// async`), or the pass would go untested.
+#[test]
+fn senders_of_a_bfs_whose_asynchronous_rounds_record_none_form_its_tree() {
+    let Some(gpu) = gpu() else { return };
+    let mut asynchronous = 0;
+    for (name, g) in graphs_and_a_star() {
+        let dg = DeviceGraph::upload(&gpu, &g).unwrap();
+        let source = (0..g.num_vertices() as u32).find(|&v| g.out_degree(v) > 0).unwrap_or(0);
+        let levels = Engine::default().run(&Bfs { source }, &g).unwrap().values;
+        for options in policies(Cuda) {
+            let (run, mut senders) =
+                CudaEngine::new(options).run_bfs_with_senders(&Bfs { source }, &dg, source).unwrap();
+            let case = format!("{name}, {options:?}");
+            assert_eq!(run.values, levels, "{case}: levels");
+            asynchronous += usize::from(run.stats.iterations.iter().any(|i| i.filter == FilterUsed::Queue));
+            senders[source as usize] = source;
+            verify::bfs_tree(&g, source, &senders).unwrap_or_else(|e| panic!("{case}: {e}"));
+        }
+    }
+    assert!(asynchronous > 0, "no run went asynchronous");
 }
 
 #[test]

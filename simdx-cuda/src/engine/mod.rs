@@ -19,9 +19,12 @@ mod steps;
 mod units;
 mod weights;
 
+pub(crate) use run_state::{Ended, Finishing};
 pub(crate) use share_steps::{PairBuffers, ShareLink};
+pub(crate) use units::SenderStores;
 #[cfg(test)]
 pub(crate) use units::PHASES;
+
 pub use units::{kernel_source, kernel_units, KERNEL_GROUPS, STEP_GROUPS};
 
 use std::time::Instant;
@@ -30,12 +33,21 @@ use simdx_core::acc::device::DeviceProgram;
 use simdx_core::engine::{policy, Direction, FusionPolicy, Run, RunOptions};
 
 use self::handover::Flow;
-use self::run_state::{Finishing, HostRun, RunPlan};
+use self::run_state::{HostRun, RunPlan};
 use self::units::{kernel_units_for, program_kernels};
 use crate::asynchronous::runs_asynchronously;
 use crate::device_structs::step::EDGES;
 use crate::error::CudaError;
 use crate::graph::DeviceGraph;
+
+/// Where a run that keeps senders writes them, and which of its steps do.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SenderPlan {
+    /// The device addresses of `sx_state`'s `senders` and `sender_words` (0 for words that no step
+    /// writes: [`SenderStores::Synchronous`]).
+    pub(crate) at: [u64; 2],
+    pub(crate) stores: SenderStores,
+}
 
 /// Runs programs on the GPU.
 #[derive(Debug, Clone, Default)]
@@ -135,23 +147,23 @@ impl CudaEngine {
         self.run_planned(program, graph, finishing, None)
     }
 
-    /// As [`CudaEngine::run_finishing`], writing each vertex's sender at the device addresses `senders`
-    /// (`sx_state`'s `senders` and `sender_words`; see [`CudaEngine::run_with_senders`]).
+    /// As [`CudaEngine::run_finishing`], writing each vertex's sender where `senders` says (see
+    /// [`CudaEngine::run_with_senders`]).
     pub(crate) fn run_planned<P: DeviceProgram>(
         &self,
         program: &P,
         graph: &DeviceGraph,
         finishing: Option<Finishing<'_>>,
-        senders: Option<[u64; 2]>,
+        senders: Option<SenderPlan>,
     ) -> Result<Run<P::Value>, CudaError> {
         let plan = self.plan_for::<P>()?;
         let plan = match senders {
-            Some(at) => plan.keeping_senders(at),
+            Some(senders) => plan.keeping_senders(senders.at),
             None => plan,
         };
         simdx_core::engine::promise::check_update_grows_with_weight(program)?;
         let entered = Instant::now();
-        let units = kernel_units_for::<P>(senders.is_some());
+        let units = kernel_units_for::<P>(senders.map_or(SenderStores::Off, |s| s.stores));
         let (kernels, persistent) = program_kernels(&units, &graph.gpu, plan.opts.fusion, self.defers_compile())?;
         let plan = if persistent { plan } else { plan.on_the_host() };
         simdx_core::acc::check_lengths(program, graph.num_vertices as usize)?;

@@ -13,7 +13,7 @@ use cudarc::driver::{CudaSlice, CudaStream};
 use simdx_core::acc::device::{silent_pulls, DeviceProgram};
 use simdx_core::acc::{Apply, CombineKind, CombineOp, Program};
 use simdx_core::engine::{
-    DirectionPolicy, FusionPolicy, LabelPolicy, Run, RunOptions, RunStats, ASYNC_AFTER_ITERATIONS,
+    DirectionPolicy, FilterUsed, FusionPolicy, LabelPolicy, Run, RunOptions, RunStats, ASYNC_AFTER_ITERATIONS,
 };
 
 use super::kernels::{launch_step, Shapes, StepKernels, LIVE_STAMP, SCAN_ACTIVE};
@@ -138,8 +138,18 @@ pub(super) struct HostRun<'a, P: DeviceProgram> {
 }
 
 /// Work a caller launches on a run's final values (the workspace's `now`) on the run's stream, timed
-/// with the run: what [`CudaEngine::run_with_parents`] finds the parents with.
-pub(crate) type Finishing<'a> = &'a dyn Fn(&CudaSlice<u8>) -> Result<(), CudaError>;
+/// with the run, told how the run ended: what [`CudaEngine::run_with_parents`] finds the parents with,
+/// and [`CudaEngine::run_bfs_with_senders`] the senders that asynchronous rounds did not record.
+pub(crate) type Finishing<'a> = &'a dyn Fn(&CudaSlice<u8>, Ended) -> Result<(), CudaError>;
+
+/// How a run ended, as its finishing kernels see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ended {
+    /// Every step was level-synchronous.
+    Synchronously,
+    /// Asynchronous rounds ran (they come last).
+    Asynchronously,
+}
 
 impl<'a, P: DeviceProgram> HostRun<'a, P> {
     /// Prepares a run of `program` on `graph` in workspace `ws`, all before the clock starts: the work
@@ -304,7 +314,8 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
     /// and Gunrock time it); the copy to the host is not part of it.
     pub(super) fn stop_clock(&mut self) -> Result<(), CudaError> {
         if let Some(finishing) = self.finishing {
-            finishing(self.now)?;
+            let asynchronous = self.stats.iterations.iter().any(|i| i.filter == FilterUsed::Queue);
+            finishing(self.now, if asynchronous { Ended::Asynchronously } else { Ended::Synchronously })?;
         }
         self.stream.synchronize().map_err(driver("finishing the run"))?;
         self.stats.time = self.start.elapsed();

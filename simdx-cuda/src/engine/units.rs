@@ -62,21 +62,33 @@ pub const STEP_GROUPS: usize = 7;
 /// than the program's source), and the checks of the constants both sides keep
 /// (`device_structs::engine_footer`).
 pub fn kernel_source<P: DeviceProgram>() -> String {
-    unit_source::<P>(&KERNEL_GROUPS, false)
+    unit_source::<P>(&KERNEL_GROUPS, SenderStores::Off)
 }
 
 /// The units [`crate::CudaEngine`] compiles for program `P`: one per group of [`KERNEL_GROUPS`].
 pub fn kernel_units<P: DeviceProgram>() -> Vec<String> {
-    kernel_units_for::<P>(false)
+    kernel_units_for::<P>(SenderStores::Off)
 }
 
-/// [`kernel_units`], for a run that keeps senders (`senders`: SX_SENDERS, kernels/state.cu) or not.
-pub(crate) fn kernel_units_for<P: DeviceProgram>(senders: bool) -> Vec<String> {
+/// Which steps of a run record each update's sender (SX_SENDERS and SX_ASYNC_SENDERS, kernels/state.cu).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SenderStores {
+    /// None: a run that keeps no senders.
+    Off,
+    /// Every step, asynchronous rounds included ([`crate::CudaEngine::run_with_senders`]).
+    Everywhere,
+    /// Level-synchronous steps only: asynchronous rounds leave theirs for a pass after the run
+    /// ([`crate::CudaEngine::run_bfs_with_senders`]).
+    Synchronous,
+}
+
+/// [`kernel_units`], with the sender stores `senders`.
+pub(crate) fn kernel_units_for<P: DeviceProgram>(senders: SenderStores) -> Vec<String> {
     KERNEL_GROUPS.iter().map(|group| unit_source::<P>(&[group], senders)).collect()
 }
 
-/// The source of program `P` with the kernels of `groups` (recording senders where `senders`).
-fn unit_source<P: DeviceProgram>(groups: &[&str], senders: bool) -> String {
+/// The source of program `P` with the kernels of `groups`, with the sender stores `senders`.
+fn unit_source<P: DeviceProgram>(groups: &[&str], senders: SenderStores) -> String {
     let files = [("device_structs.rs (generated)", device_structs::engine_header())]
         .into_iter()
         .chain(PHASES.iter().copied())
@@ -87,8 +99,10 @@ fn unit_source<P: DeviceProgram>(groups: &[&str], senders: bool) -> String {
             ("device_structs.rs (generated)", device_structs::engine_footer()),
         ]);
     let mut source: String = groups.iter().map(|group| format!("#define SX_KERNELS_{group} 1\n")).collect();
-    if senders {
-        source.push_str("#define SX_SENDERS 1\n");
+    match senders {
+        SenderStores::Off => {}
+        SenderStores::Everywhere => source.push_str("#define SX_SENDERS 1\n"),
+        SenderStores::Synchronous => source.push_str("#define SX_SENDERS 1\n#define SX_ASYNC_SENDERS 0\n"),
     }
     source.push_str(&device_unit::<P>());
     for (name, text) in files {

@@ -224,9 +224,14 @@ __device__ __forceinline__ simdx_msg sx_pull_src(const sx_state* s, simdx_u32 u,
 }
 
 /* SX_SENDERS (1 in the kernels of a run that keeps senders: voting min programs of 32-bit unsigned
- * values, CudaEngine::run_with_senders): every update that lands records its sender. */
+ * values, CudaEngine::run_with_senders): every update that lands records its sender. SX_ASYNC_SENDERS
+ * (SX_SENDERS unless set): whether asynchronous rounds record theirs too; a breadth-first search's
+ * run leaves them out and names the missing senders after the run (CudaEngine::run_bfs_with_senders). */
 #ifndef SX_SENDERS
 #define SX_SENDERS 0
+#endif
+#ifndef SX_ASYNC_SENDERS
+#define SX_ASYNC_SENDERS SX_SENDERS
 #endif
 /* Records u as the sender of v's new value: a plain store, for level-synchronous steps, where every
  * update a vertex gets in a step is alike. */
@@ -236,7 +241,7 @@ __device__ __forceinline__ void sx_sent_by(const sx_state* s, simdx_u32 v, simdx
 /* As sx_sent_by, for asynchronous rounds, which can lower a value twice at once: the value u's update
  * set goes above u in a word of its own, and the least word (the least value's sender) wins. */
 __device__ __forceinline__ void sx_sent_min(const sx_state* s, simdx_u32 v, simdx_u32 u, simdx_value value) {
-    if (SX_SENDERS) atomicMin(&s->sender_words[v], ((unsigned long long)(simdx_u32)sx_to_bits(value) << 32) | u);
+    if (SX_ASYNC_SENDERS) atomicMin(&s->sender_words[v], ((unsigned long long)(simdx_u32)sx_to_bits(value) << 32) | u);
 }
 
 /* Values compared as Rust's `==` does (so that NaN differs from itself, as on the CPU). */

@@ -4,7 +4,9 @@
  * TR_NONE to the unreached: a tree that holds Graph500's rules, since a vertex at level L > 0 was
  * reached from one at level L - 1. A thread per vertex (grid-striding in whole warps) walks a short
  * list four arcs at a time; a list of at least TR_WIDE in-arcs is walked by the lane's whole warp, 32
- * arcs at a time with a ballot, so that a hub's list does not hold up its warp. On an undirected graph the in-arcs are the out-arcs. */
+ * arcs at a time with a ballot, so that a hub's list does not hold up its warp. On an undirected graph the in-arcs are the out-arcs.
+ * With `mend`, only the reached vertices without a parent yet get one (the senders that a search's
+ * asynchronous rounds did not record, CudaEngine::run_bfs_with_senders). */
 
 extern "C" {
 
@@ -55,9 +57,11 @@ __global__ void tr_parents(tr_state s) {
     for (tr_u64 v = (tr_u64)blockIdx.x * blockDim.x + threadIdx.x; v < whole_warps; v += stride) {
         bool live = v < s.n;
         tr_u32 level = live ? s.level[v] : TR_NONE;
+        /* Mending, a vertex that has a parent keeps it. */
+        bool kept = live && s.mend && s.parent[v] != TR_NONE;
         /* The source is its own parent and the only vertex of level 0, so every vertex of level 1 is its
          * child: a hub next to the source would otherwise walk its list up to the source. */
-        bool search = live && level != TR_NONE && level > 1u;
+        bool search = live && !kept && level != TR_NONE && level > 1u;
         tr_u32 parent = live && (v == s.source || level == 1u) ? (tr_u32)s.source : TR_NONE;
         tr_u64 b = search ? s.ioff[v] : 0ull, e = search ? s.ioff[v + 1] : 0ull;
         bool wide = search && e - b >= TR_WIDE;
@@ -71,7 +75,7 @@ __global__ void tr_parents(tr_state s) {
             if (tr_lane() == (tr_u32)l) parent = found;
         }
         if (search && !wide) parent = tr_narrow_parent(s.level, s.isrc, b, e, level);
-        if (live) s.parent[v] = parent;
+        if (live && !kept && (!s.mend || parent != TR_NONE)) s.parent[v] = parent;
     }
 }
 
