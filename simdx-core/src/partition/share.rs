@@ -84,10 +84,10 @@ fn owned_targets(csr: &Csr, owned: Range<VertexId>) -> Csr {
     for r in &kept {
         offsets.push(offsets.last().expect("starts with 0") + r.len() as u64);
     }
-    let targets = gather(&csr.targets, &kept);
+    let targets = gather(&csr.targets, &kept, &offsets);
     let weights = csr.weights.as_ref().map(|w| match w {
-        Weights::U32(w) => Weights::U32(Array::from(gather(w, &kept))),
-        Weights::F32(w) => Weights::F32(Array::from(gather(w, &kept))),
+        Weights::U32(w) => Weights::U32(Array::from(gather(w, &kept, &offsets))),
+        Weights::F32(w) => Weights::F32(Array::from(gather(w, &kept, &offsets))),
     });
     Csr::new(Array::from(offsets), Array::from(targets), weights)
 }
@@ -96,20 +96,47 @@ fn owned_targets(csr: &Csr, owned: Range<VertexId>) -> Csr {
 fn owned_rows(csr: &Csr, owned: Range<VertexId>) -> Csr {
     let (lo, hi) = (owned.start as usize, owned.end as usize);
     let base = csr.offsets[lo];
-    let offsets: Vec<u64> = (0..=csr.num_vertices()).map(|v| csr.offsets[v.clamp(lo, hi)] - base).collect();
+    let offsets: Vec<u64> =
+        (0..=csr.num_vertices()).into_par_iter().map(|v| csr.offsets[v.clamp(lo, hi)] - base).collect();
     let span = base as usize..csr.offsets[hi] as usize;
     let weights = csr.weights.as_ref().map(|w| match w {
-        Weights::U32(w) => Weights::U32(Array::from(w[span.clone()].to_vec())),
-        Weights::F32(w) => Weights::F32(Array::from(w[span.clone()].to_vec())),
+        Weights::U32(w) => Weights::U32(Array::from(copied(&w[span.clone()]))),
+        Weights::F32(w) => Weights::F32(Array::from(copied(&w[span.clone()]))),
     });
-    Csr::new(Array::from(offsets), Array::from(csr.targets[span].to_vec()), weights)
+    Csr::new(Array::from(offsets), Array::from(copied(&csr.targets[span])), weights)
 }
 
-/// The items of `from` in the ranges `kept`, in order.
-fn gather<T: Copy + Send + Sync>(from: &[T], kept: &[Range<usize>]) -> Vec<T> {
-    let mut out = Vec::with_capacity(kept.iter().map(Range::len).sum());
-    for r in kept {
-        out.extend_from_slice(&from[r.clone()]);
+/// Vertices per task of [`gather`].
+const GATHER_VERTICES: usize = 1 << 14;
+/// Items per task of [`copied`].
+const COPY_ITEMS: usize = 1 << 20;
+
+/// The items of `from` in the ranges `kept` (one per vertex, `offsets` their prefix sums), in order.
+/// Filled in parallel, so that a big result's pages are first touched, and cleared by the kernel, on
+/// every core rather than on one (which took most of a share's making).
+fn gather<T: Copy + Default + Send + Sync>(from: &[T], kept: &[Range<usize>], offsets: &[u64]) -> Vec<T> {
+    let mut out = vec![T::default(); offsets[kept.len()] as usize];
+    let mut rest = out.as_mut_slice();
+    let mut tasks = Vec::with_capacity(kept.len().div_ceil(GATHER_VERTICES));
+    for start in (0..kept.len()).step_by(GATHER_VERTICES) {
+        let end = (start + GATHER_VERTICES).min(kept.len());
+        let (block, tail) = std::mem::take(&mut rest).split_at_mut((offsets[end] - offsets[start]) as usize);
+        tasks.push((&kept[start..end], block));
+        rest = tail;
     }
+    tasks.into_par_iter().for_each(|(ranges, block)| {
+        let mut at = 0;
+        for r in ranges {
+            block[at..at + r.len()].copy_from_slice(&from[r.clone()]);
+            at += r.len();
+        }
+    });
+    out
+}
+
+/// `from`, copied in parallel (see [`gather`]).
+fn copied<T: Copy + Default + Send + Sync>(from: &[T]) -> Vec<T> {
+    let mut out = vec![T::default(); from.len()];
+    out.par_chunks_mut(COPY_ITEMS).zip(from.par_chunks(COPY_ITEMS)).for_each(|(to, from)| to.copy_from_slice(from));
     out
 }

@@ -126,6 +126,8 @@ fn shares_hold_the_arcs_into_their_parts_both_ways() {
     check_shares(&graph("kron:9"), 2);
     check_shares(&graph("kron:9:d"), 3);
     check_shares(&graph("urand:8:w"), 4);
+    // More vertices than one task of the parallel gather takes.
+    check_shares(&graph("grid:150x150:w"), 3);
     let tiny =
         GraphBuilder::new().build(EdgeList { num_vertices: 3, src: vec![0], dst: vec![1], weights: None }).unwrap();
     check_shares(&tiny, 2);
