@@ -280,8 +280,8 @@ impl<'g> Runner<'g> {
     /// run's values are the levels (`u32::MAX` where unreached), and each vertex's parent comes second
     /// (`source` its own, `u32::MAX` where unreached), an in-neighbour one level closer. On the CPU
     /// and on one GPU, a level search whose engine keeps each vertex's sender
-    /// ([`Engine::run_with_senders`](crate::engine::Engine::run_with_senders), the CUDA backend's
-    /// `run_bfs_with_senders`; any in-neighbour one level closer); on several GPUs the
+    /// ([`Engine::run_bfs_with_senders`](crate::engine::Engine::run_bfs_with_senders), the CUDA
+    /// backend's `run_bfs_with_senders`; any in-neighbour one level closer); on several GPUs the
     /// [`algos::BfsTree`](crate::algos::BfsTree) program, whose value packs level and parent.
     /// Measured in docs/experiments/bfs-parents.md.
     ///
@@ -298,7 +298,7 @@ impl<'g> Runner<'g> {
     pub fn bfs_tree(&self, source: VertexId) -> Result<(Run<u32>, Vec<u32>), RunError> {
         let bfs = crate::algos::Bfs { source };
         let senders = match &self.prepared {
-            Prepared::Cpu(engine, graph) => Some(engine.run_with_senders(&bfs, graph)?),
+            Prepared::Cpu(engine, graph) => Some(engine.run_bfs_with_senders(&bfs, graph)?),
             #[cfg(feature = "cuda")]
             Prepared::Cuda(engine, devices) if devices.partitioned().is_none() => {
                 let whole = Self::bound_whole(devices, "a BFS tree on one GPU")?;

@@ -1,5 +1,5 @@
-//! Senders kept by the CPU engine (`Engine::run_with_senders`, what `Runner::bfs_tree` runs on the
-//! CPU): under every policy of the CPU's matrix, on four threads and with small degree classes, on
+//! Senders kept by the CPU engine (`Engine::run_with_senders`, and `run_bfs_with_senders`, what
+//! `Runner::bfs_tree` runs on the CPU): under every policy of the CPU's matrix, on four threads and with small degree classes, on
 //! graphs big enough that pushes run in concurrent tasks, hubs are pulled in chunks and the grid's
 //! search goes on in fused rounds, every sender sent the value its vertex ends with along an arc.
 //! A voting program whose frontier starts at differing values makes the push repair its stores and log
@@ -86,6 +86,29 @@ fn senders_kept_by_a_bfs_on_the_cpu_form_its_tree() {
     }
     let refused = Engine::default().run_with_senders(&Sssp { source: 0, delta: 1 }, &generated("kron:8:w"));
     assert!(matches!(refused, Err(EngineError::SendersNeedVoting)), "{:?}", refused.map(|_| ()));
+}
+
+/// `Engine::run_bfs_with_senders` (what `Runner::bfs_tree` runs on the CPU): fused rounds store no
+/// sender, and the pass before the clock stops names each by levels. Under every policy, on the graphs
+/// above (the grid's search runs in fused rounds, whose vertices would be left without a sender if
+/// the pass did not run), the levels of a plain run and a tree by the rules of hop counts and Graph500.
+#[test]
+fn senders_of_a_bfs_whose_fused_rounds_store_none_form_its_tree() {
+    for (name, g) in graphs() {
+        let source = (0..g.num_vertices() as u32).max_by_key(|&v| (g.out_degree(v), v)).unwrap_or(0);
+        let source = if name.starts_with("a star") { 0 } else { source };
+        let levels = Engine::default().run(&Bfs { source }, &g).unwrap().values;
+        for options in every_way() {
+            let (run, senders) = Engine::new(options).run_bfs_with_senders(&Bfs { source }, &g).unwrap();
+            let case = format!("{name}, {options:?}");
+            same_values(&run.values, &levels).unwrap_or_else(|e| panic!("{case}: {e}"));
+            let start = |v| if v == source { 0 } else { u32::MAX };
+            check_senders(&g, &run.values, &senders, start).unwrap_or_else(|e| panic!("{case}: {e}"));
+            let mut parents = senders;
+            parents[source as usize] = source;
+            verify::bfs_tree(&g, source, &parents).unwrap_or_else(|e| panic!("{case}: {e}"));
+        }
+    }
 }
 
 /// Hop counts from three sources that start at levels 0, 1 and 3: a program that claims to vote while

@@ -30,6 +30,7 @@ use rayon::prelude::*;
 
 use super::frontier::Filed;
 use super::prefetch;
+use super::senders::Senders;
 use super::state::VertexState;
 use super::team::Team;
 use crate::acc::{convert, AtomicCell, Edge, ProgramHints, WeightView};
@@ -93,6 +94,9 @@ pub(crate) fn round<P: ProgramHints>(
         true => 1,
         false => super::threads::round_workers().min(frontier.len().div_ceil(BATCH)),
     };
+    if let Some(senders) = &state.senders {
+        senders.round_runs();
+    }
     let mut workers: Vec<Worker<'_, '_, P>> = if count <= 1 {
         // One worker: no store can be lost, so what it stores need not be kept for a repair.
         let mut worker = Worker { concurrent: false, ..new_worker() };
@@ -372,6 +376,7 @@ impl<'a, 'g, P: ProgramHints> Worker<'a, 'g, P> {
         // and the weights' kind are loaded again after every store.
         let (now, targets, weights) = (&state.now[..], state.graph.out_csr().targets(), self.weights.by_ref());
         let senders = state.senders.as_ref();
+        let words = senders.is_some_and(Senders::words_in_rounds);
         let (current, base, concurrent) = (self.current, self.base, self.concurrent);
         let src_out_degree = state.out_degree(u);
         self.edges += range.len() as u64;
@@ -391,14 +396,16 @@ impl<'a, 'g, P: ProgramHints> Worker<'a, 'g, P> {
             }
             // A plain store: a locked instruction per improvement cost more than the repair.
             cell.store(update);
-            if let Some(senders) = senders {
+            match senders {
                 // Value and sender in one word; a racing store of another value may overwrite it, as
                 // it may the value: the repair mends both.
-                senders.store_word(v, convert(update), u);
+                Some(senders) if words => senders.store_word(v, convert(update), u),
+                // A breadth-first search's rounds store none: the pass after the run names them by levels.
+                _ => {}
             }
             if concurrent {
                 self.stored.push((v, update));
-                if senders.is_some() {
+                if words {
                     self.stored_from.push(u);
                 }
             }

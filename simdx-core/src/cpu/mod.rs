@@ -55,13 +55,13 @@ use self::bitmap::AtomicBitmap;
 use self::dense::Dense;
 use self::frontier::{Active, Frontier};
 use self::record::BinPolicy;
-use self::senders::Senders;
+use self::senders::{RoundSenders, Senders};
 use self::state::VertexState;
 use self::team::Team;
 use self::threads::Threads;
 use self::uniform::Uniform;
 use crate::acc::program::shortcuts_labels;
-use crate::acc::{weights_of, Apply, AtomicCell, CombineKind, ProgramHints, Value, WeightView};
+use crate::acc::{convert, weights_of, Apply, AtomicCell, CombineKind, ProgramHints, Value, WeightView};
 use crate::run::options::{
     DirectionPolicy, FilterPolicy, FusionPolicy, LabelPolicy, RunOptions, ASYNC_AFTER_ITERATIONS,
 };
@@ -77,16 +77,17 @@ use crate::{Graph, VertexId};
 const HAND_ON_SHARE: u64 = 8;
 
 /// Runs `program` on `graph` in the current rayon pool; the fused rounds' team comes from `threads`
-/// and goes back there. Where `keep_senders` asks for it, the run keeps each vertex's sender (module
-/// `senders`; the program's labels are then propagated, neither linked nor shortcut, which would
-/// change values without a sender).
+/// and goes back there. Where `senders` asks for it, the run keeps each vertex's sender, fused rounds as
+/// it says (module `senders`; the program's labels are then propagated, neither linked nor shortcut,
+/// which would change values without a sender).
 pub(crate) fn run<P: ProgramHints>(
     program: &P,
     graph: &Graph,
     options: &RunOptions,
     threads: &Threads,
-    keep_senders: bool,
+    senders: Option<RoundSenders>,
 ) -> Result<(Run<P::Value>, Option<Senders>), EngineError> {
+    let keep_senders = senders.is_some();
     let out_weights = weights_of::<P::Weight>(graph.out_csr()).map_err(EngineError::Weights)?;
     let in_weights = if graph.is_directed() {
         weights_of::<P::Weight>(graph.in_csr()).map_err(EngineError::Weights)?
@@ -98,9 +99,9 @@ pub(crate) fn run<P: ProgramHints>(
     // The graph's arrays count whether on the heap or mapped from a file (whose pages a run reads).
     crate::memory::check_more(graph.data_bytes() as u64, needed, "the run's per-vertex state")
         .map_err(EngineError::Memory)?;
-    let state = match keep_senders {
-        true => VertexState::with_senders(program, graph),
-        false => VertexState::new(program, graph),
+    let state = match senders {
+        Some(rounds) => VertexState::with_senders(program, graph, rounds),
+        None => VertexState::new(program, graph),
     };
     let mut stats = RunStats { graph_edges: graph.num_edges(), ..RunStats::default() };
     let start = Instant::now();
@@ -166,6 +167,9 @@ pub(crate) fn run<P: ProgramHints>(
             });
         }
         stats.iterations.push(IterationStats { time: began.elapsed(), ..record });
+    }
+    if let Some(senders) = &state.senders {
+        senders.mend_by_levels(graph, |v| convert(state.now[v as usize].load()));
     }
     stats.time = start.elapsed();
     if let Some(team) = engine.team.take() {

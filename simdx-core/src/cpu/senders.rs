@@ -13,12 +13,16 @@
 //! least word by an atomic (steps a BFS never takes). A word's value is then never below the vertex's
 //! final value, and where it equals it, the word's sender is right; a vertex whose word holds a greater
 //! value (or none) got its value from a store of the first kind, whose sender is the one stored.
+//!
+//! A breadth-first search can do without the fused rounds' words ([`RoundSenders::ByLevels`]): its
+//! rounds store the sender plainly and log none, and a pass before the run's clock stops gives each
+//! reached vertex whose sender is not one level closer the first in-neighbour that is.
 
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::VertexId;
+use crate::{Graph, VertexId};
 
 /// The sender of a vertex no update reached (its initial value stood).
 pub const NO_SENDER: u32 = u32::MAX;
@@ -26,21 +30,73 @@ pub const NO_SENDER: u32 = u32::MAX;
 /// A word no update wrote: above every (value, sender) word.
 const NO_WORD: u64 = u64::MAX;
 
+/// How the fused rounds of a run that keeps senders keep theirs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RoundSenders {
+    /// (value, sender) words stored whole and mended by the round's repair: any voting min program.
+    Words,
+    /// The sender stored plainly, mended after the run by [`Senders::mend_by_levels`]: a breadth-first
+    /// search, whose values are levels.
+    ByLevels,
+}
+
 /// The senders of a run's vertices (see the module documentation).
 pub(crate) struct Senders {
     /// The sender stored beside the value by steps whose stores cannot race with another value's.
     stored: Vec<AtomicU32>,
     /// (value << 32 | sender), from steps whose stores can race.
     words: Vec<AtomicU64>,
+    /// How fused rounds keep theirs.
+    rounds: RoundSenders,
+    /// Whether a round of concurrent workers stored senders plainly ([`RoundSenders::ByLevels`]).
+    raced: AtomicBool,
 }
 
 impl Senders {
-    /// No sender yet for any of `n` vertices (made with the run's other arrays, before its clock starts).
-    pub(crate) fn new(n: usize) -> Self {
+    /// No sender yet for any of `n` vertices (made with the run's other arrays, before its clock
+    /// starts), fused rounds keeping theirs as `rounds` says.
+    pub(crate) fn new(n: usize, rounds: RoundSenders) -> Self {
         Senders {
             stored: (0..n).into_par_iter().map(|_| AtomicU32::new(NO_SENDER)).collect(),
             words: (0..n).into_par_iter().map(|_| AtomicU64::new(NO_WORD)).collect(),
+            rounds,
+            raced: AtomicBool::new(false),
         }
+    }
+
+    /// Whether fused rounds store (value, sender) words and log their senders for the repair.
+    pub(crate) fn words_in_rounds(&self) -> bool {
+        self.rounds == RoundSenders::Words
+    }
+
+    /// A fused round starts: where rounds store no senders ([`RoundSenders::ByLevels`]), the pass
+    /// after the run names them.
+    pub(crate) fn round_runs(&self) {
+        if !self.words_in_rounds() {
+            self.raced.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// After a breadth-first search whose rounds stored senders plainly: each reached vertex (`level`
+    /// not 0 nor `u32::MAX`) whose stored sender is not one level closer gets the first in-neighbour
+    /// in `graph` that is. Nothing when no round raced.
+    pub(crate) fn mend_by_levels(&self, graph: &Graph, level: impl Fn(VertexId) -> u32 + Sync) {
+        if !self.raced.load(Ordering::Relaxed) {
+            return;
+        }
+        let incoming = graph.in_csr();
+        (0..self.stored.len() as VertexId).into_par_iter().with_min_len(4096).for_each(|v| {
+            let l = level(v);
+            if l == 0 || l == u32::MAX {
+                return;
+            }
+            let sender = self.stored[v as usize].load(Ordering::Relaxed);
+            if sender != NO_SENDER && level(sender).wrapping_add(1) == l {
+                return;
+            }
+            let closer = incoming.neighbors(v).iter().copied().find(|&u| level(u).wrapping_add(1) == l);
+            self.stored[v as usize].store(closer.unwrap_or(NO_SENDER), Ordering::Relaxed);
+        });
     }
 
     /// Bytes a run keeping the senders of `n` vertices adds.
@@ -122,7 +178,7 @@ mod tests {
 
     #[test]
     fn a_word_a_racing_store_overwrote_is_mended_to_the_value_that_stands() {
-        let senders = Senders::new(2);
+        let senders = Senders::new(2, RoundSenders::Words);
         senders.store_word(0, 5, 11);
         senders.store_word(0, 7, 12);
         senders.store_word(1, 4, 13);
@@ -133,7 +189,7 @@ mod tests {
 
     #[test]
     fn racing_words_keep_the_least_value_and_its_sender() {
-        let senders = Senders::new(4);
+        let senders = Senders::new(4, RoundSenders::Words);
         (0..1000u32).into_par_iter().for_each(|k| senders.keep_least(2, 10 + k % 7, k));
         senders.store(1, 8);
         let values = [u32::MAX, 5, 10, u32::MAX];

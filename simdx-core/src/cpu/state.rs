@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
-use super::senders::Senders;
+use super::senders::{RoundSenders, Senders};
 use super::touched::Touched;
 use crate::acc::program::{labelled_vertex, shortcuts_labels};
 use crate::acc::{convert, Apply, AtomicCell, CombineOp, ProgramHints, Value, Vertex};
@@ -84,9 +84,9 @@ impl<'g, P: ProgramHints> VertexState<'g, P> {
         }
     }
 
-    /// As [`VertexState::new`], keeping each vertex's sender ([`Senders`]).
-    pub(crate) fn with_senders(program: &P, graph: &'g Graph) -> Self {
-        VertexState { senders: Some(Senders::new(graph.num_vertices())), ..Self::new(program, graph) }
+    /// As [`VertexState::new`], keeping each vertex's sender ([`Senders`]), fused rounds as `rounds` says.
+    pub(crate) fn with_senders(program: &P, graph: &'g Graph, rounds: RoundSenders) -> Self {
+        VertexState { senders: Some(Senders::new(graph.num_vertices(), rounds)), ..Self::new(program, graph) }
     }
 
     /// About what [`VertexState::new`] allocates for `n` vertices, and the engine's per-vertex buffers

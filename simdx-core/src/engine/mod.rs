@@ -13,7 +13,7 @@ pub use crate::run::{linking, options, policy, promise, stats, EngineError, Run}
 use std::sync::Arc;
 
 use crate::acc::{Apply, CombineKind, CombineOp, ProgramHints};
-use crate::cpu::senders::Senders;
+use crate::cpu::senders::{RoundSenders, Senders};
 use crate::cpu::threads::Threads;
 use crate::Graph;
 
@@ -39,7 +39,7 @@ impl Engine {
 
     /// Runs `program` on `graph` to completion.
     pub fn run<P: ProgramHints>(&self, program: &P, graph: &Graph) -> Result<Run<P::Value>, EngineError> {
-        self.run_keeping(program, graph, false).map(|(run, _)| run)
+        self.run_keeping(program, graph, None).map(|(run, _)| run)
     }
 
     /// Runs `program` on `graph` as [`Engine::run`] does, and returns beside the run each vertex's
@@ -53,10 +53,34 @@ impl Engine {
         program: &P,
         graph: &Graph,
     ) -> Result<(Run<u32>, Vec<u32>), EngineError> {
+        self.senders_of(program, graph, RoundSenders::Words)
+    }
+
+    /// [`Engine::run_with_senders`] for a breadth-first search (`levels`: a program whose values are
+    /// levels, `u32::MAX` where unreached, each update one above its sender's value, as `Bfs`): fused
+    /// rounds store each sender plainly and log none, and where their workers raced, each reached
+    /// vertex whose sender is not one level closer gets, before the clock stops, the first in-neighbour
+    /// that is (a vertex whose update would have set its level). What it saves: the rounds' 8-byte words
+    /// and their repair, which a grid's long search pays on most vertices.
+    pub fn run_bfs_with_senders<P: ProgramHints<Value = u32>>(
+        &self,
+        levels: &P,
+        graph: &Graph,
+    ) -> Result<(Run<u32>, Vec<u32>), EngineError> {
+        self.senders_of(levels, graph, RoundSenders::ByLevels)
+    }
+
+    /// The run and senders of [`Engine::run_with_senders`], fused rounds keeping theirs as `rounds` says.
+    fn senders_of<P: ProgramHints<Value = u32>>(
+        &self,
+        program: &P,
+        graph: &Graph,
+        rounds: RoundSenders,
+    ) -> Result<(Run<u32>, Vec<u32>), EngineError> {
         if P::KIND != CombineKind::Voting || P::APPLY != Apply::InPlace || P::OP != CombineOp::Min {
             return Err(EngineError::SendersNeedVoting);
         }
-        let (run, senders) = self.run_keeping(program, graph, true)?;
+        let (run, senders) = self.run_keeping(program, graph, Some(rounds))?;
         let senders = match senders {
             Some(senders) => senders.finish(&run.values),
             None => vec![NO_SENDER; run.values.len()],
@@ -64,16 +88,16 @@ impl Engine {
         Ok((run, senders))
     }
 
-    /// Runs `program` on the engine's threads, keeping senders where `keep_senders` asks for them.
+    /// Runs `program` on the engine's threads, keeping senders where `senders` asks for them.
     fn run_keeping<P: ProgramHints>(
         &self,
         program: &P,
         graph: &Graph,
-        keep_senders: bool,
+        senders: Option<RoundSenders>,
     ) -> Result<(Run<P::Value>, Option<Senders>), EngineError> {
         crate::run::policy::validate(&self.options)?;
         crate::acc::check_lengths(program, graph.num_vertices())?;
-        let run = || crate::cpu::run(program, graph, &self.options, &self.threads, keep_senders);
+        let run = || crate::cpu::run(program, graph, &self.options, &self.threads, senders);
         match self.options.threads {
             // Run on a pool thread, so that small parallel loops run inline instead of waking workers.
             None => rayon::scope(|_| run()),
