@@ -6,7 +6,7 @@
 //! them; a program that does not vote is refused.
 
 use simdx::acc::{Apply, CombineKind, CombineOp, Edge, Program, Vertex};
-use simdx::engine::{DirectionPolicy, Engine, EngineError, RunOptions, NO_SENDER};
+use simdx::engine::{DirectionPolicy, Engine, EngineError, Run, RunOptions, NO_SENDER};
 use simdx::{graph_kernel, Graph, GraphBuilder, VertexId};
 use simdx_algos::{verify, Bfs, Sssp};
 
@@ -67,14 +67,16 @@ fn check_senders(g: &Graph, values: &[u32], senders: &[u32], start: impl Fn(Vert
     Ok(())
 }
 
-#[test]
-fn senders_kept_by_a_bfs_on_the_cpu_form_its_tree() {
+/// A BFS from each graph's biggest hub (a star's leaf 0) under every way of running, its senders kept
+/// by `keeping`: the levels of a plain run, and senders that form a tree by the rules of hop counts
+/// and Graph500's.
+fn check_bfs_senders(keeping: impl Fn(&Engine, &Bfs, &Graph) -> Result<(Run<u32>, Vec<u32>), EngineError>) {
     for (name, g) in graphs() {
         let source = (0..g.num_vertices() as u32).max_by_key(|&v| (g.out_degree(v), v)).unwrap_or(0);
         let source = if name.starts_with("a star") { 0 } else { source };
         let levels = Engine::default().run(&Bfs { source }, &g).unwrap().values;
         for options in every_way() {
-            let (run, senders) = Engine::new(options).run_with_senders(&Bfs { source }, &g).unwrap();
+            let (run, senders) = keeping(&Engine::new(options), &Bfs { source }, &g).unwrap();
             let case = format!("{name}, {options:?}");
             same_values(&run.values, &levels).unwrap_or_else(|e| panic!("{case}: {e}"));
             let start = |v| if v == source { 0 } else { u32::MAX };
@@ -84,31 +86,21 @@ fn senders_kept_by_a_bfs_on_the_cpu_form_its_tree() {
             verify::bfs_tree(&g, source, &parents).unwrap_or_else(|e| panic!("{case}: {e}"));
         }
     }
+}
+
+#[test]
+fn senders_kept_by_a_bfs_on_the_cpu_form_its_tree() {
+    check_bfs_senders(|engine, bfs, g| engine.run_with_senders(bfs, g));
     let refused = Engine::default().run_with_senders(&Sssp { source: 0, delta: 1 }, &generated("kron:8:w"));
     assert!(matches!(refused, Err(EngineError::SendersNeedVoting)), "{:?}", refused.map(|_| ()));
 }
 
 /// `Engine::run_bfs_with_senders` (what `Runner::bfs_tree` runs on the CPU): fused rounds store no
-/// sender, and the pass before the clock stops names each by levels. Under every policy, on the graphs
-/// above (the grid's search runs in fused rounds, whose vertices would be left without a sender if
-/// the pass did not run), the levels of a plain run and a tree by the rules of hop counts and Graph500.
+/// sender, and the pass before the clock stops names each by levels. The grid's search runs in fused
+/// rounds, whose vertices would be left without a sender if the pass did not run.
 #[test]
 fn senders_of_a_bfs_whose_fused_rounds_store_none_form_its_tree() {
-    for (name, g) in graphs() {
-        let source = (0..g.num_vertices() as u32).max_by_key(|&v| (g.out_degree(v), v)).unwrap_or(0);
-        let source = if name.starts_with("a star") { 0 } else { source };
-        let levels = Engine::default().run(&Bfs { source }, &g).unwrap().values;
-        for options in every_way() {
-            let (run, senders) = Engine::new(options).run_bfs_with_senders(&Bfs { source }, &g).unwrap();
-            let case = format!("{name}, {options:?}");
-            same_values(&run.values, &levels).unwrap_or_else(|e| panic!("{case}: {e}"));
-            let start = |v| if v == source { 0 } else { u32::MAX };
-            check_senders(&g, &run.values, &senders, start).unwrap_or_else(|e| panic!("{case}: {e}"));
-            let mut parents = senders;
-            parents[source as usize] = source;
-            verify::bfs_tree(&g, source, &parents).unwrap_or_else(|e| panic!("{case}: {e}"));
-        }
-    }
+    check_bfs_senders(|engine, bfs, g| engine.run_bfs_with_senders(bfs, g));
 }
 
 /// Hop counts from three sources that start at levels 0, 1 and 3: a program that claims to vote while
