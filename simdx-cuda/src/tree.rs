@@ -56,7 +56,7 @@ impl CudaEngine {
 pub(crate) struct TreePass<'g> {
     graph: &'g DeviceGraph,
     kernel: CudaFunction,
-    parents: u64,
+    parents: &'g CudaSlice<u32>,
     source: VertexId,
     mend: bool,
 }
@@ -68,13 +68,12 @@ impl<'g> TreePass<'g> {
     /// persistent one of another run among them.
     pub(crate) fn new(
         graph: &'g DeviceGraph,
-        parents: &CudaSlice<u32>,
+        parents: &'g CudaSlice<u32>,
         source: VertexId,
         mend: bool,
     ) -> Result<Self, CudaError> {
         let (module, _) = graph.gpu.compile(&tree_source())?;
         let kernel = Kernels::one(module).get("tr_parents")?;
-        let parents = parents.device_ptr(&graph.gpu.stream).0;
         Ok(TreePass { graph, kernel, parents, source, mend })
     }
 
@@ -90,7 +89,7 @@ impl<'g> TreePass<'g> {
             level: levels.device_ptr(stream).0,
             ioff: ioff.device_ptr(stream).0,
             isrc: isrc.device_ptr(stream).0,
-            parent: self.parents,
+            parent: self.parents.device_ptr(stream).0,
             n: u64::from(n),
             source: u64::from(self.source),
             mend: u64::from(self.mend),
@@ -100,8 +99,8 @@ impl<'g> TreePass<'g> {
         let mut launch = stream.launch_builder(&self.kernel);
         launch.arg(&state);
         // SAFETY: `tr_parents` takes one `tr_state` by value (generated from `TrState`), whose pointers
-        // name the search's values (n levels), the graph's in-CSR and the parents (n words), which all
-        // outlive the launch: their owners wait for the stream before dropping them.
+        // name the search's values (n levels), the graph's in-CSR and the parents (n words), which the
+        // pass borrows or its caller holds until it has waited for the stream.
         unsafe { launch.launch(cfg) }.map_err(driver("finding the parents"))?;
         Ok(())
     }
