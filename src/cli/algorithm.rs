@@ -165,7 +165,7 @@ fn ppr(
     };
     let (run, times) = trials(runner, &program, count)?;
     let validation = check(validate, || {
-        verify::ppr(graph, &program, &run.values, allowed).map(|l1| format!(" (L1 distance {l1:.2e})"))
+        verify::ppr(graph, &program, &run.values, allowed).map(|l1| format!(" (L1 distance at most {l1:.2e})"))
     });
     Ok(outcome(Values::F64(run.values), times, run.stats, None, validation))
 }
@@ -310,7 +310,7 @@ impl Algorithm {
                 };
                 let (run, times) = trials(runner, &program, count)?;
                 let validation = check(validate, || {
-                    verify::pagerank(graph, &program, &run.values, allowed).map(|l1| format!(" (L1 distance {l1:.2e})"))
+                    verify::pagerank(graph, &program, &run.values, allowed).map(|l1| format!(" (L1 distance at most {l1:.2e})"))
                 });
                 Ok(Outcome { values: Values::F64(run.values), times, stats: run.stats, source: None, validation })
             }
@@ -628,10 +628,10 @@ fn sources(params: &AlgorithmArgs, graph: &Graph) -> Result<Option<Vec<VertexId>
     }
 }
 
-/// The most L1 distance `--validate` allows between PageRank's ranks and the oracle's, which runs
-/// far closer to the fixed point: a run that stops when an iteration changes the ranks by less than
-/// the tolerance `t` is within `t·d/(1-d)` of it (the iteration shrinks distances by `d`), doubled for
-/// rounding, at least 1e-5. A tolerance whose allowance passes 1e-2 would let meaningless ranks pass:
+/// The most L1 distance `--validate` allows between PageRank's ranks and the power iteration's fixed
+/// point (which the check bounds from both sides): a run that stops when an iteration changes the
+/// ranks by less than the tolerance `t` is within `t·d/(1-d)` of it (the iteration shrinks distances
+/// by `d`), doubled for rounding, at least 1e-5. A tolerance whose allowance passes 1e-2 would let meaningless ranks pass:
 /// `--validate` refuses it.
 fn rank_allowance(params: &AlgorithmArgs, validate: bool) -> Result<f64, CliError> {
     let (t, d) = (params.tolerance, params.damping);

@@ -1,6 +1,9 @@
-//! BFS oracle: a queue-based serial BFS, and a Graph500-style check of a level array.
+//! BFS oracle: a queue-based serial BFS, an exact parallel check of a level array by Graph500's rules
+//! (plus one), and a check of a parent tree.
 
 use std::collections::VecDeque;
+
+use rayon::prelude::*;
 
 use simdx_core::{Graph, VertexId};
 
@@ -46,42 +49,54 @@ fn queue_bfs<'g>(
     level
 }
 
-/// Checks `levels` Graph500-style — the source is at 0; along every arc `u -> v` with `u` reached,
-/// `v` is reached and `level[v] <= level[u] + 1`; every other reached vertex has an in-neighbour one
-/// level closer — and then against [`serial_bfs`] exactly (which also covers unreachable vertices).
+/// Checks `levels` from `source` exactly, in parallel: see [`bfs_from`].
 pub fn bfs(graph: &Graph, source: VertexId, levels: &[u32]) -> Result<(), String> {
     bfs_from(graph, &[source], levels)
 }
 
-/// As [`bfs`], for levels from the nearest of several sources (each at level 0).
+/// Checks levels from the nearest of several sources (each at level 0) exactly, by rules checked in
+/// parallel that only the true levels satisfy: Graph500's — along every arc `u -> v` with `u` reached,
+/// `v` is reached and `level[v] <= level[u] + 1`; every reached vertex other than a source has an
+/// in-neighbour one level closer — and every source is at level 0 and no other vertex is. The arc
+/// rule makes every level at most the vertex's distance (by induction along a shortest path) and
+/// reaches every reachable vertex; the in-neighbour rule walks from each reached vertex down to level
+/// 0, a source, along a path as long as its level, so no level is below the distance and nothing
+/// unreachable is reached.
 pub fn bfs_from(graph: &Graph, sources: &[VertexId], levels: &[u32]) -> Result<(), String> {
     let n = graph.num_vertices();
     if levels.len() != n {
         return Err(format!("{} levels for {n} vertices", levels.len()));
     }
     if let Some(&s) = sources.iter().find(|&&s| levels[s as usize] != 0) {
-        return Err(format!("the source {s} has level {}, not 0", levels[s as usize]));
+        return Err(format!("the source {s} has level {}, not 0", show(levels[s as usize])));
     }
-    for u in 0..n as VertexId {
-        let lu = levels[u as usize];
-        if lu == UNREACHED {
-            continue;
-        }
-        for &v in graph.out_neighbors(u) {
-            let lv = levels[v as usize];
-            if lv == UNREACHED || lv > lu + 1 {
-                return Err(format!("arc {u} -> {v} goes from level {lu} to level {}", show(lv)));
-            }
-        }
-        if lu != 0 && !graph.in_neighbors(u).iter().any(|&p| levels[p as usize].wrapping_add(1) == lu) {
-            return Err(format!("vertex {u} at level {lu} has no in-neighbour at level {}", lu - 1));
-        }
-    }
-    let expected = serial_bfs_from(graph, sources);
-    match (0..n).find(|&v| expected[v] != levels[v]) {
-        Some(v) => Err(format!("vertex {v} has level {}, the serial BFS says {}", show(levels[v]), show(expected[v]))),
+    let mut is_source = vec![false; n];
+    sources.iter().for_each(|&s| is_source[s as usize] = true);
+    match (0..n as VertexId).into_par_iter().find_map_first(|u| broken_rule(graph, &is_source, levels, u)) {
+        Some(why) => Err(why),
         None => Ok(()),
     }
+}
+
+/// The first BFS rule of [`bfs_from`] that vertex `u` and its out-arcs break, if any.
+fn broken_rule(graph: &Graph, is_source: &[bool], levels: &[u32], u: VertexId) -> Option<String> {
+    let lu = levels[u as usize];
+    if lu == UNREACHED {
+        return None;
+    }
+    if lu == 0 && !is_source[u as usize] {
+        return Some(format!("vertex {u} is at level 0 but is not a source"));
+    }
+    for &v in graph.out_neighbors(u) {
+        let lv = levels[v as usize];
+        if lv == UNREACHED || lv > lu + 1 {
+            return Some(format!("arc {u} -> {v} goes from level {lu} to level {}", show(lv)));
+        }
+    }
+    if lu != 0 && !graph.in_neighbors(u).iter().any(|&p| levels[p as usize].wrapping_add(1) == lu) {
+        return Some(format!("vertex {u} at level {lu} has no in-neighbour at level {}", lu - 1));
+    }
+    None
 }
 
 fn show(level: u32) -> String {

@@ -1,81 +1,139 @@
-//! k-core oracle: a serial peeling (Matula–Beck: repeatedly remove a vertex of smallest remaining
-//! degree) for the core number of every vertex, and exact checks of a k-core and of core numbers.
+//! k-core oracle: core numbers by Batagelj and Zaversnik's bucket peeling (repeatedly remove a vertex
+//! of smallest remaining degree, in time linear in the arcs), a k-core by peeling every vertex of
+//! degree below `k`, and exact checks of a k-core and of core numbers.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::VecDeque;
 
 use simdx_core::{Graph, VertexId};
 
 /// Each vertex's neighbours as k-core counts them: for an undirected graph its arcs as stored (a kept
 /// self-loop once, kept duplicates each); for a directed graph its neighbours in the underlying
 /// simple undirected graph (out- and in-neighbours, once each, itself excluded).
-fn neighbours(graph: &Graph) -> Vec<Vec<VertexId>> {
-    (0..graph.num_vertices() as VertexId)
-        .map(|v| {
-            if !graph.is_directed() {
-                return graph.out_neighbors(v).to_vec();
-            }
-            let mut all: Vec<VertexId> =
-                graph.out_neighbors(v).iter().chain(graph.in_neighbors(v)).copied().filter(|&u| u != v).collect();
-            all.sort_unstable();
-            all.dedup();
-            all
-        })
-        .collect()
+enum Neighbours<'g> {
+    /// An undirected graph's arcs.
+    Arcs(&'g Graph),
+    /// A directed graph's merged neighbours, as offsets into one array.
+    Merged { offsets: Vec<usize>, targets: Vec<VertexId> },
+}
+
+impl<'g> Neighbours<'g> {
+    fn of_graph(graph: &'g Graph) -> Self {
+        if !graph.is_directed() {
+            return Neighbours::Arcs(graph);
+        }
+        let (mut offsets, mut targets) = (vec![0], Vec::new());
+        for v in 0..graph.num_vertices() as VertexId {
+            let start = targets.len();
+            targets.extend(graph.out_neighbors(v).iter().chain(graph.in_neighbors(v)).filter(|&&u| u != v));
+            targets[start..].sort_unstable();
+            let kept = start + dedup(&mut targets[start..]);
+            targets.truncate(kept);
+            offsets.push(targets.len());
+        }
+        Neighbours::Merged { offsets, targets }
+    }
+
+    fn of(&self, v: VertexId) -> &[VertexId] {
+        match self {
+            Neighbours::Arcs(graph) => graph.out_neighbors(v),
+            Neighbours::Merged { offsets, targets } => &targets[offsets[v as usize]..offsets[v as usize + 1]],
+        }
+    }
+
+    fn count(&self) -> usize {
+        match self {
+            Neighbours::Arcs(graph) => graph.num_vertices(),
+            Neighbours::Merged { offsets, .. } => offsets.len() - 1,
+        }
+    }
+}
+
+/// Moves the distinct values of the sorted `values` to its front; returns how many there are.
+fn dedup(values: &mut [VertexId]) -> usize {
+    let mut kept = 0;
+    for i in 0..values.len() {
+        if i == 0 || values[i] != values[kept - 1] {
+            values[kept] = values[i];
+            kept += 1;
+        }
+    }
+    kept
 }
 
 /// The core number of every vertex: remove a vertex of smallest remaining degree until none is left;
-/// a vertex's core number is the largest such smallest degree seen up to its removal.
+/// a vertex's core number is its remaining degree when it goes. The vertices stay sorted by remaining
+/// degree in one array, with where each degree's bucket starts; a removal moves each remaining
+/// neighbour of higher degree to the front of its bucket and shifts that bucket's start past it.
 pub fn serial_core_numbers(graph: &Graph) -> Vec<u32> {
-    let adjacency = neighbours(graph);
-    let n = adjacency.len();
-    let mut degree: Vec<u32> = adjacency.iter().map(|a| a.len() as u32).collect();
-    let mut removed = vec![false; n];
-    let mut core = vec![0u32; n];
-    let mut heap: BinaryHeap<Reverse<(u32, VertexId)>> = (0..n).map(|v| Reverse((degree[v], v as VertexId))).collect();
-    let mut level = 0;
-    while let Some(Reverse((d, v))) = heap.pop() {
-        if removed[v as usize] || d != degree[v as usize] {
-            continue; // an outdated entry
-        }
-        level = level.max(d);
-        core[v as usize] = level;
-        removed[v as usize] = true;
-        for &u in &adjacency[v as usize] {
-            if !removed[u as usize] {
-                degree[u as usize] -= 1;
-                heap.push(Reverse((degree[u as usize], u)));
+    let adjacency = Neighbours::of_graph(graph);
+    let n = adjacency.count();
+    let mut degree: Vec<usize> = (0..n as VertexId).map(|v| adjacency.of(v).len()).collect();
+    let most = degree.iter().copied().max().unwrap_or(0);
+    let mut start = vec![0usize; most + 2];
+    degree.iter().for_each(|&d| start[d + 1] += 1);
+    (1..start.len()).for_each(|d| start[d] += start[d - 1]);
+    let (mut order, mut at) = (vec![0 as VertexId; n], vec![0usize; n]);
+    let mut next = start.clone();
+    for v in 0..n {
+        (order[next[degree[v]]], at[v]) = (v as VertexId, next[degree[v]]);
+        next[degree[v]] += 1;
+    }
+    for i in 0..n {
+        let v = order[i] as usize;
+        for &u in adjacency.of(v as VertexId) {
+            let u = u as usize;
+            if degree[u] > degree[v] {
+                let (du, first) = (degree[u], start[degree[u]]);
+                let w = order[first] as usize;
+                order.swap(at[u], first);
+                (at[w], at[u]) = (at[u], first);
+                start[du] += 1;
+                degree[u] -= 1;
             }
         }
     }
-    core
+    degree.into_iter().map(|d| d as u32).collect()
+}
+
+/// Which vertices are in the k-core: peel every vertex of degree below `k`, and every vertex whose
+/// degree falls below `k` as its neighbours go, until none is left to peel.
+fn in_k_core(adjacency: &Neighbours<'_>, k: u32) -> Vec<bool> {
+    let n = adjacency.count();
+    let mut degree: Vec<u32> = (0..n as VertexId).map(|v| adjacency.of(v).len() as u32).collect();
+    let mut inside = vec![true; n];
+    let mut peel: VecDeque<VertexId> = (0..n as VertexId).filter(|&v| degree[v as usize] < k).collect();
+    peel.iter().for_each(|&v| inside[v as usize] = false);
+    while let Some(v) = peel.pop_front() {
+        for &u in adjacency.of(v) {
+            let u = u as usize;
+            degree[u] = degree[u].saturating_sub(1);
+            if inside[u] && degree[u] < k {
+                inside[u] = false;
+                peel.push_back(u as VertexId);
+            }
+        }
+    }
+    inside
 }
 
 /// Checks a [`crate::KCore`] result exactly: a vertex is in the k-core (value `>= k`) exactly when
-/// its core number from [`serial_core_numbers`] is at least `k`, and then its value is its degree
-/// within the k-core; the value of a vertex outside is below `k`.
+/// peeling every vertex of degree below `k` leaves it, and then its value is its degree within the
+/// k-core; the value of a vertex outside is below `k`.
 pub fn kcore(graph: &Graph, k: u32, values: &[u32]) -> Result<(), String> {
-    let n = graph.num_vertices();
+    let adjacency = Neighbours::of_graph(graph);
+    let n = adjacency.count();
     if values.len() != n {
         return Err(format!("{} values for {n} vertices", values.len()));
     }
-    let core = serial_core_numbers(graph);
-    let inside: Vec<bool> = core.iter().map(|&c| c >= k).collect();
-    for (v, adjacent) in neighbours(graph).iter().enumerate() {
-        let value = values[v];
+    let inside = in_k_core(&adjacency, k);
+    for (v, &value) in values.iter().enumerate() {
         if inside[v] {
-            let degree = adjacent.iter().filter(|&&u| inside[u as usize]).count() as u32;
+            let degree = adjacency.of(v as VertexId).iter().filter(|&&u| inside[u as usize]).count() as u32;
             if value != degree {
-                return Err(format!(
-                    "vertex {v} (core number {}) is in the {k}-core with degree {degree} there, but has value {value}",
-                    core[v]
-                ));
+                return Err(format!("vertex {v} is in the {k}-core with degree {degree} there, but has value {value}"));
             }
         } else if value >= k {
-            return Err(format!(
-                "vertex {v} has value {value} >= {k}, but its core number is {}: it is not in the {k}-core",
-                core[v]
-            ));
+            return Err(format!("vertex {v} has value {value} >= {k}, but it is not in the {k}-core"));
         }
     }
     Ok(())

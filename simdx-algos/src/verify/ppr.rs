@@ -1,5 +1,6 @@
 //! Personalized PageRank oracle: a serial power iteration in `f64` with networkx's conventions (jumps
-//! and dangling vertices follow the personalization vector), and an L1 comparison.
+//! and dangling vertices follow the personalization vector), and a check of
+//! ranks' L1 distance from the iteration's fixed point.
 
 use simdx_core::Graph;
 
@@ -39,22 +40,9 @@ pub(crate) fn power_iteration(graph: &Graph, d: f64, p: &[f64], tolerance: f64, 
     rank
 }
 
-/// Checks that `ranks` are within `max_l1` of [`serial_ppr`] run to a much tighter tolerance; returns
-/// the L1 distance.
+/// Checks that `ranks` are within `max_l1` (L1) of personalized PageRank's fixed point, by parallel
+/// steps of the power iteration from them (see [`super::fixed_point`]); returns an upper bound on
+/// their L1 distance from it.
 pub fn ppr(graph: &Graph, params: &Ppr, ranks: &[f64], max_l1: f64) -> Result<f64, String> {
-    let tight = Ppr {
-        tolerance: params.tolerance.min(1e-13),
-        max_iterations: params.max_iterations.max(2000),
-        ..params.clone()
-    };
-    let expected = serial_ppr(graph, &tight);
-    if ranks.len() != expected.len() {
-        return Err(format!("{} ranks for {} vertices", ranks.len(), expected.len()));
-    }
-    let l1: f64 = expected.iter().zip(ranks).map(|(e, &r)| (e - r).abs()).sum();
-    if l1 <= max_l1 {
-        Ok(l1)
-    } else {
-        Err(format!("the ranks are {l1:.3e} (L1) from the serial power iteration, more than {max_l1:.1e}"))
-    }
+    super::fixed_point::within(graph, params.damping, params.personalization.as_slice(), ranks, max_l1)
 }

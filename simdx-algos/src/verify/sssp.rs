@@ -1,15 +1,18 @@
-//! SSSP oracle: Dijkstra with a binary heap over 64-bit distances, and an exact comparison with the
-//! distances of [`crate::Sssp`] (`u32`) or [`crate::WideSssp`] (`u64`). An unreachable vertex is
+//! SSSP oracle: Dijkstra with a binary heap over 64-bit distances, and an exact parallel check of the
+//! distances of [`crate::Sssp`] (`u32`) or [`crate::WideSssp`] (`u64`) by the rules only shortest
+//! distances satisfy (or against Dijkstra, when some weight is 0). An unreachable vertex is
 //! `None` here, never a number, so a distance that saturated to the "unreached" sentinel is caught.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use simdx_core::acc::weights_of;
+use rayon::prelude::*;
+use simdx_core::acc::{weights_of, WeightView};
 use simdx_core::{Graph, VertexId};
 
 /// A distance as an SSSP program returns it: its type's largest value means unreachable.
-pub trait Distance: Copy + std::fmt::Debug {
+pub trait Distance: Copy + std::fmt::Debug + Send + Sync {
     /// The distance, or `None` for unreachable.
     fn reached(self) -> Option<u64>;
 }
@@ -58,18 +61,67 @@ pub fn dijkstra_from(graph: &Graph, sources: &[VertexId]) -> Result<Vec<Option<u
     Ok(dist)
 }
 
-/// Checks `distances` against [`dijkstra`] exactly.
+/// Checks `distances` from `source` exactly: see [`sssp_from`].
 pub fn sssp<D: Distance>(graph: &Graph, source: VertexId, distances: &[D]) -> Result<(), String> {
     sssp_from(graph, &[source], distances)
 }
 
-/// Checks distances from the nearest of `sources` against [`dijkstra_from`] exactly.
+/// Checks distances from the nearest of `sources` exactly. When every weight is at least 1, by rules
+/// checked in parallel that only the true distances satisfy: every source is at 0; along every arc
+/// `u -> v` (weight `w`) with `u` reached, `v` is reached and `dist[v] <= dist[u] + w`; every reached
+/// vertex other than a source has an in-arc from a reached vertex that gives it its distance exactly.
+/// The arc rule bounds every distance from above by the shortest path's length and reaches every
+/// reachable vertex; the in-arc rule walks back from each reached vertex along arcs whose distances
+/// fall by their weights (at least 1), so down to a source, along a path as long as its distance.
+/// With zero weights that walk could go round a cycle, so the distances are compared with
+/// [`dijkstra_from`] instead.
 pub fn sssp_from<D: Distance>(graph: &Graph, sources: &[VertexId], distances: &[D]) -> Result<(), String> {
-    let expected = dijkstra_from(graph, sources)?;
-    if distances.len() != expected.len() {
-        return Err(format!("{} distances for {} vertices", distances.len(), expected.len()));
+    let n = graph.num_vertices();
+    if distances.len() != n {
+        return Err(format!("{} distances for {n} vertices", distances.len()));
     }
-    let shown = |d: Option<u64>| d.map_or("unreachable".to_string(), |d| d.to_string());
+    let csr = graph.out_csr();
+    let weights = weights_of::<u32>(csr)?;
+    if let WeightView::PerArc(w) = &weights {
+        if w.par_iter().any(|&w| w == 0) {
+            return against_dijkstra(graph, sources, distances);
+        }
+    }
+    if let Some(&s) = sources.iter().find(|&&s| distances[s as usize].reached() != Some(0)) {
+        return Err(format!("the source {s} has distance {}, not 0", shown(distances[s as usize].reached())));
+    }
+    let given: Vec<AtomicBool> = (0..n).into_par_iter().map(|_| AtomicBool::new(false)).collect();
+    sources.iter().for_each(|&s| given[s as usize].store(true, Ordering::Relaxed));
+    let arc_rule = (0..n as VertexId).into_par_iter().find_map_first(|u| {
+        let du = distances[u as usize].reached()?;
+        for i in csr.range(u) {
+            let (v, w) = (csr.targets()[i], u64::from(weights.get(i)));
+            match distances[v as usize].reached() {
+                Some(dv) if dv == du + w => given[v as usize].store(true, Ordering::Relaxed),
+                Some(dv) if dv < du + w => {}
+                dv => return Some(format!("arc {u} -> {v} (weight {w}) leads from distance {du} to {}", shown(dv))),
+            }
+        }
+        None
+    });
+    if let Some(why) = arc_rule {
+        return Err(why);
+    }
+    let ungiven = (0..n).into_par_iter().find_first(|&v| {
+        distances[v].reached().is_some() && !given[v].load(Ordering::Relaxed)
+    });
+    match ungiven {
+        Some(v) => Err(format!(
+            "vertex {v} has distance {}, but no in-arc from a reached vertex gives it that distance",
+            shown(distances[v].reached())
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Checks distances from the nearest of `sources` against [`dijkstra_from`] exactly.
+fn against_dijkstra<D: Distance>(graph: &Graph, sources: &[VertexId], distances: &[D]) -> Result<(), String> {
+    let expected = dijkstra_from(graph, sources)?;
     match (0..expected.len()).find(|&v| expected[v] != distances[v].reached()) {
         Some(v) => Err(format!(
             "vertex {v} has distance {}, Dijkstra says {}",
@@ -78,4 +130,9 @@ pub fn sssp_from<D: Distance>(graph: &Graph, sources: &[VertexId], distances: &[
         )),
         None => Ok(()),
     }
+}
+
+/// A distance in a message.
+fn shown(d: Option<u64>) -> String {
+    d.map_or("unreachable".to_string(), |d| d.to_string())
 }

@@ -1,30 +1,53 @@
-//! WCC oracle: union-find over every edge, ignoring direction, and an exact comparison.
+//! WCC oracle: a parallel union-find over every arc, ignoring direction, and an exact comparison.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use rayon::prelude::*;
 use simdx_core::{Graph, VertexId};
 
-/// The component id (smallest vertex id in the component) of every vertex, by union-find with
-/// path halving over every edge taken in both directions: weakly connected components.
+/// The component id (smallest vertex id in the component) of every vertex, by a parallel union-find
+/// over every arc, direction ignored: weakly connected components. Every vertex's parent has a smaller
+/// id or is itself, so each root is its set's smallest id and no cycle can form: a union links the
+/// larger of two roots under the smaller one by compare-and-swap (and tries again when another union
+/// got there first); finds halve their paths as they go.
 pub fn union_find_components(graph: &Graph) -> Vec<u32> {
     let n = graph.num_vertices();
-    let mut parent: Vec<u32> = (0..n as u32).collect();
-    fn find(parent: &mut [u32], mut v: u32) -> u32 {
-        while parent[v as usize] != v {
-            let grand = parent[parent[v as usize] as usize];
-            parent[v as usize] = grand;
-            v = grand;
+    let parent: Vec<AtomicU32> = (0..n as u32).into_par_iter().map(AtomicU32::new).collect();
+    (0..n as VertexId).into_par_iter().for_each(|u| {
+        for &v in graph.out_neighbors(u) {
+            union(&parent, u, v);
         }
-        v
+    });
+    (0..n as VertexId).into_par_iter().map(|v| find(&parent, v)).collect()
+}
+
+/// The root of `v`'s set, halving the path on the way (a failed halving only means another thread
+/// moved the pointer first, to a vertex no larger).
+fn find(parent: &[AtomicU32], mut v: u32) -> u32 {
+    loop {
+        let p = parent[v as usize].load(Ordering::Relaxed);
+        if p == v {
+            return v;
+        }
+        let grand = parent[p as usize].load(Ordering::Relaxed);
+        let _ = parent[v as usize].compare_exchange(p, grand, Ordering::Relaxed, Ordering::Relaxed);
+        v = grand;
     }
-    for (u, v, _) in graph.edges() {
-        let (a, b) = (find(&mut parent, u), find(&mut parent, v));
-        // The root with the smaller id wins, so every root is its set's smallest id.
-        if a < b {
-            parent[b as usize] = a;
-        } else if b < a {
-            parent[a as usize] = b;
+}
+
+/// Joins the sets of `a` and `b`: the larger root goes under the smaller.
+fn union(parent: &[AtomicU32], a: u32, b: u32) {
+    let (mut a, mut b) = (a, b);
+    loop {
+        (a, b) = (find(parent, a), find(parent, b));
+        if a == b {
+            return;
+        }
+        let (low, high) = (a.min(b), a.max(b));
+        if parent[high as usize].compare_exchange(high, low, Ordering::Relaxed, Ordering::Relaxed).is_ok() {
+            return;
         }
     }
-    (0..n as VertexId).map(|v| find(&mut parent, v)).collect()
 }
 
 /// Checks `labels` exactly against [`union_find_components`]: each vertex must hold the smallest
