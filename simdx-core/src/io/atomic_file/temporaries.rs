@@ -49,9 +49,15 @@ impl Temporary {
         std::os::unix::fs::OpenOptionsExt::mode(&mut options, if replaces { 0o600 } else { 0o666 });
         #[cfg(not(unix))]
         let _ = replaces;
-        let file = options.open(&path)?;
+        // Known to the signal handler before it exists, so that a signal as it is made removes it.
         let slot = register(&path);
-        Ok((Temporary { path, slot, kept: false }, file))
+        match options.open(&path) {
+            Ok(file) => Ok((Temporary { path, slot, kept: false }, file)),
+            Err(e) => {
+                release(slot);
+                Err(e)
+            }
+        }
     }
 
     /// Renames the file to `to`.
@@ -67,9 +73,14 @@ impl Drop for Temporary {
         if !self.kept {
             let _ = std::fs::remove_file(&self.path);
         }
-        if let Some(slot) = self.slot {
-            LIVE[slot].store(std::ptr::null_mut(), Ordering::SeqCst);
-        }
+        release(self.slot);
+    }
+}
+
+/// Frees a slot that [`register`] gave.
+fn release(slot: Option<usize>) {
+    if let Some(slot) = slot {
+        LIVE[slot].store(std::ptr::null_mut(), Ordering::SeqCst);
     }
 }
 
