@@ -16,6 +16,7 @@
 #   bash scripts/gpu.sh parents [trials]               # BFS levels against BFS with parents, GPU and every CPU core
 #   bash scripts/gpu.sh multi [gpus]                   # a multi-GPU host: the multi-GPU tests
 #   bash scripts/gpu.sh scaling [gpus] [trials]        # a multi-GPU host: 1 against N GPUs, with the exchanges' share
+#   bash scripts/gpu.sh bigger [gpus] [limit]          # a multi-GPU host: a graph over one GPU's limit, every algorithm validated
 #
 # Shared settings (environment): BIN, the CLI (.gpu/bin/simdx); GRAPHS, the folder of generated graphs,
 # made once and reused by every subcommand (/tmp/simdx-graphs); OUT, where JSON reports go (/tmp).
@@ -289,13 +290,36 @@ scaling_run() {
     grep -E "backend cuda|simdx profile|error" | sed "s/.*backend cuda/cuda/"
 }
 
+# Issue 55's graph bigger than one GPU: with each GPU limited to `limit` bytes (--device-memory-limit,
+# 24G), $BIGGER_GRAPH (kron:26:w) first on one GPU, which must refuse it, then on `gpus` GPUs with each
+# of ALGOS (bfs sssp pr wcc kcore) validated (the checks run on the host's cores: a few seconds to a
+# minute each at kron:26). Each line is printed as it comes.
+bigger() {
+  local count=${1:-2} limit=${2:-24G} algo extra started
+  local spec=${BIGGER_GRAPH:-kron:26:w}
+  local file="$graphs/$(name_of "$spec").sxg"
+  export NCCL_NVLS_ENABLE=0
+  generate "$spec"
+  echo "== bfs $spec on 1 GPU limited to $limit (must be refused)"
+  "$bin" --device-memory-limit "$limit" run bfs "$file" --backend cuda --gpus 1 2>&1 | tail -2
+  for algo in ${ALGOS:-bfs sssp pr wcc kcore}; do
+    extra=()
+    [ "$algo" = pr ] && extra=(--tolerance 1e-7)
+    echo "== $algo $spec on $count GPUs limited to $limit each"
+    started=$SECONDS
+    "$bin" --device-memory-limit "$limit" run "$algo" "$file" --backend cuda --gpus "$count" --validate \
+      "${extra[@]}" 2>&1 | grep -Ev "^simdx profile"
+    echo "(the process took $((SECONDS - started)) s)"
+  done
+}
+
 command=${1:-}
 [ $# -gt 0 ] && shift
 case "$command" in
-prune | tests | record | modes | sanitize | filters | pagerank | versus | parents | multi | scaling) "$command" "$@" ;;
+prune | tests | record | modes | sanitize | filters | pagerank | versus | parents | multi | scaling | bigger) "$command" "$@" ;;
 sssp-delta) sssp_delta "$@" ;;
 *)
-  echo "usage: bash scripts/gpu.sh prune | tests | record | modes | sanitize | filters | pagerank | sssp-delta | versus BEFORE AFTER | parents [trials] | multi [gpus] | scaling [gpus] [trials] (the script's header says more)" >&2
+  echo "usage: bash scripts/gpu.sh prune | tests | record | modes | sanitize | filters | pagerank | sssp-delta | versus BEFORE AFTER | parents [trials] | multi [gpus] | scaling [gpus] [trials] | bigger [gpus] [limit] (the script's header says more)" >&2
   exit 2
   ;;
 esac
