@@ -13,8 +13,10 @@ use simdx_core::{Graph, VertexId};
 pub fn union_find_components(graph: &Graph) -> Vec<u32> {
     let n = graph.num_vertices();
     let parent: Vec<AtomicU32> = (0..n as u32).into_par_iter().map(AtomicU32::new).collect();
+    // An undirected graph holds each edge both ways: one of them is enough.
+    let directed = graph.is_directed();
     (0..n as VertexId).into_par_iter().for_each(|u| {
-        for &v in graph.out_neighbors(u) {
+        for &v in graph.out_neighbors(u).iter().filter(|&&v| directed || v < u) {
             union(&parent, u, v);
         }
     });
