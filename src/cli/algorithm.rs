@@ -310,7 +310,8 @@ impl Algorithm {
                 };
                 let (run, times) = trials(runner, &program, count)?;
                 let validation = check(validate, || {
-                    verify::pagerank(graph, &program, &run.values, allowed).map(|l1| format!(" (L1 distance at most {l1:.2e})"))
+                    verify::pagerank(graph, &program, &run.values, allowed)
+                        .map(|l1| format!(" (L1 distance at most {l1:.2e})"))
                 });
                 Ok(Outcome { values: Values::F64(run.values), times, stats: run.stats, source: None, validation })
             }

@@ -107,9 +107,8 @@ pub fn sssp_from<D: Distance>(graph: &Graph, sources: &[VertexId], distances: &[
     if let Some(why) = arc_rule {
         return Err(why);
     }
-    let ungiven = (0..n).into_par_iter().find_first(|&v| {
-        distances[v].reached().is_some() && !given[v].load(Ordering::Relaxed)
-    });
+    let ungiven =
+        (0..n).into_par_iter().find_first(|&v| distances[v].reached().is_some() && !given[v].load(Ordering::Relaxed));
     match ungiven {
         Some(v) => Err(format!(
             "vertex {v} has distance {}, but no in-arc from a reached vertex gives it that distance",
