@@ -13,7 +13,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let k = 16;
     let run = engine.run(&KCore { k }, &graph)?;
     let inside = run.values.iter().filter(|&&degree| degree >= k).count();
-    let cores = core_numbers(graph.num_vertices(), |program| engine.run(program, &graph).map(|r| r.values))?;
+    let cores = core_numbers(|program| engine.run(program, &graph).map(|r| r.values))?;
     let degeneracy = cores.iter().max().copied().unwrap_or(0);
     println!(
         "kcore on {spec}: {inside} of {} vertices in the {k}-core ({:.2} ms); largest core number {degeneracy}",

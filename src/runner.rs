@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use simdx_core::acc::DeviceProgram;
-use simdx_core::engine::{Engine, EngineError, Run, RunOptions};
+use simdx_core::engine::{Engine, EngineError, Run, RunOptions, RunStats};
 use simdx_core::intersect::Intersections;
 use simdx_core::multi_source::Searches;
 use simdx_core::strong::StrongComponents;
@@ -316,6 +316,47 @@ impl<'g> Runner<'g> {
         let tree = self.run(&crate::algos::BfsTree { source })?;
         let parents = crate::algos::bfs_tree::parents(&tree.values);
         Ok((Run { values: crate::algos::bfs_tree::levels(&tree.values), stats: tree.stats }, parents))
+    }
+
+    /// The core number of every vertex (the largest `k` whose k-core holds it; degrees in arcs as
+    /// stored, as [`KCore`](crate::algos::KCore) counts them, so prepare a directed graph in its
+    /// [`undirected`](crate::algos::undirected()) form). On the CPU by parallel peeling in levels
+    /// (`Engine::core_numbers`; the statistics hold its time only); on GPUs by one k-core run per
+    /// distinct core number ([`algos::core_numbers`](crate::algos::core_numbers())), whose iterations
+    /// and times the statistics add up.
+    ///
+    /// ```
+    /// use simdx::{Backend, Runner};
+    /// use simdx::gen::GeneratorSpec;
+    ///
+    /// let graph = GeneratorSpec::parse("grid:4x4").unwrap().generate(1).unwrap();
+    /// let runner = Runner::new(&graph, Backend::Auto).unwrap();
+    /// let (cores, _) = runner.core_numbers().unwrap();
+    /// assert!(cores.iter().all(|&c| c == 2));
+    /// ```
+    pub fn core_numbers(&self) -> Result<(Vec<u32>, RunStats), RunError> {
+        match &self.prepared {
+            Prepared::Cpu(engine, graph) => {
+                let run = engine.core_numbers(graph)?;
+                Ok((run.values, run.stats))
+            }
+            #[cfg(feature = "cuda")]
+            Prepared::Cuda(..) => self.core_numbers_by_k_cores(),
+        }
+    }
+
+    /// [`Runner::core_numbers`] by one k-core run per distinct core number, their statistics added up.
+    #[cfg(feature = "cuda")]
+    fn core_numbers_by_k_cores(&self) -> Result<(Vec<u32>, RunStats), RunError> {
+        let mut total = RunStats::default();
+        let cores = crate::algos::core_numbers(|program| {
+            let run = self.run(program)?;
+            total.time += run.stats.time;
+            total.graph_edges = run.stats.graph_edges;
+            total.iterations.extend(run.stats.iterations);
+            Ok::<_, RunError>(run.values)
+        })?;
+        Ok((cores, total))
     }
 
     /// The prepared graph's multi-source traversal (many breadth-first searches at once) and Brandes'

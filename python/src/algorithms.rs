@@ -6,13 +6,11 @@ use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use simdx::acc::{DeviceProgram, VertexData};
-use simdx::algos::{
-    core_numbers, Bfs, Bp, KCore, Mlp, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp, Wcc, WideSssp,
-};
+use simdx::algos::{Bfs, Bp, KCore, Mlp, MultiSourceBfs, MultiSourceSssp, PageRank, Ppr, Spmv, Sssp, Wcc, WideSssp};
 use simdx::engine::{Direction, FilterUsed, Run, RunOptions, RunStats};
 use simdx::intersect::{IntersectError, Intersections};
 use simdx::multi_source::{MultiSourceError, MultiStats, Searches, Traversal};
-use simdx::{Backend, Graph, RunError, Runner, VertexId};
+use simdx::{Backend, Graph, Runner, VertexId};
 
 use crate::errors::{simdx_error, value_error};
 use crate::graph::{NativeGraph, Ran, Runners};
@@ -215,7 +213,8 @@ pub fn wcc<'py>(
 }
 
 /// With `k`: whether each vertex is in the k-core (`bool`); without: each vertex's core number
-/// (`int64`), from one k-core run per distinct core number (the statistics are those of all runs).
+/// (`int64`), by `Runner::core_numbers` (on the CPU one parallel peeling, on GPUs one k-core run per
+/// distinct core number, the statistics those of all runs).
 #[pyfunction]
 #[pyo3(signature = (graph, k, backend, options=None))]
 pub fn kcore<'py>(
@@ -232,18 +231,7 @@ pub fn kcore<'py>(
         return Ok((PyArray1::from_vec(py, inside).into_any(), stats(py, &run.stats, &ran)?));
     }
     let (backend, gpus, options) = program_options(backend, options)?;
-    let n = sym.num_vertices();
-    let decompose = |runner: &Runner<'static>| -> Result<(Vec<u32>, RunStats), RunError> {
-        let mut total = RunStats::default();
-        let cores = core_numbers(n, |program| {
-            let run = runner.run(program)?;
-            total.time += run.stats.time;
-            total.graph_edges = run.stats.graph_edges;
-            total.iterations.extend(run.stats.iterations);
-            Ok::<_, RunError>(run.values)
-        })?;
-        Ok((cores, total))
-    };
+    let decompose = |runner: &Runner<'static>| runner.core_numbers();
     let ((cores, total), ran) = py.detach(|| runners.on(sym, backend, gpus, options, decompose))?;
     let cores: Vec<i64> = cores.iter().map(|&c| i64::from(c)).collect();
     Ok((PyArray1::from_vec(py, cores).into_any(), stats(py, &total, &ran)?))

@@ -53,14 +53,15 @@ impl Program for KCore {
     }
 }
 
-/// The core number of every vertex of an `n`-vertex graph (the largest `k` whose k-core holds it),
-/// by peeling for increasing `k`: `run` runs a [`KCore`] on the graph (on any backend). When the
-/// k-core's smallest degree is `m >= k`, it is also the m-core, so the next `k` tried is `m + 1`:
-/// one run per distinct core number, plus one.
-pub fn core_numbers<E>(n: usize, mut run: impl FnMut(&KCore) -> Result<Vec<u32>, E>) -> Result<Vec<u32>, E> {
-    let (mut core, mut k) = (vec![0; n], 1u32);
+/// The core number of every vertex (the largest `k` whose k-core holds it), by peeling for
+/// increasing `k`: `run` runs a [`KCore`] on the graph (on any backend). When the k-core's smallest
+/// degree is `m >= k`, it is also the m-core, so the next `k` tried is `m + 1`: one run per distinct
+/// core number, plus one. (The CPU backend peels all levels in one go: `Runner::core_numbers`.)
+pub fn core_numbers<E>(mut run: impl FnMut(&KCore) -> Result<Vec<u32>, E>) -> Result<Vec<u32>, E> {
+    let (mut core, mut k) = (Vec::new(), 1u32);
     loop {
         let degree = run(&KCore { k })?;
+        core.resize(degree.len(), 0);
         let Some(m) = degree.iter().copied().filter(|&d| d >= k).min() else { return Ok(core) };
         core.iter_mut().zip(&degree).filter(|(_, &d)| d >= k).for_each(|(c, _)| *c = m);
         match m.checked_add(1) {

@@ -12,9 +12,9 @@
 //!   programs through these traits;
 //! * many breadth-first searches at once and the search programs they run ([`multi_source`],
 //!   [`search_program`]), and Brandes' dependency accumulation for betweenness ([`dependencies`]);
-//! * edge computations on sorted neighbour lists (triangles, Jaccard: [`intersect`]) and strongly
-//!   connected components ([`strong`]), and Louvain communities ([`louvain`]), which are not vertex
-//!   programs.
+//! * edge computations on sorted neighbour lists (triangles, Jaccard: [`intersect`]), strongly
+//!   connected components ([`strong`]), Louvain communities ([`louvain`]) and core numbers by peeling
+//!   in levels ([`cores`]), which are not vertex programs.
 //!
 //! ```
 //! use simdx_core::gen::GeneratorSpec;
@@ -26,6 +26,7 @@
 #![warn(missing_docs)]
 
 pub mod acc;
+pub mod cores;
 pub(crate) mod cpu;
 pub mod dependencies;
 pub mod engine;

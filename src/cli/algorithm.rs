@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 
 use simdx::Runner;
 use simdx_algos::{bp, mlp, sssp, Bp, Mlp, MultiSourceBfs, MultiSourceSssp, WideSssp};
-use simdx_algos::{core_numbers, undirected, verify, Bfs, KCore, PageRank, Ppr, Spmv, Sssp, Wcc};
+use simdx_algos::{undirected, verify, Bfs, KCore, PageRank, Ppr, Spmv, Sssp, Wcc};
 use simdx_core::acc::VertexData;
 use simdx_core::engine::RunStats;
 use simdx_core::io::vertex_values::{parse_vertex_set, read_vertex_values};
@@ -332,7 +332,7 @@ impl Algorithm {
                 let own = on_undirected(runner, &sym, graph)?;
                 let runner = own.as_ref().unwrap_or(runner);
                 if params.all {
-                    let (cores, times, stats) = core_trials(runner, sym.num_vertices(), count)?;
+                    let (cores, times, stats) = core_trials(runner, count)?;
                     let validation = check(validate, || {
                         let largest = cores.iter().max().copied().unwrap_or(0);
                         verify::core_decomposition(graph, &cores).map(|()| format!(" (largest core number {largest})"))
@@ -673,20 +673,14 @@ fn on_undirected<'h>(runner: &Runner<'_>, sym: &'h Graph, graph: &Graph) -> Resu
     Ok(Some(runner.for_graph(sym)?))
 }
 
-/// `count` core decompositions of an `n`-vertex graph ([`core_numbers`]: one k-core run per distinct
-/// core number, plus one); a trial's time and statistics are those of all its runs together.
-fn core_trials(runner: &Runner<'_>, n: usize, count: u32) -> Result<(Vec<u32>, Vec<Duration>, RunStats), CliError> {
+/// `count` core decompositions ([`Runner::core_numbers`]: on the CPU one parallel peeling, on GPUs
+/// one k-core run per distinct core number); a trial's time and statistics are those of all its
+/// runs together.
+fn core_trials(runner: &Runner<'_>, count: u32) -> Result<(Vec<u32>, Vec<Duration>, RunStats), CliError> {
     let mut times = Vec::new();
     let mut last = (Vec::new(), RunStats::default());
     for _ in 0..count {
-        let mut stats = RunStats::default();
-        let cores = core_numbers(n, |program| {
-            let run = runner.run(program)?;
-            stats.iterations.extend(run.stats.iterations);
-            stats.time += run.stats.time;
-            stats.graph_edges = run.stats.graph_edges;
-            Ok::<_, CliError>(run.values)
-        })?;
+        let (cores, stats) = runner.core_numbers()?;
         times.push(stats.time);
         last = (cores, stats);
     }

@@ -161,7 +161,7 @@ fn kcore_of_a_clique_with_a_tail() {
     let inside: Vec<bool> = run.values.iter().map(|&d| d >= 3).collect();
     assert_eq!(inside, [true, true, true, true, true, false, false, false, false, false, false]);
     assert!(run.values[..5].iter().all(|&d| d == 4), "{:?}", run.values);
-    let cores = core_numbers(g.num_vertices(), |p| Engine::default().run(p, &g).map(|r| r.values)).unwrap();
+    let cores = core_numbers(|p| Engine::default().run(p, &g).map(|r| r.values)).unwrap();
     assert_eq!(cores, [4, 4, 4, 4, 4, 2, 2, 2, 2, 2, 1]);
 }
 
@@ -172,8 +172,10 @@ fn core_numbers_match_serial_peeling() {
         let sym = undirected(&g);
         for options in few {
             let engine = Engine::new(options);
-            let cores = core_numbers(sym.num_vertices(), |p| engine.run(p, &sym).map(|r| r.values)).unwrap();
+            let cores = core_numbers(|p| engine.run(p, &sym).map(|r| r.values)).unwrap();
             verify::core_decomposition(&g, &cores).unwrap_or_else(|e| panic!("{name}, {options:?}: {e}"));
+            let peeled = engine.core_numbers(&sym).unwrap();
+            assert_eq!(peeled.values, cores, "{name}, {options:?}: the engine's peeling in levels");
         }
     }
 }

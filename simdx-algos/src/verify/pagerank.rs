@@ -14,7 +14,7 @@ pub fn serial_pagerank(graph: &Graph, params: &PageRank) -> Vec<f64> {
 }
 
 /// Checks that `ranks` are within `max_l1` (sum of absolute differences) of PageRank's fixed point,
-/// by parallel steps of the power iteration from them (see [`super::fixed_point`]); returns an upper
+/// by parallel steps of the power iteration from them (module `verify::fixed_point`); returns an upper
 /// bound on their L1 distance from it.
 pub fn pagerank(graph: &Graph, params: &PageRank, ranks: &[f64], max_l1: f64) -> Result<f64, String> {
     let n = graph.num_vertices();

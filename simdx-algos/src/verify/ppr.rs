@@ -41,7 +41,7 @@ pub(crate) fn power_iteration(graph: &Graph, d: f64, p: &[f64], tolerance: f64, 
 }
 
 /// Checks that `ranks` are within `max_l1` (L1) of personalized PageRank's fixed point, by parallel
-/// steps of the power iteration from them (see [`super::fixed_point`]); returns an upper bound on
+/// steps of the power iteration from them (module `verify::fixed_point`); returns an upper bound on
 /// their L1 distance from it.
 pub fn ppr(graph: &Graph, params: &Ppr, ranks: &[f64], max_l1: f64) -> Result<f64, String> {
     super::fixed_point::within(graph, params.damping, params.personalization.as_slice(), ranks, max_l1)

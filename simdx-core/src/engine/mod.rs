@@ -11,6 +11,7 @@ pub use crate::run::stats::{Direction, FilterUsed, IterationStats, RunStats};
 pub use crate::run::{linking, options, policy, promise, stats, EngineError, Run};
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use crate::acc::{Apply, CombineKind, CombineOp, ProgramHints};
 use crate::cpu::senders::{RoundSenders, Senders};
@@ -97,14 +98,32 @@ impl Engine {
     ) -> Result<(Run<P::Value>, Option<Senders>), EngineError> {
         crate::run::policy::validate(&self.options)?;
         crate::acc::check_lengths(program, graph.num_vertices())?;
-        let run = || crate::cpu::run(program, graph, &self.options, &self.threads, senders);
+        self.on_threads(|| crate::cpu::run(program, graph, &self.options, &self.threads, senders))
+    }
+
+    /// The core number of every vertex of `graph` (degrees counted in arcs as stored, as the `KCore`
+    /// program counts them; give a directed graph in undirected form) by parallel peeling in levels
+    /// ([`crate::cores`]) on this engine's threads. The run's statistics hold its time only.
+    pub fn core_numbers(&self, graph: &Graph) -> Result<Run<u32>, EngineError> {
+        crate::run::policy::validate(&self.options)?;
+        self.on_threads(|| {
+            let start = Instant::now();
+            let values = crate::cores::core_numbers(graph);
+            let stats = RunStats { time: start.elapsed(), graph_edges: graph.num_edges(), ..RunStats::default() };
+            Ok(Run { values, stats })
+        })
+    }
+
+    /// `work` on the engine's pool of [`RunOptions::threads`] threads, or on a thread of rayon's
+    /// global pool.
+    fn on_threads<T: Send>(&self, work: impl FnOnce() -> Result<T, EngineError> + Send) -> Result<T, EngineError> {
         match self.options.threads {
             // Run on a pool thread, so that small parallel loops run inline instead of waking workers.
-            None => rayon::scope(|_| run()),
+            None => rayon::scope(|_| work()),
             Some(threads) => {
                 let pool =
                     self.threads.pool(threads).map_err(|e| EngineError::Threads { threads, message: e.to_string() })?;
-                pool.install(run)
+                pool.install(work)
             }
         }
     }
