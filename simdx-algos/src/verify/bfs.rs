@@ -107,35 +107,64 @@ fn show(level: u32) -> String {
     }
 }
 
-/// Checks a BFS parent tree from `source` by Graph500's rules, with `levels` from
-/// [`serial_bfs`]: the source is its own parent; every reached vertex other than the source has a
-/// parent `p` with an arc `p -> v` and `level[p] + 1 == level[v]` (so the tree has no cycle and its
-/// depths are the levels); every unreached vertex has no parent (`u32::MAX`), so all and only the
-/// reachable vertices are in the tree; along every arc the levels of reached ends differ by at most
-/// one (which [`serial_bfs`]'s levels hold by construction).
+/// Checks a BFS parent tree from `source` by Graph500's rules, in parallel: the source is its own
+/// parent; every other vertex with a parent `p` (not `u32::MAX`) has an arc `p -> v` from a vertex
+/// with a parent itself; following parents leads every such vertex to the source (no cycle); and
+/// the tree's depths are the BFS levels, checked exactly by [`bfs`] (with `u32::MAX`, unreached,
+/// for the vertices without a parent): so all and only the reachable vertices are in the tree, each
+/// parent is one level closer, and along every arc the levels differ by at most one.
 pub fn bfs_tree(graph: &Graph, source: VertexId, parents: &[u32]) -> Result<(), String> {
     let n = graph.num_vertices();
     if parents.len() != n {
         return Err(format!("{} parents for {n} vertices", parents.len()));
     }
-    let levels = serial_bfs(graph, source);
     if parents[source as usize] != source {
         return Err(format!("the source {source} has parent {}, not itself", parents[source as usize]));
     }
-    for v in (0..n as VertexId).filter(|&v| v != source) {
-        let (p, level) = (parents[v as usize], levels[v as usize]);
-        match (level, p) {
-            (UNREACHED, UNREACHED) => {}
-            (UNREACHED, p) => return Err(format!("vertex {v} is unreachable but has parent {p}")),
-            (_, UNREACHED) => return Err(format!("vertex {v} is reachable (level {level}) but has no parent")),
-            (_, p) if p as usize >= n || graph.out_neighbors(p).binary_search(&v).is_err() => {
-                return Err(format!("vertex {v}'s parent {p} has no arc to it"))
-            }
-            (_, p) if levels[p as usize] + 1 != level => {
-                return Err(format!("vertex {v} (level {level}) has parent {p} at level {}", levels[p as usize]))
-            }
-            _ => {}
+    let no_arc = (0..n as VertexId).into_par_iter().find_map_first(|v| {
+        let p = parents[v as usize];
+        if v == source || p == UNREACHED {
+            return None;
         }
+        if p as usize >= n || parents[p as usize] == UNREACHED {
+            return Some(format!("vertex {v}'s parent {p} is not in the tree"));
+        }
+        graph.out_neighbors(p).binary_search(&v).is_err().then(|| format!("vertex {v}'s parent {p} has no arc to it"))
+    });
+    if let Some(why) = no_arc {
+        return Err(why);
     }
-    Ok(())
+    let depths = tree_depths(source, parents)?;
+    bfs(graph, source, &depths).map_err(|why| format!("the tree's depths are not the BFS levels: {why}"))
+}
+
+/// Each vertex's depth in the tree of `parents` (`u32::MAX` where it has no parent), by pointer
+/// jumping: each round every vertex's pointer moves to its pointer's pointer, adding that one's
+/// distance, so after `r` rounds it has climbed `2^r` parents or reached the source. A pointer that
+/// has not reached the source after as many rounds as `n` has bits goes round a cycle.
+fn tree_depths(source: VertexId, parents: &[u32]) -> Result<Vec<u32>, String> {
+    let n = parents.len();
+    let start = |v: usize| match parents[v] {
+        _ if v == source as usize => (0, source),
+        UNREACHED => (UNREACHED, source),
+        p => (1, p),
+    };
+    let (mut depth, mut up): (Vec<u32>, Vec<u32>) = (0..n).into_par_iter().map(start).unzip();
+    for _ in 0..=usize::BITS - n.leading_zeros() {
+        if up.par_iter().all(|&u| u == source) {
+            return Ok(depth);
+        }
+        (depth, up) = (0..n)
+            .into_par_iter()
+            .map(|v| match depth[v] {
+                UNREACHED => (UNREACHED, source),
+                // Capped below `UNREACHED`: a cycle's depths double each round.
+                d => (d.saturating_add(depth[up[v] as usize]).min(UNREACHED - 1), up[up[v] as usize]),
+            })
+            .unzip();
+    }
+    match up.par_iter().position_first(|&u| u != source) {
+        Some(v) => Err(format!("following parents from vertex {v} never reaches the source {source}")),
+        None => Ok(depth),
+    }
 }

@@ -43,6 +43,44 @@ fn bfs_levels_are_checked_exactly() {
 }
 
 #[test]
+fn parent_trees_are_checked_by_graph500s_rules() {
+    // 0 - 1 - 2 and, apart, 3 - 4: parents 0, 0, 1, none, none.
+    let edges = EdgeList { num_vertices: 5, src: vec![0, 1, 3], dst: vec![1, 2, 4], weights: None };
+    let graph = GraphBuilder::new().build(edges).unwrap();
+    let none = UNREACHED;
+    bfs_tree(&graph, 0, &[0, 0, 1, none, none]).unwrap();
+    for wrong in [
+        [1, 0, 1, none, none],    // the source's parent is not itself
+        [0, 0, 0, none, none],    // no arc 0 -> 2
+        [0, 2, 1, none, none],    // 1 and 2 each other's parents: never back to the source
+        [0, 0, 1, 4, 3],          // the unreachable 3 and 4 in the tree, as a cycle
+        [0, 0, none, none, none], // the reachable 2 left out
+    ] {
+        assert!(bfs_tree(&graph, 0, &wrong).is_err(), "{wrong:?} accepted");
+    }
+    for spec in ["kron:9", "kron:9:d", "grid:12x12"] {
+        let graph = generated(spec);
+        let levels = serial_bfs(&graph, 0);
+        let parents: Vec<u32> = (0..graph.num_vertices() as VertexId)
+            .map(|v| match levels[v as usize] {
+                0 => 0,
+                UNREACHED => UNREACHED,
+                l => *graph.in_neighbors(v).iter().find(|&&u| levels[u as usize].wrapping_add(1) == l).unwrap(),
+            })
+            .collect();
+        bfs_tree(&graph, 0, &parents).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        // A parent at the vertex's own level (an arc, but not a BFS tree's).
+        let shortcut = (0..parents.len())
+            .find(|&v| levels[v] >= 2 && graph.in_neighbors(v as u32).iter().any(|&u| levels[u as usize] == levels[v]));
+        if let Some(v) = shortcut {
+            let mut wrong = parents.clone();
+            wrong[v] = *graph.in_neighbors(v as u32).iter().find(|&&u| levels[u as usize] == levels[v]).unwrap();
+            assert!(bfs_tree(&graph, 0, &wrong).is_err(), "{spec}: vertex {v}'s parent at its own level accepted");
+        }
+    }
+}
+
+#[test]
 fn sssp_distances_are_checked_exactly() {
     for spec in ["kron:9:w", "kron:9:d:w", "grid:12x12:w", "urand:9:1:w"] {
         let graph = generated(spec);
