@@ -3,9 +3,9 @@
 //! checked in seconds on a multicore host: BFS levels and SSSP distances by rules that only the true
 //! ones satisfy (Graph500's for BFS; SSSP falls back to Dijkstra when a weight is 0), PageRank and
 //! personalized PageRank within an L1 allowance of their fixed point, bounded by steps of the power
-//! iteration from the ranks, WCC exactly against a parallel union-find. k-core and core numbers are
-//! checked exactly against linear-time serial peelings; BFS parent trees by Graph500's rules against
-//! a serial BFS; SpMV within a relative tolerance of a direct `f64` loop; belief propagation within a
+//! iteration from the ranks, WCC exactly against a parallel union-find, BFS parent trees by
+//! Graph500's rules (their depths checked as levels). k-core and core numbers are checked exactly
+//! against linear-time serial peelings; SpMV within a relative tolerance of a direct `f64` loop; belief propagation within a
 //! relative tolerance of a direct `f64` loop over in-edges, and the MLP forward pass within a relative
 //! tolerance of a dense matrix product per layer in `f64`; the multi-search applications (levels from
 //! each source, closeness, eccentricity) against one serial search per source; triangles and Jaccard
