@@ -507,7 +507,7 @@ fn intersecting<'py, T: Send>(
         })
     })?;
     let values = result.map_err(|e| intersect_error(what, e))?;
-    let run = RunStats { iterations: Vec::new(), time, graph_edges: g.num_edges() };
+    let run = RunStats { time, graph_edges: g.num_edges(), ..RunStats::default() };
     Ok((values, stats(py, &run, &ran)?))
 }
 
@@ -601,7 +601,7 @@ pub fn scc<'py>(
     })?;
     let (components, found) = result.map_err(simdx_error)?;
     let components: Vec<i64> = components.iter().map(|&c| i64::from(c)).collect();
-    let run = RunStats { iterations: Vec::new(), time, graph_edges: g.num_edges() };
+    let run = RunStats { time, graph_edges: g.num_edges(), ..RunStats::default() };
     let dict = stats(py, &run, &ran)?;
     dict.set_item("trimmed", found.trimmed)?;
     dict.set_item("pivot_component", found.pivot_component)?;
@@ -667,7 +667,8 @@ fn chosen(graph: &Graph, vertices: Option<PyReadonlyArray1<'_, i64>>) -> PyResul
 
 /// The statistics of a multi-source traversal, as [`stats`] gives them.
 fn multi_stats<'py>(py: Python<'py>, graph: &Graph, stats: MultiStats, ran: &Ran) -> PyResult<Bound<'py, PyDict>> {
-    let run = RunStats { iterations: stats.levels, time: stats.time, graph_edges: graph.num_edges() };
+    let run =
+        RunStats { iterations: stats.levels, time: stats.time, graph_edges: graph.num_edges(), ..RunStats::default() };
     let dict = self::stats(py, &run, ran)?;
     dict.set_item("batches", stats.batches)?;
     Ok(dict)

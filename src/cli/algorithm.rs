@@ -519,7 +519,8 @@ fn multi_search(
         },
         _ => Ok(String::new()),
     });
-    let stats = RunStats { iterations: stats.levels, time: stats.time, graph_edges: graph.num_edges() };
+    let stats =
+        RunStats { iterations: stats.levels, time: stats.time, graph_edges: graph.num_edges(), ..RunStats::default() };
     Ok(Outcome { values, times, stats, source: None, validation })
 }
 
@@ -570,7 +571,7 @@ fn edge_computation(
         _ => unreachable!("these give components, a count, per-vertex counts or pairs"),
     });
     let time = times.last().copied().unwrap_or_default();
-    let stats = RunStats { iterations: Vec::new(), time, graph_edges: graph.num_edges() };
+    let stats = RunStats { time, graph_edges: graph.num_edges(), ..RunStats::default() };
     Ok(Outcome { values, times, stats, source: None, validation })
 }
 
@@ -602,7 +603,7 @@ fn louvain(
             .map(|k| format!(" ({k} communities, modularity recomputed, no merger gains)"))
     });
     let time = times.last().copied().unwrap_or_default();
-    let stats = RunStats { iterations: Vec::new(), time, graph_edges: graph.num_edges() };
+    let stats = RunStats { time, graph_edges: graph.num_edges(), ..RunStats::default() };
     let values = Values::Communities { labels: found.labels, count: found.count, modularity: found.modularity };
     Ok(Outcome { values, times, stats, source: None, validation })
 }

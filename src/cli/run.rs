@@ -384,6 +384,14 @@ fn report(
                 it.time.as_secs_f64() * 1e3
             )?;
         }
+        let traded = stats.exchanges;
+        if traded != Default::default() {
+            let (packets, full) = (traded.packets, traded.full);
+            writeln!(
+                out,
+                "exchanges between the shares: {packets} steps in one round of packets, {full} the long way"
+            )?;
+        }
     }
     if validated.is_some() {
         match &outcome.validation {

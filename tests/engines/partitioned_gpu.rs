@@ -37,6 +37,8 @@ fn check_programs(g: &Graph, whole: &DeviceGraph, parted: &PartitionedGraph) {
         let what = format!("{} shares, {opts:?}", parted.parts());
         let bfs = engine.run_partitioned(&Bfs { source }, parted).unwrap();
         verify::bfs(g, source, &bfs.values).unwrap_or_else(|e| panic!("bfs, {what}: {e}"));
+        let traded = bfs.stats.exchanges.packets + bfs.stats.exchanges.full;
+        assert!(traded > 0 || bfs.stats.iterations.len() < 2, "bfs, {what}: its steps traded nothing");
         assert_eq!(bfs.values, engine.run(&Bfs { source }, whole).unwrap().values, "bfs, {what}");
         let tree = engine.run_partitioned(&BfsTree { source }, parted).unwrap();
         let parents = simdx_algos::bfs_tree::parents(&tree.values);
@@ -60,6 +62,8 @@ fn check_programs(g: &Graph, whole: &DeviceGraph, parted: &PartitionedGraph) {
             let sssp = Sssp { source, delta: default_delta(g) };
             let d = engine.run_partitioned(&sssp, parted).unwrap();
             verify::sssp(g, source, &d.values).unwrap_or_else(|e| panic!("sssp, {what}: {e}"));
+            // Its first step reaches the source's few neighbours: a packet holds them.
+            assert!(d.stats.exchanges.packets > 0, "sssp, {what}: no step traded its changes in packets");
             assert_eq!(d.values, engine.run(&sssp, whole).unwrap().values, "sssp, {what}");
         }
     }

@@ -7,7 +7,7 @@ pub use crate::run::options::{
     DegreeClasses, DirectionPolicy, FilterPolicy, FusionPolicy, LabelPolicy, RunOptions, ASYNC_AFTER_ITERATIONS,
     MAX_THREADS,
 };
-pub use crate::run::stats::{Direction, FilterUsed, IterationStats, RunStats};
+pub use crate::run::stats::{Direction, FilterUsed, IterationStats, RunStats, StepExchanges};
 pub use crate::run::{linking, options, policy, promise, stats, EngineError, Run};
 
 use std::sync::Arc;

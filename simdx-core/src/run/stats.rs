@@ -1,5 +1,5 @@
 //! [`RunStats`]: what a run did, iteration by iteration — direction, filter, frontier size, edges
-//! touched and time — with totals and edges per second.
+//! touched and time — with totals and edges per second, and how a partitioned run's steps exchanged.
 
 use std::time::Duration;
 
@@ -54,6 +54,18 @@ pub struct RunStats {
     /// Edges of the graph (arcs for directed graphs, unordered pairs for undirected ones), the
     /// numerator of the conventional GTEPS figure.
     pub graph_edges: u64,
+    /// How the steps of a run split over several shares (GPUs) traded their changes; zero otherwise.
+    pub exchanges: StepExchanges,
+}
+
+/// How the steps of a partitioned run traded their changes between the shares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct StepExchanges {
+    /// Steps whose changes (values, next frontier, waiting flag) went in one round of packets.
+    pub packets: u32,
+    /// Steps that traded the long way: a reduction of counts, the changed values (as pairs or whole),
+    /// then the frontier bitmap; also those whose packets turned out too small.
+    pub full: u32,
 }
 
 impl RunStats {

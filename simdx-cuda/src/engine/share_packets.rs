@@ -68,6 +68,7 @@ impl<P: DeviceProgram> HostRun<'_, P> {
         self.len = c[NEXT_LEN] as u32;
         self.pending_maybe = c[PENDING] > 0;
         self.prepared = None;
+        self.stats.exchanges.packets += 1;
         Ok(true)
     }
 }

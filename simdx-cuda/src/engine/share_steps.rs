@@ -166,6 +166,7 @@ impl<P: DeviceProgram> HostRun<'_, P> {
     /// reduces whether a vertex waits in a later bucket on some share, which select leaves to it.
     pub(super) fn share_changed(&mut self, reached: u32) -> Result<(), CudaError> {
         let Some(link) = self.share.as_mut() else { return Ok(()) };
+        self.stats.exchanges.full += 1;
         let parts = link.ranges.len();
         let mut counts = vec![0u64; parts + 1];
         counts[link.exchange.part()] = u64::from(reached);
