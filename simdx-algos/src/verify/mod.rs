@@ -5,14 +5,16 @@
 //! personalized PageRank within an L1 allowance of their fixed point, bounded by steps of the power
 //! iteration from the ranks, WCC exactly against a parallel union-find, BFS parent trees by
 //! Graph500's rules (their depths checked as levels). k-core and core numbers are checked exactly
-//! against linear-time serial peelings; SpMV within a relative tolerance of a direct `f64` loop; belief propagation within a
-//! relative tolerance of a direct `f64` loop over in-edges, and the MLP forward pass within a relative
-//! tolerance of a dense matrix product per layer in `f64`; the multi-search applications (levels from
-//! each source, closeness, eccentricity) against one serial search per source; triangles and Jaccard
-//! coefficients against hash-set look-ups; strongly connected components exactly against Tarjan's
-//! algorithm; Louvain's labels by recomputing their modularity and looking for communities that
-//! would gain by merging. The serial oracles themselves (a queue BFS, Dijkstra, the power iteration)
-//! stay for tests that compare with them.
+//! against linear-time serial peelings; SpMV within a relative tolerance of a direct `f64` loop;
+//! belief propagation within a relative tolerance of a direct `f64` loop over in-edges, and the MLP
+//! forward pass within a relative tolerance of a dense matrix product per layer in `f64`; the
+//! multi-search applications (levels from each source, closeness, eccentricity) against one serial
+//! search per source, the sources in parallel; triangles and Jaccard coefficients against hash-set
+//! look-ups; strongly connected components exactly against Tarjan's algorithm; Louvain's labels by
+//! recomputing their modularity and looking for communities that would gain by merging. The serial
+//! oracles themselves (a queue BFS, Dijkstra, the power iteration) stay for tests that compare with
+//! them.
+
 mod bfs;
 mod bp;
 mod fixed_point;

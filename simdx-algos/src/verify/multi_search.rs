@@ -1,6 +1,7 @@
 //! Oracles of the multi-search applications (msbfs, closeness, harmonic, eccentricity, betweenness): one serial
-//! breadth-first search per source.
+//! breadth-first search per source, the sources spread over the host's cores.
 
+use rayon::prelude::*;
 use simdx_core::{Graph, VertexId};
 
 use super::bfs::{serial_bfs, serial_bfs_to};
@@ -13,13 +14,20 @@ pub fn levels_from_each(graph: &Graph, sources: &[VertexId], levels: &[u32]) -> 
     if levels.len() != n * k {
         return Err(format!("{} levels for {n} vertices and {k} sources", levels.len()));
     }
-    for (i, &s) in sources.iter().enumerate() {
+    first_error(sources.par_iter().enumerate().map(|(i, &s)| {
         let expected = serial_bfs(graph, s);
-        if let Some(v) = (0..n).find(|&v| levels[v * k + i] != expected[v]) {
-            return Err(format!("vertex {v} is at level {} from source {s}, not {}", levels[v * k + i], expected[v]));
+        match (0..n).find(|&v| levels[v * k + i] != expected[v]) {
+            Some(v) => {
+                Err(format!("vertex {v} is at level {} from source {s}, not {}", levels[v * k + i], expected[v]))
+            }
+            None => Ok(()),
         }
-    }
-    Ok(())
+    }))
+}
+
+/// The first error of checks made in parallel (in their order), or `Ok`.
+fn first_error(checks: impl IndexedParallelIterator<Item = Result<(), String>>) -> Result<(), String> {
+    checks.find_map_first(Result::err).map_or(Ok(()), Err)
 }
 
 /// Checks the closeness of each of `vertices` within `tolerance` (relative) of networkx's formula.
@@ -28,7 +36,7 @@ pub fn closeness(graph: &Graph, vertices: &[VertexId], values: &[f64], tolerance
         return Err(format!("{} values for {} vertices", values.len(), vertices.len()));
     }
     let n = graph.num_vertices();
-    for (&u, &got) in vertices.iter().zip(values) {
+    first_error(vertices.par_iter().zip(values).map(|(&u, &got)| {
         let reach: Vec<u64> = serial_bfs_to(graph, u).into_iter().filter(|&l| l != UNREACHED).map(u64::from).collect();
         let total: u64 = reach.iter().sum();
         let expected = if total == 0 || n < 2 {
@@ -40,8 +48,8 @@ pub fn closeness(graph: &Graph, vertices: &[VertexId], values: &[f64], tolerance
         if got != expected && (got - expected).abs() > tolerance * expected.abs() {
             return Err(format!("the closeness of vertex {u} is {got}, not {expected}"));
         }
-    }
-    Ok(())
+        Ok(())
+    }))
 }
 
 /// Checks the harmonic centrality of each of `vertices` within `tolerance` (relative) of networkx's:
@@ -50,14 +58,14 @@ pub fn harmonic(graph: &Graph, vertices: &[VertexId], values: &[f64], tolerance:
     if values.len() != vertices.len() {
         return Err(format!("{} values for {} vertices", values.len(), vertices.len()));
     }
-    for (&u, &got) in vertices.iter().zip(values) {
+    first_error(vertices.par_iter().zip(values).map(|(&u, &got)| {
         let levels = serial_bfs_to(graph, u);
         let expected: f64 = levels.iter().filter(|&&l| l != UNREACHED && l > 0).map(|&l| 1.0 / f64::from(l)).sum();
         if got != expected && (got - expected).abs() > tolerance * expected.abs() {
             return Err(format!("the harmonic centrality of vertex {u} is {got}, not {expected}"));
         }
-    }
-    Ok(())
+        Ok(())
+    }))
 }
 
 /// Checks each of `vertices`' eccentricity within what it reaches, exactly.
@@ -65,13 +73,13 @@ pub fn eccentricity(graph: &Graph, vertices: &[VertexId], values: &[u32]) -> Res
     if values.len() != vertices.len() {
         return Err(format!("{} values for {} vertices", values.len(), vertices.len()));
     }
-    for (&u, &got) in vertices.iter().zip(values) {
+    first_error(vertices.par_iter().zip(values).map(|(&u, &got)| {
         let expected = serial_bfs(graph, u).into_iter().filter(|&l| l != UNREACHED).max().unwrap_or(0);
         if got != expected {
             return Err(format!("the eccentricity of vertex {u} is {got}, not {expected}"));
         }
-    }
-    Ok(())
+        Ok(())
+    }))
 }
 
 /// Checks betweenness centrality from `sources` (scaled by [`crate::bc::networkx_scale`]) within
@@ -90,7 +98,7 @@ pub fn betweenness(
     if values.len() != n {
         return Err(format!("{} values for {n} vertices", values.len()));
     }
-    let from: Vec<(Vec<u32>, Vec<f64>)> = (0..n as VertexId).map(|u| paths_from(graph, u)).collect();
+    let from: Vec<(Vec<u32>, Vec<f64>)> = (0..n as VertexId).into_par_iter().map(|u| paths_from(graph, u)).collect();
     let mut sums = vec![0.0; n];
     for &s in sources {
         let (ds, ps) = &from[s as usize];
