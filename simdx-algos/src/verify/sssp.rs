@@ -96,9 +96,11 @@ pub fn sssp_from<D: Distance>(graph: &Graph, sources: &[VertexId], distances: &[
         let du = distances[u as usize].reached()?;
         for i in csr.range(u) {
             let (v, w) = (csr.targets()[i], u64::from(weights.get(i)));
+            // Saturated, the sum is above every distance a vertex can hold (`u64::MAX` is unreached).
+            let through_u = du.saturating_add(w);
             match distances[v as usize].reached() {
-                Some(dv) if dv == du + w => given[v as usize].store(true, Ordering::Relaxed),
-                Some(dv) if dv < du + w => {}
+                Some(dv) if dv == through_u => given[v as usize].store(true, Ordering::Relaxed),
+                Some(dv) if dv < through_u => {}
                 dv => return Some(format!("arc {u} -> {v} (weight {w}) leads from distance {du} to {}", shown(dv))),
             }
         }
