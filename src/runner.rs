@@ -356,6 +356,7 @@ impl<'g> Runner<'g> {
             total.iterations.extend(run.stats.iterations);
             total.exchanges.packets += run.stats.exchanges.packets;
             total.exchanges.full += run.stats.exchanges.full;
+            total.exchanges.whole += run.stats.exchanges.whole;
             Ok::<_, RunError>(run.values)
         })?;
         Ok((cores, total))

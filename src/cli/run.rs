@@ -386,10 +386,11 @@ fn report(
         }
         let traded = stats.exchanges;
         if traded != Default::default() {
-            let (packets, full) = (traded.packets, traded.full);
+            let (packets, full, whole) = (traded.packets, traded.full, traded.whole);
             writeln!(
                 out,
-                "exchanges between the shares: {packets} steps in one round of packets, {full} the long way"
+                "exchanges between the shares: {packets} steps in one round of packets, {full} the long way, \
+                 {whole} giving every owned value"
             )?;
         }
     }

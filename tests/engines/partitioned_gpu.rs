@@ -37,8 +37,9 @@ fn check_programs(g: &Graph, whole: &DeviceGraph, parted: &PartitionedGraph) {
         let what = format!("{} shares, {opts:?}", parted.parts());
         let bfs = engine.run_partitioned(&Bfs { source }, parted).unwrap();
         verify::bfs(g, source, &bfs.values).unwrap_or_else(|e| panic!("bfs, {what}: {e}"));
-        let traded = bfs.stats.exchanges.packets + bfs.stats.exchanges.full;
-        assert!(traded > 0 || bfs.stats.iterations.len() < 2, "bfs, {what}: its steps traded nothing");
+        let traded = bfs.stats.exchanges;
+        let steps = (traded.packets + traded.full + traded.whole) as usize;
+        assert_eq!(steps, bfs.stats.iterations.len(), "bfs, {what}: one exchange a step ({traded:?})");
         assert_eq!(bfs.values, engine.run(&Bfs { source }, whole).unwrap().values, "bfs, {what}");
         let tree = engine.run_partitioned(&BfsTree { source }, parted).unwrap();
         let parents = simdx_algos::bfs_tree::parents(&tree.values);
@@ -58,6 +59,8 @@ fn check_programs(g: &Graph, whole: &DeviceGraph, parted: &PartitionedGraph) {
         let params = PageRank { tolerance: 1e-9, ..PageRank::default() };
         let pr = engine.run_partitioned(&params, parted).unwrap();
         verify::pagerank(g, &params, &pr.values, 1e-6).unwrap_or_else(|e| panic!("pagerank, {what}: {e}"));
+        let every_step = pr.stats.exchanges.whole as usize;
+        assert_eq!(every_step, pr.stats.iterations.len(), "pagerank, {what}: each step gives every value");
         if g.is_weighted() {
             let sssp = Sssp { source, delta: default_delta(g) };
             let d = engine.run_partitioned(&sssp, parted).unwrap();

@@ -67,6 +67,7 @@ pub fn bfs_from(graph: &Graph, sources: &[VertexId], levels: &[u32]) -> Result<(
     if levels.len() != n {
         return Err(format!("{} levels for {n} vertices", levels.len()));
     }
+    no_stranger(sources, n)?;
     if let Some(&s) = sources.iter().find(|&&s| levels[s as usize] != 0) {
         return Err(format!("the source {s} has level {}, not 0", show(levels[s as usize])));
     }
@@ -99,6 +100,14 @@ fn broken_rule(graph: &Graph, is_source: &[bool], levels: &[u32], u: VertexId) -
     None
 }
 
+/// `Err` naming the first of `sources` that is not a vertex of an `n`-vertex graph.
+pub(super) fn no_stranger(sources: &[VertexId], n: usize) -> Result<(), String> {
+    match sources.iter().find(|&&s| s as usize >= n) {
+        Some(s) => Err(format!("the source {s} is not a vertex of a graph of {n}")),
+        None => Ok(()),
+    }
+}
+
 fn show(level: u32) -> String {
     if level == UNREACHED {
         "unreached".into()
@@ -118,6 +127,7 @@ pub fn bfs_tree(graph: &Graph, source: VertexId, parents: &[u32]) -> Result<(), 
     if parents.len() != n {
         return Err(format!("{} parents for {n} vertices", parents.len()));
     }
+    no_stranger(&[source], n)?;
     if parents[source as usize] != source {
         return Err(format!("the source {source} has parent {}, not itself", parents[source as usize]));
     }

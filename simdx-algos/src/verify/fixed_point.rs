@@ -17,8 +17,20 @@ const MOST_STEPS: u32 = 1000;
 /// `d` and jump vector `p`: `Ok` with an upper bound on the distance, or `Err` with why not.
 pub(crate) fn within(graph: &Graph, d: f64, p: &[f64], ranks: &[f64], max_l1: f64) -> Result<f64, String> {
     let n = graph.num_vertices();
-    if ranks.len() != n || p.len() != n {
+    if ranks.len() != n {
         return Err(format!("{} ranks for {n} vertices", ranks.len()));
+    }
+    if p.len() != n {
+        return Err(format!("a jump vector of {} values for {n} vertices", p.len()));
+    }
+    if n == 0 {
+        return Ok(0.0);
+    }
+    // The bounds hold when `T` shrinks distances by `d`: when `p` is a distribution (up to the
+    // rounding of its sum).
+    let total: f64 = p.par_iter().sum();
+    if p.par_iter().any(|&x| x.is_nan() || x < 0.0) || (total - 1.0).abs() > 1e-6 {
+        return Err(format!("the jump vector is not a distribution (its values sum to {total})"));
     }
     if !(0.0..1.0).contains(&d) {
         return Err(format!("no bound on the distance for damping {d}, which is not below 1"));

@@ -223,3 +223,15 @@ fn kcore_neighbours(graph: &Graph) -> Vec<Vec<VertexId>> {
         })
         .collect()
 }
+
+#[test]
+fn a_source_outside_the_graph_and_a_jump_vector_that_is_no_distribution_are_errors() {
+    let graph = generated("kron:6");
+    let n = graph.num_vertices() as VertexId;
+    assert!(bfs(&graph, n, &serial_bfs(&graph, 0)).is_err());
+    assert!(sssp(&graph, n + 3, &vec![0u32; n as usize]).is_err());
+    assert!(bfs_tree(&graph, n, &vec![0; n as usize]).is_err());
+    let ones = crate::Ppr { personalization: vec![1.0; n as usize].into(), ..crate::Ppr::from_seeds(n as usize, &[0]) };
+    let ranks = vec![1.0 / f64::from(n); n as usize];
+    assert!(ppr(&graph, &ones, &ranks, 1.0).unwrap_err().contains("not a distribution"));
+}

@@ -80,6 +80,7 @@ pub fn sssp_from<D: Distance>(graph: &Graph, sources: &[VertexId], distances: &[
     if distances.len() != n {
         return Err(format!("{} distances for {n} vertices", distances.len()));
     }
+    super::bfs::no_stranger(sources, n)?;
     let csr = graph.out_csr();
     let weights = weights_of::<u32>(csr)?;
     if let WeightView::PerArc(w) = &weights {

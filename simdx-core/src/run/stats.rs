@@ -58,7 +58,8 @@ pub struct RunStats {
     pub exchanges: StepExchanges,
 }
 
-/// How the steps of a partitioned run traded their changes between the shares.
+/// How the steps of a partitioned run traded their changes between the shares: each step counts in
+/// one field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct StepExchanges {
     /// Steps whose changes (values, next frontier, waiting flag) went in one round of packets.
@@ -66,6 +67,9 @@ pub struct StepExchanges {
     /// Steps that traded the long way: a reduction of counts, the changed values (as pairs or whole),
     /// then the frontier bitmap; also those whose packets turned out too small.
     pub full: u32,
+    /// Steps after which every share gave all its owned values: each step of a program that applies
+    /// every vertex (PageRank), and the last step of a run.
+    pub whole: u32,
 }
 
 impl RunStats {

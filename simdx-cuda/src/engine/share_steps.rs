@@ -116,12 +116,12 @@ impl CudaEngine {
             let change = run.apply(reached, &step)?;
             if run.every {
                 // The scan that selects an `Every` program's next frontier reads every vertex's value.
-                run.share_values()?;
+                run.share_step_values()?;
             }
             if run.record(&step, filter, counters[EDGES], change) {
                 if !run.every {
                     // The stopping test ended the run before the step's values were shared.
-                    run.share_values()?;
+                    run.share_step_values()?;
                 }
                 break;
             }
@@ -149,6 +149,14 @@ impl<P: DeviceProgram> HostRun<'_, P> {
         let mut v = [u64::from(mine)];
         self.over_shares(&mut v, Reduce::SumU64)?;
         Ok(v[0] > 0)
+    }
+
+    /// Every share's owned values given to the others as a step's whole exchange (counted as one).
+    fn share_step_values(&mut self) -> Result<(), CudaError> {
+        if self.share.is_some() {
+            self.stats.exchanges.whole += 1;
+        }
+        self.share_values()
     }
 
     /// Every share's owned values given to the others.
