@@ -1,6 +1,7 @@
 //! The checks accept the true answers and reject answers wrong in one place: every vertex's level or
 //! distance moved by one either way or made unreachable, ranks moved by a little, two components
-//! merged, a k-core with one vertex too many; core numbers agree with peeling each k.
+//! merged, a k-core with one vertex too many, parent trees broken in each of Graph500's ways; core
+//! numbers agree with peeling each k; a source outside the graph is an error.
 
 use simdx_core::gen::GeneratorSpec;
 use simdx_core::{EdgeList, EdgeWeights, Graph, GraphBuilder, VertexId};
