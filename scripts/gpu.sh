@@ -290,28 +290,31 @@ scaling_run() {
     grep -E "backend cuda|simdx profile|error" | sed "s/.*backend cuda/cuda/"
 }
 
-# Issue 55's graph bigger than one GPU: $BIGGER_GRAPH (kron:26:w) with each of ALGOS (bfs sssp pr wcc
-# kcore) under a per-GPU limit (--device-memory-limit) that one GPU cannot run it in, which must refuse
-# it (the check comes before any upload), then on `gpus` GPUs under the same limit, validated (the checks
-# run on the host's cores: seconds each at kron:26). LIMITS overrides the limits, e.g. "sssp=30G": SSSP
-# also keeps the arcs in weight order (8 bytes an arc), so it needs more than the others. Each line is
-# printed as it comes; each N-GPU process says how long it took.
+# Issue 55's graph bigger than one GPU: each of ALGOS (bfs sssp pr wcc kcore) under a per-GPU limit
+# (--device-memory-limit) that one GPU cannot run it in, which must refuse it (before or at its run),
+# then on `gpus` GPUs under the same limit, validated (the checks run on the host's cores: seconds each
+# at kron:26). SSSP runs on $WEIGHTED_GRAPH (kron:26:w) under $WEIGHTED_LIMIT (30G), the others on
+# $BIGGER_GRAPH (kron:26) under $BIGGER_LIMIT (15000M). The defaults come from the estimates that
+# refuse a run (`share_bytes`, `DeviceGraph::bytes_needed`, `Workspace::bytes`): kron:26 (67.1M
+# vertices, 1.05G edges) takes ~15.3 GiB on one GPU (graph 8.3, run arrays 7.0) and ~13.7 GiB a share on
+# two (out-arcs only); kron:26:w ~38.8 GiB for SSSP on one (its arcs in weight order too) and ~25.4 GiB
+# a share on two. Each line is printed as it comes; each N-GPU process says how long it took.
 bigger() {
-  local count=${1:-2} algo limit extra started
-  local spec=${BIGGER_GRAPH:-kron:26:w} limits="bfs=22G sssp=32G pr=22G wcc=22G kcore=22G ${LIMITS:-}"
-  local file="$graphs/$(name_of "$spec").sxg"
+  local count=${1:-2} algo spec limit extra started
   export NCCL_NVLS_ENABLE=0
-  generate "$spec"
   for algo in ${ALGOS:-bfs sssp pr wcc kcore}; do
-    limit=$(echo "$limits" | tr ' ' '\n' | grep "^$algo=" | tail -1 | cut -d= -f2)
+    spec=${BIGGER_GRAPH:-kron:26} limit=${BIGGER_LIMIT:-15000M}
+    [ "$algo" = sssp ] && spec=${WEIGHTED_GRAPH:-kron:26:w} limit=${WEIGHTED_LIMIT:-30G}
+    generate "$spec"
     extra=()
     [ "$algo" = pr ] && extra=(--tolerance 1e-7)
     echo "== $algo $spec on 1 GPU limited to $limit (must be refused)"
-    "$bin" --device-memory-limit "$limit" run "$algo" "$file" --backend cuda --gpus 1 "${extra[@]}" 2>&1 | tail -1
+    "$bin" --device-memory-limit "$limit" run "$algo" "$graphs/$(name_of "$spec").sxg" --backend cuda --gpus 1 \
+      "${extra[@]}" 2>&1 | tail -1
     echo "== $algo $spec on $count GPUs limited to $limit each"
     started=$SECONDS
-    "$bin" --device-memory-limit "$limit" run "$algo" "$file" --backend cuda --gpus "$count" --validate \
-      "${extra[@]}" 2>&1 | grep -Ev "^simdx profile"
+    "$bin" --device-memory-limit "$limit" run "$algo" "$graphs/$(name_of "$spec").sxg" --backend cuda \
+      --gpus "$count" --validate "${extra[@]}" 2>&1 | grep -Ev "^simdx profile"
     echo "(the process took $((SECONDS - started)) s)"
   done
 }
