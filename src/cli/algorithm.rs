@@ -633,8 +633,8 @@ fn sources(params: &AlgorithmArgs, graph: &Graph) -> Result<Option<Vec<VertexId>
 /// The most L1 distance `--validate` allows between PageRank's ranks and the power iteration's fixed
 /// point (which the check bounds from both sides): a run that stops when an iteration changes the
 /// ranks by less than the tolerance `t` is within `t·d/(1-d)` of it (the iteration shrinks distances
-/// by `d`), doubled for rounding, at least 1e-5. A tolerance whose allowance passes 1e-2 would let meaningless ranks pass:
-/// `--validate` refuses it.
+/// by `d`), doubled for rounding, at least 1e-5. A tolerance whose allowance passes 1e-2 would let
+/// meaningless ranks pass: `--validate` refuses it.
 fn rank_allowance(params: &AlgorithmArgs, validate: bool) -> Result<f64, CliError> {
     let (t, d) = (params.tolerance, params.damping);
     let allowed = (2.0 * t * d / (1.0 - d)).max(1e-5);

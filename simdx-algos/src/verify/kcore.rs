@@ -23,11 +23,11 @@ impl<'g> Neighbours<'g> {
         }
         let (mut offsets, mut targets) = (vec![0], Vec::new());
         for v in 0..graph.num_vertices() as VertexId {
-            let start = targets.len();
-            targets.extend(graph.out_neighbors(v).iter().chain(graph.in_neighbors(v)).filter(|&&u| u != v));
-            targets[start..].sort_unstable();
-            let kept = start + dedup(&mut targets[start..]);
-            targets.truncate(kept);
+            let mut all: Vec<VertexId> =
+                graph.out_neighbors(v).iter().chain(graph.in_neighbors(v)).copied().filter(|&u| u != v).collect();
+            all.sort_unstable();
+            all.dedup();
+            targets.extend(all);
             offsets.push(targets.len());
         }
         Neighbours::Merged { offsets, targets }
@@ -46,18 +46,6 @@ impl<'g> Neighbours<'g> {
             Neighbours::Merged { offsets, .. } => offsets.len() - 1,
         }
     }
-}
-
-/// Moves the distinct values of the sorted `values` to its front; returns how many there are.
-fn dedup(values: &mut [VertexId]) -> usize {
-    let mut kept = 0;
-    for i in 0..values.len() {
-        if i == 0 || values[i] != values[kept - 1] {
-            values[kept] = values[i];
-            kept += 1;
-        }
-    }
-    kept
 }
 
 /// The core number of every vertex: remove a vertex of smallest remaining degree until none is left;
