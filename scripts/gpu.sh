@@ -298,7 +298,8 @@ scaling_run() {
 # refuse a run (`share_bytes`, `DeviceGraph::bytes_needed`, `Workspace::bytes`): kron:26 (67.1M
 # vertices, 1.05G edges) takes ~15.3 GiB on one GPU (graph 8.3, run arrays 7.0) and ~13.7 GiB a share on
 # two (out-arcs only); kron:26:w ~38.8 GiB for SSSP on one (its arcs in weight order too) and ~25.4 GiB
-# a share on two. Each line is printed as it comes; each N-GPU process says how long it took.
+# a share on two. Then SEARCHES (closeness eccentricity) from $SAMPLES (16) sources on the split graph.
+# Each line is printed as it comes; each N-GPU process says how long it took.
 bigger() {
   local count=${1:-2} algo spec limit extra started
   export NCCL_NVLS_ENABLE=0
@@ -315,6 +316,16 @@ bigger() {
     started=$SECONDS
     "$bin" --device-memory-limit "$limit" run "$algo" "$graphs/$(name_of "$spec").sxg" --backend cuda \
       --gpus "$count" --validate "${extra[@]}" 2>&1 | grep -Ev "^simdx profile"
+    echo "(the process took $((SECONDS - started)) s)"
+  done
+  # Searches on the same split graph: no GPU holds it whole under the limit, so one partitioned BFS
+  # per source (SplitSearches); one GPU alone could hold it for searches, so there is no refusal to see.
+  for algo in ${SEARCHES:-closeness eccentricity}; do
+    spec=${BIGGER_GRAPH:-kron:26} limit=${BIGGER_LIMIT:-15000M}
+    echo "== $algo from ${SAMPLES:-16} sources, $spec on $count GPUs limited to $limit each"
+    started=$SECONDS
+    "$bin" --device-memory-limit "$limit" run "$algo" "$graphs/$(name_of "$spec").sxg" --backend cuda \
+      --gpus "$count" --samples "${SAMPLES:-16}" --validate 2>&1 | grep -Ev "^simdx profile"
     echo "(the process took $((SECONDS - started)) s)"
   done
 }

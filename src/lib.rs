@@ -61,6 +61,8 @@
 extern crate self as simdx;
 
 mod runner;
+#[cfg(feature = "cuda")]
+mod split_searches;
 
 pub use runner::{
     defer_gpu_compiles, finish_gpu_compiles, gpu_count, Backend, EnergyMeter, RunError, Runner, GPU_DELTA_FACTOR,
@@ -68,3 +70,5 @@ pub use runner::{
 pub use simdx_algos as algos;
 pub use simdx_core::*;
 pub use simdx_macros::{graph_kernel, kernel_fn, search_kernel};
+#[cfg(feature = "cuda")]
+pub use split_searches::SplitSearches;

@@ -8,7 +8,8 @@ use std::sync::Arc;
 use simdx_core::acc::DeviceProgram;
 use simdx_core::engine::{Engine, EngineError, Run, RunOptions, RunStats};
 use simdx_core::intersect::Intersections;
-use simdx_core::multi_source::Searches;
+use simdx_core::multi_source::{Accumulated, MultiSourceError, MultiStats, Searches, Summary, Traversal};
+use simdx_core::search_program::ErasedSearch;
 use simdx_core::strong::StrongComponents;
 use simdx_core::{Graph, VertexId};
 
@@ -113,8 +114,8 @@ const NO_CUDA: &str = "this build has no CUDA backend (build simdx with `--featu
 pub const GPU_DELTA_FACTOR: u32 = 4;
 
 /// A prepared backend for one graph: the engine, and on a GPU the graph on the device.
-enum Prepared<'g> {
-    Cpu(Engine, HostGraph<'g>),
+enum Prepared {
+    Cpu(Engine),
     #[cfg(feature = "cuda")]
     Cuda(simdx_cuda::CudaEngine, Box<simdx_cuda::DeviceGraphs>),
 }
@@ -132,7 +133,10 @@ enum Prepared<'g> {
 /// println!("ran on {}{}", runner.backend().name(), runner.fallback().map(|why| format!(" ({why})")).unwrap_or_default());
 /// ```
 pub struct Runner<'g> {
-    prepared: Prepared<'g>,
+    prepared: Prepared,
+    /// The graph on the host: what the CPU backend runs on, and what searches over a graph that is
+    /// only split over GPUs fold their levels with ([`SplitSearches`](crate::SplitSearches)).
+    graph: HostGraph<'g>,
     options: RunOptions,
     fallback: Option<String>,
 }
@@ -156,14 +160,14 @@ impl<'g> Runner<'g> {
             Backend::Gpus(count) => Self::cuda(&graph, count, options).map_err(Some),
         };
         match cuda {
-            Ok(prepared) => Ok(Runner { prepared, options, fallback: None }),
+            Ok(prepared) => Ok(Runner { prepared, graph, options, fallback: None }),
             Err(Some(why)) if backend != Backend::Auto => Err(RunError::NoCuda(why)),
-            Err(fallback) => Ok(Runner { prepared: Prepared::Cpu(Engine::new(options), graph), options, fallback }),
+            Err(fallback) => Ok(Runner { prepared: Prepared::Cpu(Engine::new(options)), graph, options, fallback }),
         }
     }
 
     #[cfg(feature = "cuda")]
-    fn cuda(graph: &Graph, count: usize, options: RunOptions) -> Result<Prepared<'g>, String> {
+    fn cuda(graph: &Graph, count: usize, options: RunOptions) -> Result<Prepared, String> {
         let gpus = match count {
             1 => vec![simdx_cuda::available().map_err(|e| format!("no usable GPU: {e}"))?],
             _ => simdx_cuda::open_gpus(count).map_err(|e| e.to_string())?,
@@ -173,7 +177,7 @@ impl<'g> Runner<'g> {
     }
 
     #[cfg(not(feature = "cuda"))]
-    fn cuda(_: &Graph, _: usize, _: RunOptions) -> Result<Prepared<'g>, String> {
+    fn cuda(_: &Graph, _: usize, _: RunOptions) -> Result<Prepared, String> {
         Err(NO_CUDA.into())
     }
 
@@ -187,7 +191,7 @@ impl<'g> Runner<'g> {
             let gpu = simdx_cuda::available().map_err(|e| RunError::NoCuda(format!("no usable GPU: {e}")))?;
             let devices = simdx_cuda::DeviceGraphs::with_shares_on_one_gpu(&gpu, graph, shares)?;
             let prepared = Prepared::Cuda(simdx_cuda::CudaEngine::new(options), Box::new(devices));
-            Ok(Runner { prepared, options, fallback: None })
+            Ok(Runner { prepared, graph: HostGraph::Borrowed(graph), options, fallback: None })
         }
         #[cfg(not(feature = "cuda"))]
         {
@@ -232,7 +236,7 @@ impl<'g> Runner<'g> {
     /// Replaces the options for later runs, keeping the prepared graph.
     pub fn set_options(&mut self, options: RunOptions) {
         match &mut self.prepared {
-            Prepared::Cpu(engine, _) => *engine = Engine::new(options),
+            Prepared::Cpu(engine) => *engine = Engine::new(options),
             #[cfg(feature = "cuda")]
             Prepared::Cuda(engine, _) => *engine = simdx_cuda::CudaEngine::new(options),
         }
@@ -256,7 +260,7 @@ impl<'g> Runner<'g> {
     /// Runs `program` to completion on the prepared graph.
     pub fn run<P: DeviceProgram>(&self, program: &P) -> Result<Run<P::Value>, RunError> {
         match &self.prepared {
-            Prepared::Cpu(engine, graph) => Ok(engine.run(program, graph)?),
+            Prepared::Cpu(engine) => Ok(engine.run(program, &self.graph)?),
             #[cfg(feature = "cuda")]
             Prepared::Cuda(engine, devices) => match devices.partitioned() {
                 Some(shares) => Ok(engine.run_partitioned(program, shares)?),
@@ -298,7 +302,7 @@ impl<'g> Runner<'g> {
     pub fn bfs_tree(&self, source: VertexId) -> Result<(Run<u32>, Vec<u32>), RunError> {
         let bfs = crate::algos::Bfs { source };
         let senders = match &self.prepared {
-            Prepared::Cpu(engine, graph) => Some(engine.run_bfs_with_senders(&bfs, graph)?),
+            Prepared::Cpu(engine) => Some(engine.run_bfs_with_senders(&bfs, &self.graph)?),
             #[cfg(feature = "cuda")]
             Prepared::Cuda(engine, devices) if devices.partitioned().is_none() => {
                 let whole = Self::bound_whole(devices, "a BFS tree on one GPU")?;
@@ -336,8 +340,8 @@ impl<'g> Runner<'g> {
     /// ```
     pub fn core_numbers(&self) -> Result<(Vec<u32>, RunStats), RunError> {
         match &self.prepared {
-            Prepared::Cpu(engine, graph) => {
-                let run = engine.core_numbers(graph)?;
+            Prepared::Cpu(engine) => {
+                let run = engine.core_numbers(&self.graph)?;
                 Ok((run.values, run.stats))
             }
             #[cfg(feature = "cuda")]
@@ -377,13 +381,36 @@ impl<'g> Runner<'g> {
     /// assert_eq!(eccentricities, vec![14, 8]);
     /// ```
     pub fn searches(&self) -> &dyn Searches {
+        self
+    }
+
+    /// Calls `work` with the searches of the runner's graph: the CPU's traversal, the one GPU's, the
+    /// GPUs' whole copies, or, when no GPU holds the graph whole, one partitioned BFS per source
+    /// ([`SplitSearches`](crate::SplitSearches)).
+    fn with_searches<T>(&self, work: impl FnOnce(&dyn Searches) -> T) -> T {
         match &self.prepared {
-            Prepared::Cpu(_, graph) => &**graph,
+            Prepared::Cpu(_) => work(&*self.graph),
             #[cfg(feature = "cuda")]
-            Prepared::Cuda(_, devices) => match devices.whole_copies() {
-                [one] => one,
-                _ => devices.as_ref(),
+            Prepared::Cuda(engine, devices) => match (devices.whole_copies(), devices.partitioned()) {
+                ([one], _) => work(one),
+                ([], Some(shares)) => work(&crate::SplitSearches::new(engine, shares, &self.graph)),
+                _ => work(devices.as_ref()),
             },
+        }
+    }
+
+    /// The searches of a partitioned runner's graph split into its shares, one partitioned BFS per
+    /// source, whether or not a GPU also holds it whole (what [`Runner::searches`] takes only when
+    /// none does): for tests and measurements of searches over a graph too big for one GPU. `None`
+    /// unless the runner's programs run on shares ([`Backend::Gpus`],
+    /// [`Runner::with_shares_on_one_gpu`]).
+    #[cfg(feature = "cuda")]
+    pub fn split_searches(&self) -> Option<crate::SplitSearches<'_>> {
+        match &self.prepared {
+            Prepared::Cuda(engine, devices) => {
+                devices.partitioned().map(|shares| crate::SplitSearches::new(engine, shares, &self.graph))
+            }
+            Prepared::Cpu(_) => None,
         }
     }
 
@@ -402,7 +429,7 @@ impl<'g> Runner<'g> {
     /// ```
     pub fn intersections(&self) -> &dyn Intersections {
         match &self.prepared {
-            Prepared::Cpu(_, graph) => &**graph,
+            Prepared::Cpu(_) => &*self.graph,
             #[cfg(feature = "cuda")]
             Prepared::Cuda(_, devices) => devices.as_ref(),
         }
@@ -422,7 +449,7 @@ impl<'g> Runner<'g> {
     /// ```
     pub fn strong_components(&self) -> &dyn StrongComponents {
         match &self.prepared {
-            Prepared::Cpu(_, graph) => &**graph,
+            Prepared::Cpu(_) => &*self.graph,
             #[cfg(feature = "cuda")]
             Prepared::Cuda(_, devices) => devices.as_ref(),
         }
@@ -431,7 +458,7 @@ impl<'g> Runner<'g> {
     /// A runner of the same backend and options for another graph (uploaded anew on a GPU).
     pub fn for_graph<'h>(&self, graph: &'h Graph) -> Result<Runner<'h>, RunError> {
         let prepared = match &self.prepared {
-            Prepared::Cpu(engine, _) => Prepared::Cpu(engine.clone(), HostGraph::Borrowed(graph)),
+            Prepared::Cpu(engine) => Prepared::Cpu(engine.clone()),
             #[cfg(feature = "cuda")]
             Prepared::Cuda(engine, devices) => {
                 let gpus = devices.gpus();
@@ -444,7 +471,12 @@ impl<'g> Runner<'g> {
                 Prepared::Cuda(engine.clone(), Box::new(uploaded))
             }
         };
-        Ok(Runner { prepared, options: self.options, fallback: self.fallback.clone() })
+        Ok(Runner {
+            prepared,
+            graph: HostGraph::Borrowed(graph),
+            options: self.options,
+            fallback: self.fallback.clone(),
+        })
     }
 
     /// The device's measured copy bandwidth in GB/s (bytes read + written), on the CUDA backend.
@@ -485,7 +517,8 @@ impl<'g> Runner<'g> {
 impl Runner<'static> {
     /// As [`Runner::with_options`] for a graph the runner shares rather than borrows, so that it can
     /// live as long as its owner wants (in a struct, behind a Python object): the CPU backend reads
-    /// `graph` through the `Arc`; the CUDA backend uploads it and keeps only the device copy.
+    /// `graph` through the `Arc`; the CUDA backend uploads it (and keeps the `Arc` for searches over a graph
+    /// that is only split).
     ///
     /// ```
     /// use std::sync::Arc;
@@ -511,5 +544,37 @@ impl EnergyMeter {
         return Ok(self.0.millijoules()?);
         #[cfg(not(feature = "cuda"))]
         unreachable!("an energy meter exists only on the CUDA backend")
+    }
+}
+
+/// A runner's searches, on its backend ([`Runner::searches`]).
+impl Searches for Runner<'_> {
+    fn num_vertices(&self) -> usize {
+        self.graph.num_vertices()
+    }
+
+    fn is_directed(&self) -> bool {
+        self.graph.is_directed()
+    }
+
+    fn dependency_sums(&self, sources: &[VertexId]) -> Result<(Vec<f64>, MultiStats), MultiSourceError> {
+        self.with_searches(|searches| searches.dependency_sums(sources))
+    }
+
+    fn summaries(&self, sources: &[VertexId], how: Traversal) -> Result<(Vec<Summary>, MultiStats), MultiSourceError> {
+        self.with_searches(|searches| searches.summaries(sources, how))
+    }
+
+    fn levels(&self, sources: &[VertexId], how: Traversal) -> Result<(Vec<u32>, MultiStats), MultiSourceError> {
+        self.with_searches(|searches| searches.levels(sources, how))
+    }
+
+    fn accumulate(
+        &self,
+        program: &dyn ErasedSearch,
+        sources: &[VertexId],
+        how: Traversal,
+    ) -> Result<Accumulated, MultiSourceError> {
+        self.with_searches(|searches| searches.accumulate(program, sources, how))
     }
 }

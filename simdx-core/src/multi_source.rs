@@ -133,6 +133,50 @@ impl Searches for Graph {
     }
 }
 
+/// One search's summary from its levels (one per vertex, `u32::MAX` where unreached), counting the
+/// vertices at levels up to `max_level`, as a traversal stopped there counts them: what a backend
+/// that finds each search's levels on its own (simdx's searches over a split graph) returns for it.
+pub fn summary_of_levels(source: VertexId, levels: &[u32], max_level: u32) -> Summary {
+    let (reached, distance_sum, eccentricity) = levels
+        .par_iter()
+        .filter(|&&level| level != u32::MAX && level <= max_level)
+        .fold(|| (0u64, 0u64, 0u32), |(n, sum, most), &level| (n + 1, sum + u64::from(level), most.max(level)))
+        .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2.max(b.2)));
+    Summary { source, reached, distance_sum, eccentricity }
+}
+
+/// One search's summary and `program`'s accumulator from the search's levels on `graph` (as
+/// [`summary_of_levels`], to the program's `max_level`): each vertex found is folded in as the
+/// traversal would fold it, on the host's cores.
+pub fn accumulate_levels(
+    graph: &Graph,
+    program: &dyn ErasedSearch,
+    source: VertexId,
+    levels: &[u32],
+) -> (Summary, u64) {
+    let max_level = program.max_level();
+    let identity = [program.identity(); LANES];
+    let acc = levels
+        .par_iter()
+        .enumerate()
+        .filter(|&(_, &level)| level != u32::MAX && level <= max_level)
+        .fold(
+            || identity,
+            |mut acc, (v, &level)| {
+                program.found(vertex_of(graph, v as VertexId), level, 1, &mut acc);
+                acc
+            },
+        )
+        .reduce(
+            || identity,
+            |mut into, from| {
+                program.merge(&mut into, &from);
+                into
+            },
+        );
+    (summary_of_levels(source, levels, max_level), acc[0])
+}
+
 /// Whether a level runs bottom-up: the execution policy's rule for searches
 /// ([`crate::run::policy::search_pulls`]).
 pub use crate::run::policy::search_pulls as pulls;

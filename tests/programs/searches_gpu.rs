@@ -14,7 +14,7 @@ use simdx::{Graph, GraphBuilder, VertexId};
 use simdx_algos::{betweenness, closeness, eccentricity, harmonic, levels_from_each, verify};
 use simdx_cuda::{DeviceGraph, DeviceGraphs};
 
-use crate::applications::{application_graphs, check_applications};
+use crate::applications::{application_graphs, check_applications, check_level_applications};
 use crate::common::policies::traversals;
 use crate::common::{edges, generated, gpu, two_gpus};
 use crate::search_programs::{check_every_program, weights, WeightWithin};
@@ -181,4 +181,35 @@ fn a_runner_on_two_gpus_runs_programs_and_splits_searches() {
     let all: Vec<VertexId> = (0..graph.num_vertices() as VertexId).step_by(7).collect();
     let (values, _) = closeness(runner.searches(), &all, Traversal::default()).unwrap();
     verify::closeness(&graph, &all, &values, 1e-12).unwrap();
+    let split = runner.split_searches().expect("a runner on two GPUs has shares");
+    let (by_shares, stats) = closeness(&split, &all, Traversal::default()).unwrap();
+    assert_eq!(by_shares, values, "closeness by one BFS per source over both GPUs' shares");
+    assert_eq!(stats.batches, all.len() as u32, "a partitioned run per source");
+}
+
+/// Searches over a graph split into shares, one partitioned BFS per source (`SplitSearches`: what
+/// `Runner::searches` takes when the graph is too big for a whole copy on one GPU), here with two
+/// shares on one GPU: search programs and the applications that take levels along out-arcs meet what
+/// the traversal and the oracles give; Brandes' sweeps and searches along in-arcs of a directed graph
+/// are refused, saying why.
+#[test]
+fn searches_over_shares_one_bfs_per_source_give_what_the_traversal_gives() {
+    let Some(_) = gpu() else { return };
+    fn shares(graph: &Graph) -> simdx::Runner<'_> {
+        simdx::Runner::with_shares_on_one_gpu(graph, 2, Default::default()).unwrap()
+    }
+    let graph = generated("kron:9");
+    let runner = shares(&graph);
+    check_every_program("kron:9", &runner.split_searches().unwrap(), &graph);
+    for (name, graph) in application_graphs() {
+        let runner = shares(&graph);
+        check_level_applications(&name, &runner.split_searches().unwrap(), &graph);
+    }
+    let directed = GraphBuilder::new().directed(true).build(edges(4, &[(0, 1), (1, 2), (2, 3)], None)).unwrap();
+    let runner = shares(&directed);
+    let split = runner.split_searches().unwrap();
+    let refused = closeness(&split, &[0], Traversal::default()).unwrap_err().to_string();
+    assert!(refused.starts_with("searches along the in-arcs of a directed graph need the whole graph"), "{refused}");
+    let refused = betweenness(&split, &[0], true).unwrap_err().to_string();
+    assert!(refused.contains("betweenness") && refused.contains("only split into 2 shares"), "{refused}");
 }
