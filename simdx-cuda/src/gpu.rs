@@ -31,7 +31,9 @@ static MEMORY_LIMIT: AtomicU64 = AtomicU64::new(0);
 /// Limits the device memory simdx allocates in this process (graphs, run buffers, queues) to `limit`
 /// bytes, or lifts the limit (`None`): an allocation beyond it fails with [`CudaError::OverLimit`]
 /// before it is made, as one beyond the free memory fails with [`CudaError::OutOfMemory`]. The CLI's
-/// `--device-memory-limit`.
+/// `--device-memory-limit`. What counts is the memory the device has lost since this process opened
+/// it, as the driver reports its free memory: another process allocating on the same GPU meanwhile
+/// counts too.
 pub fn set_memory_limit(limit: Option<u64>) {
     MEMORY_LIMIT.store(limit.unwrap_or(0), Ordering::Relaxed);
 }

@@ -34,7 +34,9 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "SIZE", value_parser = simdx_core::memory::parse_bytes)]
     memory_limit: Option<u64>,
     /// The most GPU memory a run may allocate (graph, run buffers, work queue; e.g. 512M, 8G); a run
-    /// that needs more is refused with its estimate before allocating. Default: what the device has free.
+    /// that needs more is refused with its estimate before allocating. It counts what each GPU has
+    /// lost since the run opened it (other processes' allocations meanwhile too). Default: what the
+    /// device has free.
     #[arg(long, global = true, value_name = "SIZE", value_parser = simdx_core::memory::parse_bytes)]
     device_memory_limit: Option<u64>,
     #[command(subcommand)]

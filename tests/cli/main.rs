@@ -665,13 +665,14 @@ fn bfs_parents_write_a_tree_that_validates() {
 }
 
 /// A graph whose shares do not fit two GPUs both ways runs split into shares of out-arcs only, pushing,
-/// and validates; with no room for a whole copy beside its share, a search says it needs one. The
+/// and validates; with no room for a whole copy beside its share, searches run one partitioned BFS
+/// per source and validate, and betweenness says it needs the whole graph. The
 /// limit lies between the two layouts' needs (`PartitionedGraph::bytes_per_gpu`), on a graph whose
 /// arcs dominate its vertex arrays (degree 107 on average). Needs two GPUs (SIMDX_REQUIRE_GPUS=2
 /// makes a skip a failure).
 #[cfg(feature = "cuda")]
 #[test]
-fn a_graph_whose_shares_do_not_fit_both_ways_runs_pushing_on_two_gpus() {
+fn a_graph_whose_shares_do_not_fit_both_ways_under_a_memory_limit_runs_pushing_on_two_gpus() {
     if let Err(e) = simdx_cuda::open_gpus(2) {
         assert!(std::env::var_os("SIMDX_REQUIRE_GPUS").is_none(), "SIMDX_REQUIRE_GPUS is set but {e}");
         eprintln!("skipped: {e}");
@@ -690,9 +691,12 @@ fn a_graph_whose_shares_do_not_fit_both_ways_runs_pushing_on_two_gpus() {
         assert!(o.status.success(), "{algorithm} under {limit}: {}", stderr(&o));
         assert!(stdout(&o).contains("shares of out-arcs only, pushing, no whole copy"), "{}", stdout(&o));
     }
-    let o = simdx(&[&split[..], &["closeness", spec, "--sources", "0,1"]].concat());
+    // Searches run one partitioned BFS per source; Brandes' sweeps need the whole graph.
+    let o = simdx(&[&split[..], &["closeness", spec, "--sources", "0,1,77", "--validate"]].concat());
+    assert!(o.status.success() && stdout(&o).contains("validation: passed"), "{}{}", stdout(&o), stderr(&o));
+    let o = simdx(&[&split[..], &["bc", spec, "--sources", "0,1"]].concat());
     assert!(!o.status.success(), "{}", stdout(&o));
-    assert!(stderr(&o).contains("needs the whole graph on one GPU"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("need the whole graph on one GPU"), "{}", stderr(&o));
     let o = simdx(&[&split[..], &["bfs", spec, "--direction", "pull"]].concat());
     assert!(!o.status.success(), "{}", stdout(&o));
     assert!(stderr(&o).contains("drop --direction pull"), "{}", stderr(&o));

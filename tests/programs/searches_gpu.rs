@@ -209,7 +209,7 @@ fn searches_over_shares_one_bfs_per_source_give_what_the_traversal_gives() {
     let runner = shares(&directed);
     let split = runner.split_searches().unwrap();
     let refused = closeness(&split, &[0], Traversal::default()).unwrap_err().to_string();
-    assert!(refused.starts_with("searches along the in-arcs of a directed graph need the whole graph"), "{refused}");
+    assert!(refused.contains("searches along the in-arcs of a directed graph need the whole graph"), "{refused}");
     let refused = betweenness(&split, &[0], true).unwrap_err().to_string();
     assert!(refused.contains("betweenness") && refused.contains("only split into 2 shares"), "{refused}");
 }
