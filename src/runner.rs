@@ -369,7 +369,11 @@ impl<'g> Runner<'g> {
     /// The prepared graph's multi-source traversal (many breadth-first searches at once) and Brandes'
     /// sweeps, on the runner's backend: what [`algos::levels_from_each`](crate::algos::levels_from_each()),
     /// [`algos::closeness`](crate::algos::closeness()), [`algos::eccentricity`](crate::algos::eccentricity())
-    /// and [`algos::betweenness`](crate::algos::betweenness()) take.
+    /// and [`algos::betweenness`](crate::algos::betweenness()) take. On several GPUs the searches split
+    /// over the GPUs' whole copies of the graph; a graph too big for a whole copy runs them one
+    /// partitioned BFS per source (`SplitSearches`, with the `cuda` feature), and says so where that
+    /// cannot serve (betweenness, searches along in-arcs of a directed graph). The runner is itself the
+    /// [`Searches`] it returns.
     ///
     /// ```
     /// use simdx::{Backend, Runner};
