@@ -324,18 +324,31 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
     }
 
     /// The end of the host's loop: stops the clock and keeps the last fused grid, then the result.
-    pub(super) fn finish(mut self) -> Result<Run<P::Value>, CudaError> {
+    pub(super) fn finish(self) -> Result<Run<P::Value>, CudaError> {
+        self.finish_reading(true)
+    }
+
+    /// As [`HostRun::finish`], reading the values back only when `values` is set: a partitioned run's
+    /// shares end with the same values, and only one share's result is read (the others return their
+    /// statistics and no values).
+    pub(super) fn finish_reading(mut self, values: bool) -> Result<Run<P::Value>, CudaError> {
         self.stop_clock()?;
         // After the clock: dropping the fused session frees its device buffers, which waits for the device.
         if let Ok(mut last) = self.engine.last_grid.lock() {
             *last = self.session.take().and_then(|s| s.last);
         }
-        self.result()
+        if values {
+            self.result()
+        } else {
+            Ok(Run { values: Vec::new(), stats: self.stats })
+        }
     }
 
-    /// The values read back from the device, with the run's statistics.
+    /// The values read back from the device (the first `n` values of `now`, which holds room for 8
+    /// bytes a vertex), with the run's statistics.
     pub(super) fn result(self) -> Result<Run<P::Value>, CudaError> {
-        let raw = self.stream.clone_dtoh(self.now).map_err(driver("reading the result"))?;
+        let bytes = self.n.max(1) as usize * std::mem::size_of::<P::Value>();
+        let raw = self.stream.clone_dtoh(&self.now.slice(..bytes)).map_err(driver("reading the result"))?;
         Ok(Run { values: values_of::<P>(&raw, self.n), stats: self.stats })
     }
 }

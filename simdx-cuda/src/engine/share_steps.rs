@@ -81,7 +81,8 @@ impl ShareLink<'_> {
 
 impl CudaEngine {
     /// Runs `program` on `graph`, one share of a partitioned run, in step with the other shares
-    /// through `link`; every share's result holds every vertex's value.
+    /// through `link`; every share ends with every vertex's value on its GPU, and the first share's
+    /// result holds them (the others' hold their statistics only).
     pub(crate) fn run_share<P: DeviceProgram>(
         &self,
         program: &P,
@@ -102,6 +103,8 @@ impl CudaEngine {
         simdx_core::acc::check_lengths(program, graph.num_vertices as usize)?;
         let mut slot = graph.run_workspace()?;
         let ws = slot.as_mut().expect("made by run_workspace");
+        // Every share ends with every value: the first share's are read back, the others' are not.
+        let reads_values = link.exchange.part() == 0;
         let mut run = HostRun::new(self, program, graph, ws, plan, kernels, entered, Some(link))?;
         run.init()?;
         run.first_frontier()?;
@@ -131,7 +134,7 @@ impl CudaEngine {
                 run.share_frontier()?;
             }
         }
-        run.finish()
+        run.finish_reading(reads_values)
     }
 }
 
