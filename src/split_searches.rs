@@ -8,7 +8,8 @@
 //! whole copies takes those ([`DeviceGraphs`](simdx_cuda::DeviceGraphs)).
 //!
 //! Two things need what the shares do not hold, and say so: searches along in-arcs of a directed graph
-//! (closeness and harmonic centrality there), and Brandes' sweeps (betweenness).
+//! (closeness and harmonic centrality there), and Brandes' sweeps (betweenness). A traversal's
+//! direction policy and GroupBy do not apply here: each BFS runs with the engine's own options.
 
 use std::time::Instant;
 
