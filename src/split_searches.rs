@@ -54,17 +54,17 @@ impl<'a> SplitSearches<'a> {
         let started = Instant::now();
         let mut stats = MultiStats::default();
         let mut folded = Vec::with_capacity(sources.len());
+        // One vector for every search's levels, so that its host pages are touched once.
+        let mut levels = Vec::new();
         for (i, &source) in sources.iter().enumerate() {
             let run = self
                 .engine
-                .run_partitioned(&Bfs { source }, self.shares)
+                .run_partitioned_into(&Bfs { source }, self.shares, &mut levels)
                 .map_err(|e| MultiSourceError::Device(e.to_string()))?;
             let batch = stats.batches;
-            stats
-                .levels
-                .extend(run.stats.iterations.into_iter().map(|level| IterationStats { bucket: batch, ..level }));
+            stats.levels.extend(run.iterations.into_iter().map(|level| IterationStats { bucket: batch, ..level }));
             stats.batches += 1;
-            folded.push(fold(i, &run.values));
+            folded.push(fold(i, &levels));
         }
         stats.time = started.elapsed();
         Ok((folded, stats))

@@ -18,11 +18,11 @@ use std::sync::Mutex;
 
 use cudarc::driver::CudaSlice;
 use simdx_core::acc::device::DeviceProgram;
-use simdx_core::engine::Run;
+use simdx_core::engine::{Run, RunStats};
 use simdx_core::partition::{whole_degrees, Partition, WORD_VERTICES};
 use simdx_core::Graph;
 
-use crate::engine::{PairBuffers, ShareLink};
+use crate::engine::{PairBuffers, ReadBack, ShareLink};
 use crate::error::{driver, CudaError};
 use crate::gpu::Gpu;
 use crate::graph::{csr_bytes, DeviceGraph};
@@ -207,6 +207,28 @@ impl CudaEngine {
         program: &P,
         graph: &PartitionedGraph,
     ) -> Result<Run<P::Value>, CudaError> {
+        self.run_partitioned_reading(program, graph, ReadBack::New)
+    }
+
+    /// As [`CudaEngine::run_partitioned`], with every vertex's value in `values` (made `n` values
+    /// long) and the statistics returned: a caller that runs many times (one search per source) keeps
+    /// one vector, whose host pages a new one would touch afresh each time.
+    pub fn run_partitioned_into<P: DeviceProgram + Sync>(
+        &self,
+        program: &P,
+        graph: &PartitionedGraph,
+        values: &mut Vec<P::Value>,
+    ) -> Result<RunStats, CudaError> {
+        Ok(self.run_partitioned_reading(program, graph, ReadBack::Into(values))?.stats)
+    }
+
+    /// [`CudaEngine::run_partitioned`], the first share's values going where `read` says.
+    fn run_partitioned_reading<P: DeviceProgram + Sync>(
+        &self,
+        program: &P,
+        graph: &PartitionedGraph,
+        read: ReadBack<'_, P::Value>,
+    ) -> Result<Run<P::Value>, CudaError> {
         let mut exchanges = graph.exchanges.lock().map_err(|_| CudaError::Driver {
             what: "starting a partitioned run",
             message: "an earlier run on this graph panicked".into(),
@@ -214,11 +236,14 @@ impl CudaEngine {
         if exchanges.is_empty() {
             *exchanges = graph.make_exchanges()?;
         }
+        // Every share ends with every value: the first reads them back.
+        let mut first_read = Some(read);
         let runs: Vec<Result<Run<P::Value>, CudaError>> = std::thread::scope(|scope| {
             let threads: Vec<_> = exchanges
                 .iter_mut()
                 .enumerate()
                 .map(|(p, exchange)| {
+                    let read = first_read.take().unwrap_or(ReadBack::Skip);
                     scope.spawn(move || {
                         let share = &graph.shares[p];
                         share.gpu.bind()?;
@@ -231,7 +256,7 @@ impl CudaEngine {
                             pushes_only: graph.pushes_only,
                             packets_first: true,
                         };
-                        let run = self.run_share(program, share, link);
+                        let run = self.run_share(program, share, link, read);
                         if let (Ok(run), Some(times)) = (&run, exchange.take_times()) {
                             eprintln!("{}", times.line(p, graph.shares.len(), run.stats.time));
                         }

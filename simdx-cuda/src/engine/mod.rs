@@ -19,7 +19,7 @@ mod steps;
 mod units;
 mod weights;
 
-pub(crate) use run_state::{Ended, Finishing};
+pub(crate) use run_state::{Ended, Finishing, ReadBack};
 pub(crate) use share_steps::{PairBuffers, ShareLink};
 pub(crate) use units::SenderStores;
 #[cfg(test)]

@@ -325,22 +325,25 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
 
     /// The end of the host's loop: stops the clock and keeps the last fused grid, then the result.
     pub(super) fn finish(self) -> Result<Run<P::Value>, CudaError> {
-        self.finish_reading(true)
+        self.finish_reading(ReadBack::New)
     }
 
-    /// As [`HostRun::finish`], reading the values back only when `values` is set: a partitioned run's
-    /// shares end with the same values, and only one share's result is read (the others return their
-    /// statistics and no values).
-    pub(super) fn finish_reading(mut self, values: bool) -> Result<Run<P::Value>, CudaError> {
+    /// As [`HostRun::finish`], the values going where `read` says: a partitioned run's shares end
+    /// with the same values, so one share reads them back and the others return their statistics and
+    /// no values; a caller that runs many times may keep one vector for them.
+    pub(super) fn finish_reading(mut self, read: ReadBack<'_, P::Value>) -> Result<Run<P::Value>, CudaError> {
         self.stop_clock()?;
         // After the clock: dropping the fused session frees its device buffers, which waits for the device.
         if let Ok(mut last) = self.engine.last_grid.lock() {
             *last = self.session.take().and_then(|s| s.last);
         }
-        if values {
-            self.result()
-        } else {
-            Ok(Run { values: Vec::new(), stats: self.stats })
+        match read {
+            ReadBack::New => self.result(),
+            ReadBack::Into(values) => {
+                read_values::<P>(&self.stream, self.now, self.n as usize, values)?;
+                Ok(Run { values: Vec::new(), stats: self.stats })
+            }
+            ReadBack::Skip => Ok(Run { values: Vec::new(), stats: self.stats }),
         }
     }
 
@@ -349,29 +352,45 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
     /// (zeroed pages, touched once by the copy): at kron:26, 268 MB that a byte buffer and a
     /// conversion would touch twice.
     pub(super) fn result(self) -> Result<Run<P::Value>, CudaError> {
-        let values = read_values::<P>(&self.stream, self.now, self.n as usize)?;
+        let mut values = Vec::new();
+        read_values::<P>(&self.stream, self.now, self.n as usize, &mut values)?;
         Ok(Run { values, stats: self.stats })
     }
 }
 
-/// The first `n` values of the device's value bytes `now`.
+/// Where a run's values go when it ends ([`HostRun::finish_reading`]).
+pub(crate) enum ReadBack<'v, V> {
+    /// Into a new vector, the run's `values`.
+    New,
+    /// Into the caller's vector, which keeps its host pages from one run to the next (the run's
+    /// `values` stay empty): on the multi-GPU hosts a first touch of fresh pages costs ~3 s per 8 GiB.
+    Into(&'v mut Vec<V>),
+    /// Nowhere: another share's result holds them.
+    Skip,
+}
+
+/// The first `n` values of the device's value bytes `now`, into `values` (made `n` zeroed values
+/// first when it holds another number, so that a reused vector keeps its pages).
 fn read_values<P: Program>(
     stream: &Arc<CudaStream>,
     now: &CudaSlice<u8>,
     n: usize,
-) -> Result<Vec<P::Value>, CudaError> {
-    // SAFETY: a value is a plain scalar (`DeviceScalar`), for which all-zero bytes are a value.
-    let zero: P::Value = unsafe { std::mem::zeroed() };
-    let mut values = vec![zero; n];
+    values: &mut Vec<P::Value>,
+) -> Result<(), CudaError> {
+    if values.len() != n {
+        // SAFETY: a value is a plain scalar (`DeviceScalar`), for which all-zero bytes are a value.
+        let zero: P::Value = unsafe { std::mem::zeroed() };
+        *values = vec![zero; n];
+    }
     let len = n * std::mem::size_of::<P::Value>();
     if len == 0 {
-        return Ok(values);
+        return Ok(());
     }
     // SAFETY: the vector holds `n` initialised plain scalars, `len` bytes without padding, which the
     // copy overwrites with the device's bytes of as many values, each a valid value of the type.
     let bytes = unsafe { std::slice::from_raw_parts_mut(values.as_mut_ptr() as *mut u8, len) };
     stream.memcpy_dtoh(&now.slice(..len), bytes).map_err(driver("reading the result"))?;
-    Ok(values)
+    Ok(())
 }
 
 /// With `SIMDX_PROFILE=1`, prints where a run's time went: preparation before the clock starts

@@ -15,7 +15,7 @@ use simdx_core::engine::{Direction, DirectionPolicy, LabelPolicy, Run};
 use simdx_core::partition::WORD_VERTICES;
 
 use super::kernels::{launch_step, read_counters};
-use super::run_state::HostRun;
+use super::run_state::{HostRun, ReadBack};
 use super::units::{kernel_units, program_kernels};
 use super::CudaEngine;
 use crate::device_structs::step::{EDGES, NEXT_LEN};
@@ -81,13 +81,14 @@ impl ShareLink<'_> {
 
 impl CudaEngine {
     /// Runs `program` on `graph`, one share of a partitioned run, in step with the other shares
-    /// through `link`; every share ends with every vertex's value on its GPU, and the first share's
-    /// result holds them (the others' hold their statistics only).
+    /// through `link`; every share ends with every vertex's value on its GPU, which it reads back as
+    /// `read` says (one share does; the others return their statistics only).
     pub(crate) fn run_share<P: DeviceProgram>(
         &self,
         program: &P,
         graph: &DeviceGraph,
         link: ShareLink<'_>,
+        read: ReadBack<'_, P::Value>,
     ) -> Result<Run<P::Value>, CudaError> {
         let mut plan = self.plan_for::<P>()?.on_the_host();
         plan.opts.labels = LabelPolicy::Propagate;
@@ -103,8 +104,6 @@ impl CudaEngine {
         simdx_core::acc::check_lengths(program, graph.num_vertices as usize)?;
         let mut slot = graph.run_workspace()?;
         let ws = slot.as_mut().expect("made by run_workspace");
-        // Every share ends with every value: the first share's are read back, the others' are not.
-        let reads_values = link.exchange.part() == 0;
         let mut run = HostRun::new(self, program, graph, ws, plan, kernels, entered, Some(link))?;
         run.init()?;
         run.first_frontier()?;
@@ -134,7 +133,7 @@ impl CudaEngine {
                 run.share_frontier()?;
             }
         }
-        run.finish_reading(reads_values)
+        run.finish_reading(read)
     }
 }
 
