@@ -358,9 +358,7 @@ impl<'g> Runner<'g> {
             total.time += run.stats.time;
             total.graph_edges = run.stats.graph_edges;
             total.iterations.extend(run.stats.iterations);
-            total.exchanges.packets += run.stats.exchanges.packets;
-            total.exchanges.full += run.stats.exchanges.full;
-            total.exchanges.whole += run.stats.exchanges.whole;
+            total.exchanges += run.stats.exchanges;
             Ok::<_, RunError>(run.values)
         })?;
         Ok((cores, total))

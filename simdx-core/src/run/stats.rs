@@ -72,6 +72,15 @@ pub struct StepExchanges {
     pub whole: u32,
 }
 
+impl std::ops::AddAssign for StepExchanges {
+    /// Adds `other`'s steps, field by field (the exchanges of several runs together).
+    fn add_assign(&mut self, other: StepExchanges) {
+        self.packets += other.packets;
+        self.full += other.full;
+        self.whole += other.whole;
+    }
+}
+
 impl RunStats {
     /// Edges touched over all iterations.
     pub fn edges_touched(&self) -> u64 {
