@@ -175,8 +175,8 @@ device_struct! {
         seen: u64 as "simdx_value*",
         /// The combined updates (programs that do not apply in place; else NULL).
         acc: u64 as "simdx_value*",
-        /// 1: reached in this iteration.
-        touched: u64 as "simdx_u32*",
+        /// Nonzero: reached in this iteration (a byte a vertex, `n` rounded up to a whole word).
+        touched: u64 as "unsigned char*",
         /// The iteration's stamp: an active source of this pull step.
         in_frontier: u64 as "simdx_u32*",
         /// 1: active, waiting in a later bucket.

@@ -15,6 +15,7 @@ pub(crate) struct Workspace {
     pub(crate) seen: CudaSlice<u8>,
     pub(crate) acc: CudaSlice<u8>,
     pub(crate) send: CudaSlice<u8>,
+    /// A byte a vertex, in whole words (kernels/online_filter.cu, `sx_touch`).
     pub(crate) touched: CudaSlice<u32>,
     pub(crate) in_frontier: CudaSlice<u32>,
     pub(crate) pending: CudaSlice<u32>,
@@ -48,7 +49,7 @@ impl Workspace {
     pub(crate) fn bytes(n: u32) -> u64 {
         let nz = u64::from(n.max(1));
         let tiles = u64::from(n.div_ceil(TILE).max(1));
-        nz * (5 * 8 + 18 * 4) + nz.div_ceil(32) * 4 + tiles * 4
+        nz * (5 * 8 + 17 * 4) + nz.div_ceil(4) * 4 + nz.div_ceil(32) * 4 + tiles * 4
     }
 
     /// Allocates the arrays for `n` vertices after checking that they fit in free memory.
@@ -64,7 +65,7 @@ impl Workspace {
             seen: values()?,
             acc: values()?,
             send: values()?,
-            touched: u32s(nz)?,
+            touched: u32s(nz.div_ceil(4))?,
             in_frontier: u32s(nz)?,
             pending: u32s(nz)?,
             far: [u32s(nz)?, u32s(nz)?],
