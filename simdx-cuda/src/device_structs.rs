@@ -179,8 +179,8 @@ device_struct! {
         touched: u64 as "unsigned char*",
         /// The iteration's stamp: an active source of this pull step.
         in_frontier: u64 as "simdx_u32*",
-        /// 1: active, waiting in a later bucket.
-        pending: u64 as "simdx_u32*",
+        /// Nonzero: active, waiting in a later bucket (a byte a vertex, `n` rounded up to a whole word).
+        pending: u64 as "unsigned char*",
         /// The counters (counter_slots `step`).
         counters: u64 as "unsigned long long*",
         /// The source_value of each frontier vertex (programs that define it; else NULL).

@@ -18,6 +18,7 @@ pub(crate) struct Workspace {
     /// A byte a vertex, in whole words (kernels/online_filter.cu, `sx_touch`).
     pub(crate) touched: CudaSlice<u32>,
     pub(crate) in_frontier: CudaSlice<u32>,
+    /// A byte a vertex, in whole words.
     pub(crate) pending: CudaSlice<u32>,
     /// The two lists of waiting (pending) vertices; their lengths and bounds, then the settle list's
     /// length (`far_len` in kernels/state.cu).
@@ -49,7 +50,7 @@ impl Workspace {
     pub(crate) fn bytes(n: u32) -> u64 {
         let nz = u64::from(n.max(1));
         let tiles = u64::from(n.div_ceil(TILE).max(1));
-        nz * (5 * 8 + 17 * 4) + nz.div_ceil(4) * 4 + nz.div_ceil(32) * 4 + tiles * 4
+        nz * (5 * 8 + 16 * 4) + 2 * nz.div_ceil(4) * 4 + nz.div_ceil(32) * 4 + tiles * 4
     }
 
     /// Allocates the arrays for `n` vertices after checking that they fit in free memory.
@@ -67,7 +68,7 @@ impl Workspace {
             send: values()?,
             touched: u32s(nz.div_ceil(4))?,
             in_frontier: u32s(nz)?,
-            pending: u32s(nz)?,
+            pending: u32s(nz.div_ceil(4))?,
             far: [u32s(nz)?, u32s(nz)?],
             far_len: s.alloc_zeros::<u64>(5).map_err(driver("allocating counters"))?,
             sent: values()?,
