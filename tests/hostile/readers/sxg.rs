@@ -137,8 +137,17 @@ fn edit(f: impl Fn(&mut Vec<u8>, &Graph) + 'static) -> Edit {
     Box::new(f)
 }
 
-/// Corruptions that keep the checksums right and must be refused: (what, base spec, edit, message).
-fn corruptions() -> Vec<(&'static str, &'static str, Edit, &'static str)> {
+/// A corruption: what it does, the generator spec of the graph it edits, the edit, and a fragment of the
+/// message that refuses it.
+type Corruption = (&'static str, &'static str, Edit, &'static str);
+
+/// Corruptions that keep the checksums right and must be refused.
+fn corruptions() -> Vec<Corruption> {
+    [undirected_corruptions(), directed_corruptions(), other_corruptions()].into_iter().flatten().collect()
+}
+
+/// Corruptions of an undirected graph's lists and weights.
+fn undirected_corruptions() -> Vec<Corruption> {
     vec![
         (
             "an undirected arc retargeted",
@@ -226,6 +235,12 @@ fn corruptions() -> Vec<(&'static str, &'static str, Edit, &'static str)> {
             }),
             "weighs",
         ),
+    ]
+}
+
+/// Corruptions of a directed graph's two CSRs and their agreement.
+fn directed_corruptions() -> Vec<Corruption> {
+    vec![
         (
             "an out-arc retargeted",
             "kron:6:d",
@@ -293,6 +308,12 @@ fn corruptions() -> Vec<(&'static str, &'static str, Edit, &'static str)> {
             edit(|b, _| set_u64(b, IN_OFFSETS, 1, u64::MAX / 2)),
             "offsets decrease",
         ),
+    ]
+}
+
+/// Self-loops and real weights that are not finite numbers.
+fn other_corruptions() -> Vec<Corruption> {
+    vec![
         (
             "a self-loop in place of an edge",
             "kron:6",
