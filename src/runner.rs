@@ -262,7 +262,7 @@ impl<'g> Runner<'g> {
         match &self.prepared {
             Prepared::Cpu(engine) => Ok(engine.run(program, &self.graph)?),
             #[cfg(feature = "cuda")]
-            Prepared::Cuda(engine, devices) => match devices.partitioned() {
+            Prepared::Cuda(engine, devices) => match devices.shares_for::<P>(&self.graph, self.options.direction)? {
                 Some(shares) => Ok(engine.run_partitioned(program, shares)?),
                 None => Ok(engine.run(program, Self::bound_whole(devices, "a program's run on one GPU")?)?),
             },

@@ -225,6 +225,11 @@ device_struct! {
         owned_begin: u32 as "simdx_u32",
         /// See `owned_begin`.
         owned_end: u32 as "simdx_u32",
+        /// The vertices the run's frontier and waiting lists may hold: `listed_begin..listed_end` (0..n,
+        /// but for a share of owned sources: its part's range); select passes over the others.
+        listed_begin: u32 as "simdx_u32",
+        /// See `listed_begin`.
+        listed_end: u32 as "simdx_u32",
     }
 }
 

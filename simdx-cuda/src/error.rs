@@ -136,6 +136,13 @@ pub enum CudaError {
          runs on it push: drop --direction pull"
     )]
     PullWithoutInArcs,
+    /// A graph split in shares of owned sources takes only programs that combine in place by min or max.
+    #[error(
+        "this graph is split over GPUs in shares of their vertices' out-arcs, which trade updates by the \
+         program's combine, so it runs only programs that combine in place by min or max (SSSP, BFS, \
+         components); split it in shares of in-arcs for this one"
+    )]
+    NeedsSharesOfTargets,
     /// Senders are kept only for voting min programs of `u32` values that apply in place.
     #[error(
         "a run keeps senders (BFS parents) only for a voting program of u32 values combined by min that \

@@ -8,8 +8,11 @@
 //! ([`split_sources`]); with [`Traversal::group_by`] each GPU groups its own share.
 
 use std::ops::Range;
+use std::sync::OnceLock;
 use std::time::Instant;
 
+use simdx_core::acc::{CombineKind, Program};
+use simdx_core::engine::DirectionPolicy;
 use simdx_core::intersect::{IntersectError, Intersections};
 use simdx_core::multi_source::{Accumulated, MultiSourceError, MultiStats, Searches, Summary, Traversal, LANES};
 use simdx_core::search_program::ErasedSearch;
@@ -19,7 +22,7 @@ use simdx_core::{Graph, VertexId};
 use crate::error::{driver, CudaError};
 use crate::gpu::Gpu;
 use crate::graph::DeviceGraph;
-use crate::partitioned::PartitionedGraph;
+use crate::partitioned::{combines_in_place_by_min_or_max, PartitionedGraph, ShareLayout};
 
 /// How many CUDA devices this host has (0 when there is no driver).
 pub fn gpu_count() -> usize {
@@ -52,6 +55,10 @@ pub struct DeviceGraphs {
     /// The graph split into shares (module `partitioned`), which a program's run takes: one per GPU
     /// when there are several, or several on one GPU ([`DeviceGraphs::with_shares_on_one_gpu`]).
     partitioned: Option<PartitionedGraph>,
+    /// The graph split alike into shares of their vertices' out-arcs ([`ShareLayout::ArcsOut`]), which
+    /// the runs that prefer them take ([`DeviceGraphs::shares_for`]), made by the first; inside, `None`
+    /// when they did not fit beside the rest.
+    arcs_out: OnceLock<Option<PartitionedGraph>>,
     num_vertices: usize,
     directed: bool,
 }
@@ -104,6 +111,7 @@ impl DeviceGraphs {
             whole: Vec::new(),
             not_whole: None,
             partitioned: None,
+            arcs_out: OnceLock::new(),
             num_vertices: graph.num_vertices(),
             directed: graph.is_directed(),
         }
@@ -117,6 +125,34 @@ impl DeviceGraphs {
     /// The graph split into shares, which a program's run takes, if it is.
     pub fn partitioned(&self) -> Option<&PartitionedGraph> {
         self.partitioned.as_ref()
+    }
+
+    /// The shares a run of `P` under `direction` takes, if the graph is split: those of the vertices'
+    /// out-arcs ([`ShareLayout::ArcsOut`], made from `graph`, the graph uploaded, on first use) for an
+    /// aggregation program that combines in place by min or max (SSSP) and is not told to pull, where
+    /// they fit beside the rest; else the shares of the arcs into the vertices. Voting programs keep
+    /// the latter: their pulls, which the direction rule takes in their big steps, need the in-arcs.
+    pub fn shares_for<P: Program>(
+        &self,
+        graph: &Graph,
+        direction: DirectionPolicy,
+    ) -> Result<Option<&PartitionedGraph>, CudaError> {
+        let Some(arcs_in) = self.partitioned.as_ref() else { return Ok(None) };
+        let prefers = P::KIND == CombineKind::Aggregate
+            && combines_in_place_by_min_or_max::<P>()
+            && direction != DirectionPolicy::Pull;
+        if !prefers {
+            return Ok(Some(arcs_in));
+        }
+        if let Some(made) = self.arcs_out.get() {
+            return Ok(Some(made.as_ref().unwrap_or(arcs_in)));
+        }
+        let made = match arcs_in.upload_alike(graph, ShareLayout::ArcsOut) {
+            Ok(shares) => Some(shares),
+            Err(e) if e.is_memory() => None,
+            Err(e) => return Err(e),
+        };
+        Ok(Some(self.arcs_out.get_or_init(|| made).as_ref().unwrap_or(arcs_in)))
     }
 
     /// The whole copies, one per GPU in device order; empty when the graph is too big for one GPU

@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use cudarc::driver::CudaSlice;
-use simdx_core::{Graph, Weights};
+use simdx_core::{Csr, Graph, Weights};
 
 use crate::error::{driver, CudaError};
 use crate::gpu::Gpu;
@@ -52,6 +52,17 @@ pub(crate) fn csr_bytes(n: u64, arcs: u64, weighted: bool) -> u64 {
     (n + 1) * 8 + arcs * if weighted { 8 } else { 4 }
 }
 
+/// The in-arcs a [`DeviceGraph`] is uploaded with.
+#[derive(Clone, Copy)]
+enum Incoming<'a> {
+    /// A directed graph's in-CSR.
+    Arcs(&'a Csr),
+    /// An in-CSR without arcs (every row empty): a share that only pushes.
+    OffsetsOnly,
+    /// None: an undirected graph's in-arcs are its out-arcs.
+    SameAsOut,
+}
+
 fn weight_bits(w: &Weights) -> (WeightKind, Vec<u32>) {
     match w {
         Weights::U32(v) => (WeightKind::U32, v.to_vec()),
@@ -86,33 +97,51 @@ impl DeviceGraph {
     }
 
     fn upload_arcs(gpu: &Gpu, graph: &Graph, in_arcs: bool) -> Result<DeviceGraph, CudaError> {
-        let n = graph.num_vertices();
+        let incoming = match (graph.is_directed(), in_arcs) {
+            (true, true) => Incoming::Arcs(graph.in_csr()),
+            (true, false) => Incoming::OffsetsOnly,
+            (false, _) => Incoming::SameAsOut,
+        };
+        gpu.check_free("the graph", Self::bytes_needed(graph, in_arcs))?;
+        Self::upload_csrs(gpu, graph.out_csr(), incoming, graph.num_edges())
+    }
+
+    /// Uploads `rows` (a share's out-rows in the layout of owned sources, over every vertex, of a graph
+    /// of `num_edges` edges) as a directed graph whose in-CSR has no arcs: runs on it push.
+    pub(crate) fn upload_out_rows(gpu: &Gpu, rows: &Csr, num_edges: u64) -> Result<DeviceGraph, CudaError> {
+        let (n, weighted) = (rows.num_vertices() as u64, rows.weights().is_some());
+        gpu.check_free("a share of the graph", csr_bytes(n, rows.num_arcs(), weighted) + csr_bytes(n, 1, weighted))?;
+        Self::upload_csrs(gpu, rows, Incoming::OffsetsOnly, num_edges)
+    }
+
+    /// Uploads the out-CSR `out` and the in-arcs as `incoming` says.
+    fn upload_csrs(gpu: &Gpu, out: &Csr, incoming: Incoming, num_edges: u64) -> Result<DeviceGraph, CudaError> {
+        let n = out.num_vertices();
         if n >= u32::MAX as usize {
             return Err(CudaError::TooLarge(format!(
                 "the CUDA backend takes fewer than 2^32 - 1 vertices; this graph has {n}"
             )));
         }
-        gpu.check_free("the graph", Self::bytes_needed(graph, in_arcs))?;
         let s = &gpu.stream;
         let up64 = |x: &[u64]| s.clone_htod(x).map_err(driver("uploading the graph"));
         let up32 = |x: &[u32]| s.clone_htod(x).map_err(driver("uploading the graph"));
         let none64 = |len: usize| s.alloc_zeros::<u64>(len).map_err(driver("uploading the graph"));
         let none32 = || s.alloc_zeros::<u32>(1).map_err(driver("uploading the graph"));
-        let out_offsets = up64(graph.out_csr().offsets())?;
-        let out_targets = up32(graph.out_csr().targets())?;
-        let incoming = match (graph.is_directed(), in_arcs) {
-            (true, true) => Some((up64(graph.in_csr().offsets())?, up32(graph.in_csr().targets())?)),
-            (true, false) => Some((none64(n + 1)?, none32()?)),
-            (false, _) => None,
+        let out_offsets = up64(out.offsets())?;
+        let out_targets = up32(out.targets())?;
+        let arcs = match incoming {
+            Incoming::Arcs(csr) => Some((up64(csr.offsets())?, up32(csr.targets())?)),
+            Incoming::OffsetsOnly => Some((none64(n + 1)?, none32()?)),
+            Incoming::SameAsOut => None,
         };
-        let weights = match graph.out_csr().weights() {
+        let weights = match out.weights() {
             Some(w) => {
                 let (kind, bits) = weight_bits(w);
                 let out = up32(&bits)?;
-                let inw = match (graph.is_directed(), graph.in_csr().weights()) {
-                    (true, Some(w)) if in_arcs => Some(up32(&weight_bits(w).1)?),
-                    (true, Some(_)) => Some(none32()?),
-                    _ => None,
+                let inw = match incoming {
+                    Incoming::Arcs(csr) => csr.weights().map(|w| up32(&weight_bits(w).1)).transpose()?,
+                    Incoming::OffsetsOnly => Some(none32()?),
+                    Incoming::SameAsOut => None,
                 };
                 Some((kind, out, inw))
             }
@@ -121,12 +150,12 @@ impl DeviceGraph {
         Ok(DeviceGraph {
             gpu: gpu.clone(),
             num_vertices: n as u32,
-            num_arcs: graph.num_arcs(),
-            num_edges: graph.num_edges(),
-            directed: graph.is_directed(),
+            num_arcs: out.num_arcs(),
+            num_edges,
+            directed: arcs.is_some(),
             out_offsets,
             out_targets,
-            incoming,
+            incoming: arcs,
             weights,
             weights_as_f32: OnceLock::new(),
             weight_sorted: OnceLock::new(),

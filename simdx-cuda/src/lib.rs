@@ -45,7 +45,7 @@ pub use intersect::intersect_source;
 pub use launch::{GRID_BARRIER, GRID_BARRIER_WORDS};
 pub use multi_source::{search_source, traversal_source};
 pub use nccl::{nccl, Communicators, Nccl};
-pub use partitioned::PartitionedGraph;
+pub use partitioned::{PartitionedGraph, ShareLayout};
 pub use senders::NO_SENDER;
 pub use strong::strong_source;
 pub use tree::tree_source;

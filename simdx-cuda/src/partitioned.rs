@@ -18,6 +18,7 @@ use std::sync::Mutex;
 
 use cudarc::driver::CudaSlice;
 use simdx_core::acc::device::DeviceProgram;
+use simdx_core::acc::{Apply, CombineOp, Program};
 use simdx_core::engine::{Run, RunStats};
 use simdx_core::partition::{whole_degrees, Partition, WORD_VERTICES};
 use simdx_core::Graph;
@@ -41,6 +42,22 @@ enum Placement {
     OneGpu,
 }
 
+/// Which arcs each share of a [`PartitionedGraph`] holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShareLayout {
+    /// Share `p` holds the arcs into the vertices it owns, indexed by source (pushes) and, with
+    /// `by_target`, by target (pulls): every write of a step lands on an owned vertex, and a step
+    /// trades the changed values and the frontier. Every program runs on it.
+    ArcsIn {
+        /// The in-arcs too (else runs push).
+        by_target: bool,
+    },
+    /// Share `p` holds the out-arcs of the vertices it owns and pushes from its own part of the
+    /// frontier; the updates of other shares' vertices go to their owners (module
+    /// `engine::share_sources`). For programs that combine in place by min or max (SSSP).
+    ArcsOut,
+}
+
 /// A graph split over shares (see the module's docs), uploaded once and reused by every run.
 pub struct PartitionedGraph {
     ranges: Vec<Range<u32>>,
@@ -50,8 +67,7 @@ pub struct PartitionedGraph {
     /// Each share's room for the pairs of changed values it trades.
     pairs: Vec<PairBuffers>,
     placement: Placement,
-    /// The shares hold their out-arcs only ([`PartitionedGraph::pushes_only`]).
-    pushes_only: bool,
+    layout: ShareLayout,
     num_arcs: u64,
     num_edges: u64,
     /// Each share's exchange, made by the first run (NCCL's communicators take a while to make) and
@@ -77,7 +93,34 @@ impl PartitionedGraph {
     pub fn upload_out_arcs_on_one_gpu(gpu: &Gpu, graph: &Graph, parts: usize) -> Result<PartitionedGraph, CudaError> {
         let gpus = streams_of(gpu, parts)?;
         let partition = Partition::by_arcs(graph, gpus.len()).aligned(WORD_VERTICES);
-        Self::upload_parts(&gpus, graph, &partition, Placement::OneGpu, false)
+        Self::upload_parts(&gpus, graph, &partition, Placement::OneGpu, ShareLayout::ArcsIn { by_target: false })
+    }
+
+    /// `graph` split as [`PartitionedGraph::upload`] splits it, in the layout `layout`.
+    pub fn upload_as(gpus: &[Gpu], graph: &Graph, layout: ShareLayout) -> Result<PartitionedGraph, CudaError> {
+        let partition = Partition::by_arcs(graph, gpus.len().max(1)).aligned(WORD_VERTICES);
+        Self::upload_parts(gpus, graph, &partition, Placement::OneGpuEach, layout)
+    }
+
+    /// `graph` split as [`PartitionedGraph::upload_on_one_gpu`] splits it, in the layout `layout`.
+    pub fn upload_on_one_gpu_as(
+        gpu: &Gpu,
+        graph: &Graph,
+        parts: usize,
+        layout: ShareLayout,
+    ) -> Result<PartitionedGraph, CudaError> {
+        let gpus = streams_of(gpu, parts)?;
+        let partition = Partition::by_arcs(graph, gpus.len()).aligned(WORD_VERTICES);
+        Self::upload_parts(&gpus, graph, &partition, Placement::OneGpu, layout)
+    }
+
+    /// `graph` split over the same shares (GPUs or streams) and ranges as this one, in `layout`.
+    pub fn upload_alike(&self, graph: &Graph, layout: ShareLayout) -> Result<PartitionedGraph, CudaError> {
+        let gpus: Vec<Gpu> = self.shares.iter().map(|s| s.gpu.clone()).collect();
+        let starts: Vec<u32> = self.ranges.iter().map(|r| r.start).collect();
+        let partition = Partition::from_starts(&starts, graph.num_vertices() as u32)
+            .ok_or_else(|| CudaError::TooLarge("the graph is not the one this partition was made for".into()))?;
+        Self::upload_parts(&gpus, graph, &partition, self.placement, layout)
     }
 
     /// Uploads the shares with both ways of their arcs if they and a run's arrays fit each GPU, else
@@ -87,8 +130,9 @@ impl PartitionedGraph {
             return Err(CudaError::TooLarge("a partitioned graph needs at least one share".into()));
         }
         let partition = Partition::by_arcs(graph, gpus.len()).aligned(WORD_VERTICES);
-        match Self::upload_parts(&gpus, graph, &partition, placement, true) {
-            Err(e) if e.is_memory() => Self::upload_parts(&gpus, graph, &partition, placement, false),
+        let (both, out) = (ShareLayout::ArcsIn { by_target: true }, ShareLayout::ArcsIn { by_target: false });
+        match Self::upload_parts(&gpus, graph, &partition, placement, both) {
+            Err(e) if e.is_memory() => Self::upload_parts(&gpus, graph, &partition, placement, out),
             uploaded => uploaded,
         }
     }
@@ -98,25 +142,30 @@ impl PartitionedGraph {
         graph: &Graph,
         partition: &Partition,
         placement: Placement,
-        in_arcs: bool,
+        layout: ShareLayout,
     ) -> Result<PartitionedGraph, CudaError> {
         let n = graph.num_vertices() as u32;
         let degrees = whole_degrees(graph);
         let mut shares = Vec::with_capacity(gpus.len());
         let mut uploaded = Vec::with_capacity(gpus.len());
         let mut pairs = Vec::with_capacity(gpus.len());
+        let room = pair_room(n, gpus.len(), layout);
         for (p, gpu) in gpus.iter().enumerate() {
             // One share's host copy at a time: the host holds the graph and one share.
-            let arcs = partition.arcs_into(graph, p);
-            let needed = share_bytes(n, arcs, graph.is_weighted(), in_arcs, placement, gpus.len());
+            let needed = share_bytes(graph, partition, p, layout, placement, gpus.len());
             gpu.check_free("a share of the graph and a run's arrays on it", needed)?;
-            let share = partition.share(graph, p);
-            shares.push(match in_arcs {
-                true => DeviceGraph::upload(gpu, &share)?,
-                false => DeviceGraph::upload_out_arcs(gpu, &share)?,
+            shares.push(match layout {
+                ShareLayout::ArcsIn { by_target: true } => DeviceGraph::upload(gpu, &partition.share(graph, p))?,
+                ShareLayout::ArcsIn { by_target: false } => {
+                    DeviceGraph::upload_out_arcs(gpu, &partition.share(graph, p))?
+                }
+                ShareLayout::ArcsOut => {
+                    let rows = partition.out_rows(graph, p);
+                    DeviceGraph::upload_out_rows(gpu, &rows, rows.num_arcs())?
+                }
             });
             uploaded.push(gpu.stream.clone_htod(&degrees).map_err(driver("uploading the degrees"))?);
-            pairs.push(PairBuffers::new(gpu, n, gpus.len())?);
+            pairs.push(PairBuffers::new(gpu, n, gpus.len(), room)?);
         }
         Ok(PartitionedGraph {
             ranges: (0..gpus.len()).map(|p| partition.range(p)).collect(),
@@ -124,7 +173,7 @@ impl PartitionedGraph {
             degrees: uploaded,
             pairs,
             placement,
-            pushes_only: !in_arcs,
+            layout,
             num_arcs: graph.num_arcs(),
             num_edges: graph.num_edges(),
             exchanges: Mutex::new(Vec::new()),
@@ -136,10 +185,8 @@ impl PartitionedGraph {
     /// checks before it uploads. What a run on several GPUs needs of each.
     pub fn bytes_per_gpu(graph: &Graph, gpus: usize, in_arcs: bool) -> u64 {
         let partition = Partition::by_arcs(graph, gpus.max(1)).aligned(WORD_VERTICES);
-        let n = graph.num_vertices() as u32;
-        let weighted = graph.is_weighted();
-        let share =
-            |p| share_bytes(n, partition.arcs_into(graph, p), weighted, in_arcs, Placement::OneGpuEach, gpus.max(1));
+        let layout = ShareLayout::ArcsIn { by_target: in_arcs };
+        let share = |p| share_bytes(graph, &partition, p, layout, Placement::OneGpuEach, gpus.max(1));
         (0..gpus.max(1)).map(share).max().unwrap_or(0)
     }
 
@@ -152,9 +199,15 @@ impl PartitionedGraph {
         self.shares.iter().map(run).max().unwrap_or(0) + nccl
     }
 
-    /// Whether the shares hold only their out-arcs (both ways did not fit), so that runs on them push.
+    /// Whether the shares hold no in-arcs (of the arcs into their vertices, both ways did not fit; or
+    /// they hold their vertices' out-arcs), so that runs on them push.
     pub fn pushes_only(&self) -> bool {
-        self.pushes_only
+        self.layout != ShareLayout::ArcsIn { by_target: true }
+    }
+
+    /// Which arcs the shares hold.
+    pub fn layout(&self) -> ShareLayout {
+        self.layout
     }
 
     /// How many shares.
@@ -167,7 +220,8 @@ impl PartitionedGraph {
         self.ranges[p].clone()
     }
 
-    /// Share `p` on its GPU: the arcs into the vertices it owns, over every vertex.
+    /// Share `p` on its GPU, over every vertex: the arcs into the vertices it owns, or their out-arcs
+    /// ([`PartitionedGraph::layout`]).
     pub fn share(&self, p: usize) -> &DeviceGraph {
         &self.shares[p]
     }
@@ -253,7 +307,8 @@ impl CudaEngine {
                             arcs: graph.num_arcs,
                             degrees: &graph.degrees[p],
                             pairs: &graph.pairs[p],
-                            pushes_only: graph.pushes_only,
+                            pushes_only: graph.pushes_only(),
+                            from_owned: graph.layout == ShareLayout::ArcsOut,
                             packets_first: true,
                         };
                         let run = self.run_share(program, share, link, read);
@@ -278,6 +333,10 @@ impl CudaEngine {
         for other in &runs {
             for (mine, theirs) in first.stats.iterations.iter_mut().zip(&other.stats.iterations) {
                 mine.edges += theirs.edges;
+                if graph.layout == ShareLayout::ArcsOut {
+                    // Each share's frontier is its own part of the step's.
+                    mine.frontier += theirs.frontier;
+                }
             }
         }
         first.stats.graph_edges = graph.num_edges;
@@ -285,20 +344,49 @@ impl CudaEngine {
     }
 }
 
+/// Whether `P` combines in place by min or max: what shares of out-arcs ([`ShareLayout::ArcsOut`])
+/// take, whose copies of other shares' vertices' values are combined at their owners (an idempotent
+/// combine makes a stale copy cost only a redundant update).
+pub fn combines_in_place_by_min_or_max<P: Program>() -> bool {
+    P::APPLY == Apply::InPlace && matches!(P::OP, CombineOp::Min | CombineOp::Max)
+}
+
 /// Device memory NCCL's communicator takes on each GPU (its buffers for each peer and protocol),
 /// kept free beside a share on a GPU of its own.
 const NCCL_RESERVE: u64 = 512 << 20;
 
-/// The device bytes a share of `arcs` arcs over `n` vertices takes with a run on it: its out-arcs and
-/// in-arcs (or only the in-CSR's offsets), the whole graph's degrees, the pairs' and the `parts`
+/// The device bytes share `p` of `graph` split by `partition` in `layout` takes with a run on it: its
+/// out-CSR, its in-CSR (or only its offsets), the whole graph's degrees, the pairs' and the `parts`
 /// packets' room, NCCL's buffers when it has a GPU of its own, and what its first run allocates
 /// ([`run_bytes`]).
-fn share_bytes(n: u32, arcs: u64, weighted: bool, in_arcs: bool, placement: Placement, parts: usize) -> u64 {
+fn share_bytes(
+    graph: &Graph,
+    partition: &Partition,
+    p: usize,
+    layout: ShareLayout,
+    placement: Placement,
+    parts: usize,
+) -> u64 {
+    let (n, weighted) = (graph.num_vertices() as u32, graph.is_weighted());
     let nn = u64::from(n);
+    let (arcs, in_arcs) = match layout {
+        ShareLayout::ArcsIn { by_target } => (partition.arcs_into(graph, p), by_target),
+        ShareLayout::ArcsOut => (partition.arcs_from(graph, p), false),
+    };
     let incoming = csr_bytes(nn, if in_arcs { arcs } else { 1 }, weighted);
     let nccl = if placement == Placement::OneGpuEach { NCCL_RESERVE } else { 0 };
-    let exchange = PairBuffers::bytes(n, parts);
+    let exchange = PairBuffers::bytes(n, parts, pair_room(n, parts, layout));
     csr_bytes(nn, arcs, weighted) + incoming + nn * 8 + exchange + nccl + run_bytes(n, arcs, weighted)
+}
+
+/// The pairs a share of `parts` over `n` vertices in `layout` has room for: `n` (each vertex's changed
+/// value once) for shares of in-arcs; for shares of out-arcs, each of the other parts' vertices once
+/// from every share that may reach it.
+fn pair_room(n: u32, parts: usize, layout: ShareLayout) -> u64 {
+    match layout {
+        ShareLayout::ArcsIn { .. } => u64::from(n),
+        ShareLayout::ArcsOut => u64::from(n) * parts.saturating_sub(1).max(1) as u64,
+    }
 }
 
 /// The device bytes a share's first run allocates: a run's arrays for `n` vertices and, on a weighted

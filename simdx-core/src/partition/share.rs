@@ -42,6 +42,21 @@ impl Partition {
         offsets[owned.end as usize] - offsets[owned.start as usize]
     }
 
+    /// The out-arcs of the vertices part `p` owns: its share in the layout of owned sources.
+    pub fn arcs_from(&self, graph: &Graph, p: usize) -> u64 {
+        let owned = self.range(p);
+        let offsets = graph.out_csr().offsets();
+        offsets[owned.end as usize] - offsets[owned.start as usize]
+    }
+
+    /// Part `p`'s share of `graph` in the layout of owned sources: the out-CSR rows of the vertices it
+    /// owns, whole (their targets wherever they lie, with their weights), the other rows empty. A push
+    /// from an owned frontier vertex then reaches every neighbour, and the updates of other parts'
+    /// vertices travel to their owners (docs/multi-gpu.md).
+    pub fn out_rows(&self, graph: &Graph, p: usize) -> Csr {
+        owned_rows(graph.out_csr(), self.range(p))
+    }
+
     /// Part `p`'s share of `graph`: every arc whose target `p` owns, as a directed graph over all of
     /// `graph`'s vertices with its weights; each neighbour list stays sorted.
     pub fn share(&self, graph: &Graph, p: usize) -> Graph {

@@ -133,6 +133,39 @@ fn shares_hold_the_arcs_into_their_parts_both_ways() {
     check_shares(&tiny, 2);
 }
 
+/// In the layout of owned sources each part holds its vertices' out-rows whole and nothing else;
+/// together the parts hold every arc once.
+fn check_out_rows(g: &Graph, parts: usize) {
+    let p = Partition::by_arcs(g, parts).aligned(WORD_VERTICES);
+    let mut arcs = 0;
+    for part in 0..parts {
+        let rows = p.out_rows(g, part);
+        assert_eq!(rows.num_vertices(), g.num_vertices());
+        for u in 0..g.num_vertices() as u32 {
+            let (mine, whole) = (rows.range(u), g.out_csr().range(u));
+            if p.owner(u) != part {
+                assert!(mine.is_empty(), "part {part} holds vertex {u}'s arcs");
+                continue;
+            }
+            assert_eq!(rows.targets()[mine.clone()], g.out_csr().targets()[whole.clone()], "vertex {u}");
+            let weights = |csr: &crate::Csr, r: std::ops::Range<usize>| {
+                csr.weights().map(|w| r.map(|i| w.get_f64(i)).collect::<Vec<_>>())
+            };
+            assert_eq!(weights(&rows, mine), weights(g.out_csr(), whole), "vertex {u}'s weights");
+        }
+        assert_eq!(p.arcs_from(g, part), rows.num_arcs(), "part {part}'s arcs counted");
+        arcs += rows.num_arcs();
+    }
+    assert_eq!(arcs, g.num_arcs());
+}
+
+#[test]
+fn shares_of_owned_sources_hold_their_vertices_out_rows() {
+    check_out_rows(&graph("kron:9:d"), 2);
+    check_out_rows(&graph("urand:8:w"), 3);
+    check_out_rows(&graph("grid:150x150:w"), 4);
+}
+
 #[test]
 fn whole_degrees_are_out_then_in() {
     let g = graph("kron:8:d");

@@ -114,7 +114,7 @@ fn counter_slots_are_declared_only_here() {
 fn uploaded_bytes_are_the_struct_fields() {
     let state = SxState { out_offsets: 0x0102_0304_0506_0708, n: 7, online_capacity: 9, ..SxState::default() };
     let bytes = state.as_bytes();
-    assert_eq!(bytes.len(), 232);
+    assert_eq!(bytes.len(), 240);
     assert_eq!(bytes[..8], 0x0102_0304_0506_0708u64.to_ne_bytes());
     let at = std::mem::offset_of!(SxState, online_capacity);
     assert_eq!(at, 204);

@@ -112,6 +112,12 @@ pub(super) struct StepKernels {
     /// A partitioned run's exchange of a step's few changes and frontier as one packet a share.
     pub(super) share_pack_packet: CudaFunction,
     pub(super) share_unpack_packets: CudaFunction,
+    /// A share of owned sources: its updates of other shares' vertices, packed as a packet or as
+    /// pairs, and the others' combined into its values.
+    pub(super) share_pack_remote: CudaFunction,
+    pub(super) share_pack_remote_pairs: CudaFunction,
+    pub(super) share_combine_packets: CudaFunction,
+    pub(super) share_combine_pairs: CudaFunction,
 }
 
 impl StepKernels {
@@ -137,6 +143,10 @@ impl StepKernels {
             share_unpack: k.get("sx_share_unpack")?,
             share_pack_packet: k.get("sx_share_pack_packet")?,
             share_unpack_packets: k.get("sx_share_unpack_packets")?,
+            share_pack_remote: k.get("sx_share_pack_remote")?,
+            share_pack_remote_pairs: k.get("sx_share_pack_remote_pairs")?,
+            share_combine_packets: k.get("sx_share_combine_packets")?,
+            share_combine_pairs: k.get("sx_share_combine_pairs")?,
         })
     }
 }

@@ -14,6 +14,7 @@ pub(crate) mod kernels;
 mod run_state;
 mod setup;
 mod share_packets;
+mod share_sources;
 mod share_steps;
 mod steps;
 mod units;

@@ -50,7 +50,8 @@ fn address<T>(slice: &CudaSlice<T>, stream: &Arc<CudaStream>) -> u64 {
 /// reads, the workspace's arrays (`acc` and `send` only where the program has them), `n`, the online
 /// filter's capacity (0 here: [`set_capacity`] writes it once the run's first frontier is prepared),
 /// the uniform weight's bits and the degree classes; for a share of a partitioned run (`share`), the
-/// whole graph's degrees and the vertices it owns (else none, and every vertex).
+/// whole graph's degrees and the vertices it owns (else none, and every vertex); the vertices its
+/// frontier and waiting lists may hold (`listed`).
 pub(super) fn run_state(
     stream: &Arc<CudaStream>,
     n: u32,
@@ -59,6 +60,7 @@ pub(super) fn run_state(
     (acc, send): (bool, bool),
     classes: DegreeClasses,
     share: Option<(&CudaSlice<u32>, Range<u32>)>,
+    listed: Range<u32>,
 ) -> SxState {
     let Workspace {
         now,
@@ -107,6 +109,8 @@ pub(super) fn run_state(
         degrees: share.as_ref().map_or(0, |(d, _)| address(d, stream)),
         owned_begin: share.as_ref().map_or(0, |(_, r)| r.start),
         owned_end: share.as_ref().map_or(n, |(_, r)| r.end),
+        listed_begin: listed.start,
+        listed_end: listed.end,
         senders: 0,
         sender_words: 0,
     }

@@ -21,6 +21,7 @@ use super::CudaEngine;
 use crate::device_structs::step::{EDGES, NEXT_LEN};
 use crate::error::{driver, CudaError};
 use crate::graph::DeviceGraph;
+use crate::partitioned::combines_in_place_by_min_or_max;
 use crate::partitioned::exchange::{Exchange, Reduce};
 use crate::partitioned::plan::{packet_bytes, packet_capacity, value_bytes, word_bytes, PairPlan};
 
@@ -36,14 +37,16 @@ pub(crate) struct ShareLink<'a> {
     pub(crate) degrees: &'a CudaSlice<u32>,
     /// Where the changed values are traded as pairs.
     pub(crate) pairs: &'a PairBuffers,
-    /// The shares hold their out-arcs only: every step pushes.
+    /// The shares hold no in-arcs: every step pushes.
     pub(crate) pushes_only: bool,
+    /// The shares hold their own vertices' out-arcs (module `share_sources`), not the arcs into them.
+    pub(crate) from_owned: bool,
     /// Whether the next step trades its changes as packets first (module `share_packets`): true at
     /// the start and while every share's last step changed no more values than a packet holds.
     pub(crate) packets_first: bool,
 }
 
-/// A share's room for (vertex, value) pairs: a vertex id and a value (8 bytes at most) per vertex; and
+/// A share's room for (vertex, value) pairs: a vertex id and a value (8 bytes at most) per pair; and
 /// for every part's packet (kernels/shares.cu), of room for `capacity` vertices each.
 pub(crate) struct PairBuffers {
     pub(crate) ids: CudaSlice<u32>,
@@ -53,22 +56,27 @@ pub(crate) struct PairBuffers {
 }
 
 impl PairBuffers {
-    /// Room for `n` pairs and `parts` packets on `gpu`.
-    pub(crate) fn new(gpu: &crate::Gpu, n: u32, parts: usize) -> Result<PairBuffers, CudaError> {
+    /// Room for `room` pairs (at least one) and `parts` packets for a graph of `n` vertices on `gpu`.
+    pub(crate) fn new(gpu: &crate::Gpu, n: u32, parts: usize, room: u64) -> Result<PairBuffers, CudaError> {
         let what = "allocating a share's exchange buffers";
         let capacity = packet_capacity(n);
-        let n = n.max(1) as usize;
+        let room = room.max(1) as usize;
         Ok(PairBuffers {
-            ids: gpu.stream.alloc_zeros::<u32>(n).map_err(driver(what))?,
-            values: gpu.stream.alloc_zeros::<u8>(n * 8).map_err(driver(what))?,
+            ids: gpu.stream.alloc_zeros::<u32>(room).map_err(driver(what))?,
+            values: gpu.stream.alloc_zeros::<u8>(room * 8).map_err(driver(what))?,
             packets: gpu.stream.alloc_zeros::<u8>(parts * packet_bytes(capacity, 8)).map_err(driver(what))?,
             capacity,
         })
     }
 
     /// The device bytes of [`PairBuffers::new`]'s buffers.
-    pub(crate) fn bytes(n: u32, parts: usize) -> u64 {
-        u64::from(n.max(1)) * 12 + (parts * packet_bytes(packet_capacity(n), 8)) as u64
+    pub(crate) fn bytes(n: u32, parts: usize, room: u64) -> u64 {
+        room.max(1) * 12 + (parts * packet_bytes(packet_capacity(n), 8)) as u64
+    }
+
+    /// How many pairs the buffers hold.
+    pub(crate) fn room(&self) -> u64 {
+        self.ids.len() as u64
     }
 }
 
@@ -98,46 +106,60 @@ impl CudaEngine {
                 _ => DirectionPolicy::Push,
             };
         }
+        if link.from_owned && !combines_in_place_by_min_or_max::<P>() {
+            return Err(CudaError::NeedsSharesOfTargets);
+        }
         simdx_core::engine::promise::check_update_grows_with_weight(program)?;
         let entered = Instant::now();
         let (kernels, _) = program_kernels(&kernel_units::<P>(), &graph.gpu, plan.opts.fusion, false)?;
         simdx_core::acc::check_lengths(program, graph.num_vertices as usize)?;
         let mut slot = graph.run_workspace()?;
         let ws = slot.as_mut().expect("made by run_workspace");
+        let from_owned = link.from_owned;
         let mut run = HostRun::new(self, program, graph, ws, plan, kernels, entered, Some(link))?;
         run.init()?;
         run.first_frontier()?;
-        while let Some(owed) = run.next_step()? {
-            let step = run.prepare(owed)?;
-            match step.direction {
-                Direction::Push => run.push(&step)?,
-                Direction::Pull => run.pull(&step)?,
-            }
-            let counters = run.relaxed(&step)?;
-            let (reached, filter) = run.filter(&counters)?;
-            let change = run.apply(reached, &step)?;
-            if run.every {
-                // The scan that selects an `Every` program's next frontier reads every vertex's value.
-                run.share_step_values()?;
-            }
-            if run.record(&step, filter, counters[EDGES], change) {
-                if !run.every {
-                    // The stopping test ended the run before the step's values were shared.
-                    run.share_step_values()?;
-                }
-                break;
-            }
-            run.select(reached)?;
-            if !run.every && !run.share_packets(reached)? {
-                run.share_changed(reached)?;
-                run.share_frontier()?;
-            }
+        match from_owned {
+            true => run.steps_from_owned()?,
+            false => run.steps_into_owned()?,
         }
         run.finish_reading(read)
     }
 }
 
 impl<P: DeviceProgram> HostRun<'_, P> {
+    /// The steps of a share of the arcs into its vertices: each pushes or pulls into its own vertices,
+    /// then trades its changed values and its part of the next frontier.
+    fn steps_into_owned(&mut self) -> Result<(), CudaError> {
+        while let Some(owed) = self.next_step()? {
+            let step = self.prepare(owed)?;
+            match step.direction {
+                Direction::Push => self.push(&step)?,
+                Direction::Pull => self.pull(&step)?,
+            }
+            let counters = self.relaxed(&step)?;
+            let (reached, filter) = self.filter(&counters)?;
+            let change = self.apply(reached, &step)?;
+            if self.every {
+                // The scan that selects an `Every` program's next frontier reads every vertex's value.
+                self.share_step_values()?;
+            }
+            if self.record(&step, filter, counters[EDGES], change) {
+                if !self.every {
+                    // The stopping test ended the run before the step's values were shared.
+                    self.share_step_values()?;
+                }
+                return Ok(());
+            }
+            self.select(reached)?;
+            if !self.every && !self.share_packets(reached)? {
+                self.share_changed(reached)?;
+                self.share_frontier()?;
+            }
+        }
+        Ok(())
+    }
+
     /// Reduces `values` over the shares (unchanged outside a partitioned run).
     pub(super) fn over_shares(&mut self, values: &mut [u64], op: Reduce) -> Result<(), CudaError> {
         match self.share.as_mut() {

@@ -79,26 +79,7 @@ impl<P: DeviceProgram> HostRun<'_, P> {
                 self.over_shares(&mut lowest, Reduce::MinU64)?;
                 let lowest = lowest[0];
                 if lowest != u64::MAX {
-                    self.bucket = lowest as u32;
-                    let cfg = self.shapes.per_thread(waiting as u32);
-                    launch_step!(
-                        self.stream,
-                        self.f.far_take,
-                        cfg,
-                        &self.state,
-                        &self.fcur,
-                        &self.bucket,
-                        &*self.frontier
-                    );
-                    let c = read_counters(&self.stream, &mut *self.counters)?;
-                    self.len = c[NEXT_LEN] as u32;
-                    self.fcur ^= 1;
-                    // The list just emptied is the next change's to fill: its length and bound start over.
-                    let emptied = (self.fcur ^ 1) as usize;
-                    let mut slot = self.far_len.slice_mut(emptied..emptied + 1);
-                    self.stream.memcpy_htod(&[0u64], &mut slot).map_err(driver("resetting the waiting lists"))?;
-                    let mut slot = self.far_len.slice_mut(2 + emptied..3 + emptied);
-                    self.stream.memcpy_htod(&[u64::MAX], &mut slot).map_err(driver("resetting the waiting lists"))?;
+                    let c = self.take_bucket(lowest as u32, waiting)?;
                     self.pending_maybe = self.any_share(c[PENDING] > 0)?;
                     self.share_frontier()?;
                     if self.len == 0 && self.pending_maybe {
@@ -108,6 +89,25 @@ impl<P: DeviceProgram> HostRun<'_, P> {
             }
         }
         Ok(Bucket::Owed(owed))
+    }
+
+    /// The lowest waiting bucket, `bucket`, becomes current: its vertices of the current list of
+    /// `waiting` ones become the frontier, the others move to the other list (kernels/buckets.cu), whose
+    /// turn it is; returns the counters.
+    pub(super) fn take_bucket(&mut self, bucket: u32, waiting: u64) -> Result<Vec<u64>, CudaError> {
+        self.bucket = bucket;
+        let cfg = self.shapes.per_thread(waiting as u32);
+        launch_step!(self.stream, self.f.far_take, cfg, &self.state, &self.fcur, &self.bucket, &*self.frontier);
+        let c = read_counters(&self.stream, &mut *self.counters)?;
+        self.len = c[NEXT_LEN] as u32;
+        self.fcur ^= 1;
+        // The list just emptied is the next change's to fill: its length and bound start over.
+        let emptied = (self.fcur ^ 1) as usize;
+        let mut slot = self.far_len.slice_mut(emptied..emptied + 1);
+        self.stream.memcpy_htod(&[0u64], &mut slot).map_err(driver("resetting the waiting lists"))?;
+        let mut slot = self.far_len.slice_mut(2 + emptied..3 + emptied);
+        self.stream.memcpy_htod(&[u64::MAX], &mut slot).map_err(driver("resetting the waiting lists"))?;
+        Ok(c)
     }
 
     /// The settle sources of the next step (0: a step from the frontier), after the bucket changes it
@@ -123,7 +123,12 @@ impl<P: DeviceProgram> HostRun<'_, P> {
     /// Whether the run is over before a step with `owed` settle sources: nothing to run, or the
     /// iteration cap reached.
     fn ended(&self, owed: u32) -> bool {
-        (self.len == 0 && owed == 0) || self.iterations >= self.opts.max_iterations
+        (self.len == 0 && owed == 0) || self.capped()
+    }
+
+    /// Whether the run has taken as many steps as its options allow.
+    pub(super) fn capped(&self) -> bool {
+        self.iterations >= self.opts.max_iterations
     }
 
     /// Prepare: the step's sources snapshotted (what each sends saved, stamped for a pull, their
@@ -419,10 +424,14 @@ impl<P: DeviceProgram> HostRun<'_, P> {
         );
         let c = read_counters(&self.stream, &mut *self.counters)?;
         self.len = c[NEXT_LEN] as u32;
-        // A share's `pending_maybe` is reduced with its changed values (`share_changed`), and its
-        // selection is only its own part of the frontier: the whole one is prepared anew.
+        // A share's `pending_maybe` is reduced with its changed values (`share_changed`), and a share of
+        // the arcs into its vertices selects its own part of the frontier: the whole one is prepared anew.
         self.pending_maybe |= c[PENDING] > 0;
-        self.prepared = if self.share.is_some() { None } else { Some(c) };
+        // A share of owned sources selects its whole frontier, which its select prepared.
+        self.prepared = match &self.share {
+            Some(link) if !link.from_owned => None,
+            _ => Some(c),
+        };
         Ok(())
     }
 

@@ -4,7 +4,7 @@
 extern "C" {
 
 /* The predicate of the ballot scans. mode 0: reached this iteration (clears the flag); mode 1: active
- * (initial frontier and `Every` programs), and if in a later bucket than `bucket`, waiting (flagged
+ * (initial frontier and `Every` programs; of the vertices the run lists), and if in a later bucket than `bucket`, waiting (flagged
  * pending, appended to far[fcur], its bucket in far[fcur]'s bound). */
 __device__ __forceinline__ bool sx_scan_pred(const sx_state* s, unsigned long long* ctr, const simdx_params* p, simdx_u32 mode,
                                              simdx_u32 bucket, simdx_u32 fcur, simdx_u32 v, bool write) {
@@ -13,6 +13,7 @@ __device__ __forceinline__ bool sx_scan_pred(const sx_state* s, unsigned long lo
         if (write) s->touched[v] = 0u;
         return true;
     }
+    if (v < s->listed_begin || v >= s->listed_end) return false; /* another share's to list */
     simdx_value now = s->now[v];
     bool active = simdx_active(p, now, s->seen[v]);
     if (active && simdx_bucket(p, now) <= bucket) return true;

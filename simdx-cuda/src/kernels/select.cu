@@ -34,8 +34,8 @@ __device__ __forceinline__ simdx_value sx_follow_labels(const sx_state* s, const
 #endif
 
 /* Picks the next frontier from the reached vertices: the active ones in buckets up to `bucket`; the
- * others wait (pending flag, appended to far[fcur], whose bound they lower: kernels/buckets.cu). Clears
- * the reached vertices' touched flags on the way. With `prepare`, also prepares the new frontier for the
+ * others wait (pending flag, appended to far[fcur], whose bound they lower: kernels/buckets.cu); only
+ * those the run lists (listed_begin..listed_end). Clears the reached vertices' touched flags on the way. With `prepare`, also prepares the new frontier for the
  * next iteration (sx_prepare with `stamp` and `classes`), which saves the fused kernels a phase and a
  * grid barrier per iteration. */
 __device__ __forceinline__ void ph_select(const sx_state* s, unsigned long long* ctr, const simdx_u32* list, simdx_u32 len, simdx_u32 bucket,
@@ -50,9 +50,12 @@ __device__ __forceinline__ void ph_select(const sx_state* s, unsigned long long*
         simdx_u32 i = r * stride + blockIdx.x * blockDim.x + threadIdx.x;
         bool take = false, wait = false;
         simdx_u32 v = 0;
+        /* A share of owned sources also reaches other shares' vertices: their owners select them. */
         if (i < len) {
             v = list[i];
             s->touched[v] = 0u; /* the reached flag is spent: clear it for the next iteration */
+        }
+        if (i < len && v >= s->listed_begin && v < s->listed_end) {
             simdx_value now = s->now[v];
 #if SIMDX_LABELS
             now = sx_follow_labels(s, &p, v, now);

@@ -6,7 +6,45 @@
  * them in one round instead: each share packs its changes and its part of the next frontier in a
  * packet of fixed size (an sx_packet head, then `capacity` vertex ids, `capacity` frontier ids and
  * `capacity` values), the shares trade their packets, and each unpacks the others' (falling back to
- * the two exchanges above when a packet could not hold its share's changes). */
+ * the two exchanges above when a packet could not hold its share's changes).
+ *
+ * A share of owned sources (a push from its own frontier reaches any vertex) sends instead the vertices
+ * of other shares it reached, with its values for them, to their owners, in a packet while they are few
+ * and as pairs otherwise; each owner combines them into its values with the program's combine, and those
+ * that improve are reached there as a push would reach them. */
+
+/* A place for each lane of the calling warp where `take` holds, from `counter`: one atomic a warp.
+ * Called by every active lane. */
+template <typename T>
+__device__ __forceinline__ T sx_warp_claim(T* counter, bool take) {
+    unsigned mask = __activemask();
+    unsigned want = __ballot_sync(mask, take);
+    if (want == 0u) return 0;
+    int lane = threadIdx.x & 31, leader = __ffs(want) - 1;
+    T base = 0;
+    if (lane == leader) base = atomicAdd(counter, (T)__popc(want));
+    base = __shfl_sync(mask, base, leader);
+    return base + (T)__popc(want & ((1u << lane) - 1u));
+}
+
+/* Whether `v` is another share's vertex. */
+__device__ __forceinline__ bool sx_remote(const sx_state* s, simdx_u32 v) {
+    return v < s->owned_begin || v >= s->owned_end;
+}
+
+/* A remote update: `value` for vertex v, from another share, combined into v's value if this share owns
+ * v. Where it improves, v is reached: touched, and if not yet, appended to `next` after the step's own
+ * `reached` vertices (counters[SX_NEXT_LEN] counts the appended ones). */
+__device__ __forceinline__ void sx_combine_remote(const sx_state* s, const simdx_params* p, bool take, simdx_u32 v,
+                                                  simdx_value value, simdx_u32* next, simdx_u32 reached) {
+    bool fresh = false;
+    if (take && !sx_remote(s, v)) {
+        simdx_value old = sx_atomic(&s->now[v], value, p);
+        fresh = !sx_same(simdx_combine(p, old, value), old) && sx_touch(s, v);
+    }
+    unsigned long long at = sx_warp_claim(&s->counters[SX_NEXT_LEN], fresh);
+    if (fresh) next[reached + at] = v;
+}
 
 extern "C" {
 
@@ -125,6 +163,86 @@ __global__ void sx_share_unpack_packets(const sx_state* __restrict__ s, unsigned
     if (first == 0) {
         s->counters[SX_NEXT_LEN] = at;
         s->counters[SX_PENDING] = pending;
+    }
+}
+
+/* A share of owned sources: its reached vertices (`list`, `len`) that other shares own, with its values
+ * for them, into `packet` (room for `capacity`; its head zeroed before), all counted in
+ * packet->changed, those beyond `capacity` only counted. */
+__global__ void sx_share_pack_remote(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len,
+                                     simdx_u32 capacity, sx_packet* packet) {
+    simdx_u32 first = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
+    if (first == 0) packet->capacity = capacity;
+    simdx_u32* ids = sx_packet_ids(packet);
+    simdx_value* values = sx_packet_values(packet, capacity);
+    for (simdx_u32 base = 0; base < len; base += stride) {
+        simdx_u32 i = base + first;
+        simdx_u32 v = i < len ? list[i] : 0u;
+        bool take = i < len && sx_remote(s, v);
+        simdx_u32 at = sx_warp_claim(&packet->changed, take);
+        if (take && at < capacity) {
+            ids[at] = v;
+            values[at] = s->now[v];
+        }
+    }
+}
+
+/* As sx_share_pack_remote, as pairs (ids[i], vals[i]), counted in counters[SX_NEXT_LEN]: the step's
+ * remote updates when a packet cannot hold them (`ids` and `vals` have room for all). */
+__global__ void sx_share_pack_remote_pairs(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len,
+                                           simdx_u32* ids, simdx_value* vals) {
+    simdx_u32 first = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
+    for (simdx_u32 base = 0; base < len; base += stride) {
+        simdx_u32 i = base + first;
+        simdx_u32 v = i < len ? list[i] : 0u;
+        bool take = i < len && sx_remote(s, v);
+        unsigned long long at = sx_warp_claim(&s->counters[SX_NEXT_LEN], take);
+        if (take) {
+            ids[at] = v;
+            vals[at] = s->now[v];
+        }
+    }
+}
+
+/* The other shares' packets of remote updates (`parts` packets of `stride_bytes` bytes from `packets`;
+ * this share's is `part`) combined into the values (sx_combine_remote), after the step's `reached`
+ * vertices in `next`. When some packet could not hold its share's updates, nothing but
+ * counters[SX_PACKETS_FULL]. */
+__global__ void sx_share_combine_packets(const sx_state* __restrict__ s, unsigned char* packets, simdx_u32 parts,
+                                         simdx_u32 part, unsigned long long stride_bytes, simdx_u32* next,
+                                         simdx_u32 reached) {
+    simdx_u32 first = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
+    for (simdx_u32 q = 0; q < parts; ++q) {
+        const sx_packet* head = (const sx_packet*)(packets + q * stride_bytes);
+        if (head->changed > head->capacity) {
+            if (first == 0) s->counters[SX_PACKETS_FULL] = 1;
+            return;
+        }
+    }
+    simdx_params p = s->params;
+    for (simdx_u32 q = 0; q < parts; ++q) {
+        sx_packet* packet = (sx_packet*)(packets + q * stride_bytes);
+        if (q == part) continue;
+        const simdx_u32* ids = sx_packet_ids(packet);
+        const simdx_value* values = sx_packet_values(packet, packet->capacity);
+        for (simdx_u32 base = 0; base < packet->changed; base += stride) {
+            simdx_u32 i = base + first;
+            bool take = i < packet->changed;
+            sx_combine_remote(s, &p, take, take ? ids[i] : 0u, take ? values[i] : simdx_value(), next, reached);
+        }
+    }
+}
+
+/* Every share's remote updates as pairs (`len` in all) combined into the values (sx_combine_remote),
+ * after the step's `reached` vertices in `next`; those of other shares' vertices pass. */
+__global__ void sx_share_combine_pairs(const sx_state* __restrict__ s, const simdx_u32* ids, const simdx_value* vals,
+                                       simdx_u32 len, simdx_u32* next, simdx_u32 reached) {
+    simdx_u32 first = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
+    simdx_params p = s->params;
+    for (simdx_u32 base = 0; base < len; base += stride) {
+        simdx_u32 i = base + first;
+        bool take = i < len;
+        sx_combine_remote(s, &p, take, take ? ids[i] : 0u, take ? vals[i] : simdx_value(), next, reached);
     }
 }
 #endif

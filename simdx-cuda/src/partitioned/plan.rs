@@ -35,8 +35,13 @@ impl PairPlan {
         if total * (4 + size) * 4 > u64::from(n) * size {
             return None;
         }
+        Some(Self::placed(counts))
+    }
+
+    /// The plan for parts that send `counts` pairs, however many.
+    pub(crate) fn placed(counts: &[u64]) -> PairPlan {
         let starts = counts.iter().scan(0, |at, &c| Some(std::mem::replace(at, *at + c))).collect();
-        Some(PairPlan { starts, counts: counts.to_vec() })
+        PairPlan { starts, counts: counts.to_vec() }
     }
 
     /// All parts' pairs.
@@ -88,6 +93,7 @@ mod tests {
         // 125 pairs of 8 bytes are a quarter of 1000 values of 4 bytes: still pairs; one more is not.
         assert!(PairPlan::for_counts(&[125], 1000, 4).is_some());
         assert!(PairPlan::for_counts(&[100, 26], 1000, 4).is_none());
+        assert_eq!(PairPlan::placed(&[100, 26]).starts, vec![0, 100]);
     }
 
     #[test]
