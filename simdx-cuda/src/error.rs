@@ -143,6 +143,12 @@ pub enum CudaError {
          components); split it in shares of in-arcs for this one"
     )]
     NeedsSharesOfTargets,
+    /// A run asked to pull over a graph split in shares of owned sources, whose steps push.
+    #[error(
+        "this graph is split over GPUs in shares of their vertices' out-arcs, whose steps push (a settle \
+         step may pull): drop --direction pull"
+    )]
+    PullOverSharesOfSources,
     /// Senders are kept only for voting min programs of `u32` values that apply in place.
     #[error(
         "a run keeps senders (BFS parents) only for a voting program of u32 values combined by min that \

@@ -106,12 +106,19 @@ impl DeviceGraph {
         Self::upload_csrs(gpu, graph.out_csr(), incoming, graph.num_edges())
     }
 
-    /// Uploads `rows` (a share's out-rows in the layout of owned sources, over every vertex, of a graph
-    /// of `num_edges` edges) as a directed graph whose in-CSR has no arcs: runs on it push.
-    pub(crate) fn upload_out_rows(gpu: &Gpu, rows: &Csr, num_edges: u64) -> Result<DeviceGraph, CudaError> {
-        let (n, weighted) = (rows.num_vertices() as u64, rows.weights().is_some());
-        gpu.check_free("a share of the graph", csr_bytes(n, rows.num_arcs(), weighted) + csr_bytes(n, 1, weighted))?;
-        Self::upload_csrs(gpu, rows, Incoming::OffsetsOnly, num_edges)
+    /// Uploads a share in the layout of owned sources (over every vertex, of a graph of `num_edges`
+    /// edges): its out-rows `out` and, of a directed graph, its in-rows `in_rows` (an undirected
+    /// graph's in-rows are its out-rows).
+    pub(crate) fn upload_rows(
+        gpu: &Gpu,
+        out: &Csr,
+        in_rows: Option<&Csr>,
+        num_edges: u64,
+    ) -> Result<DeviceGraph, CudaError> {
+        let (n, weighted) = (out.num_vertices() as u64, out.weights().is_some());
+        let incoming = in_rows.map_or(0, |r| csr_bytes(n, r.num_arcs(), weighted));
+        gpu.check_free("a share of the graph", csr_bytes(n, out.num_arcs(), weighted) + incoming)?;
+        Self::upload_csrs(gpu, out, in_rows.map_or(Incoming::SameAsOut, Incoming::Arcs), num_edges)
     }
 
     /// Uploads the out-CSR `out` and the in-arcs as `incoming` says.

@@ -52,9 +52,10 @@ pub enum ShareLayout {
         /// The in-arcs too (else runs push).
         by_target: bool,
     },
-    /// Share `p` holds the out-arcs of the vertices it owns and pushes from its own part of the
-    /// frontier; the updates of other shares' vertices go to their owners (module
-    /// `engine::share_sources`). For programs that combine in place by min or max (SSSP).
+    /// Share `p` holds the out-arcs of the vertices it owns, and the arcs into them; it pushes from its
+    /// own part of the frontier, and the updates of other shares' vertices go to their owners (module
+    /// `engine::share_sources`); a settle step may pull. For programs that combine in place by min or
+    /// max (SSSP).
     ArcsOut,
 }
 
@@ -160,8 +161,9 @@ impl PartitionedGraph {
                     DeviceGraph::upload_out_arcs(gpu, &partition.share(graph, p))?
                 }
                 ShareLayout::ArcsOut => {
-                    let rows = partition.out_rows(graph, p);
-                    DeviceGraph::upload_out_rows(gpu, &rows, rows.num_arcs())?
+                    let out = partition.out_rows(graph, p);
+                    let in_rows = graph.is_directed().then(|| partition.in_rows(graph, p));
+                    DeviceGraph::upload_rows(gpu, &out, in_rows.as_ref(), out.num_arcs())?
                 }
             });
             uploaded.push(gpu.stream.clone_htod(&degrees).map_err(driver("uploading the degrees"))?);
@@ -199,10 +201,10 @@ impl PartitionedGraph {
         self.shares.iter().map(run).max().unwrap_or(0) + nccl
     }
 
-    /// Whether the shares hold no in-arcs (of the arcs into their vertices, both ways did not fit; or
-    /// they hold their vertices' out-arcs), so that runs on them push.
+    /// Whether the shares hold no in-arcs (both ways of the arcs into their vertices did not fit), so
+    /// that runs on them push.
     pub fn pushes_only(&self) -> bool {
-        self.layout != ShareLayout::ArcsIn { by_target: true }
+        self.layout == ShareLayout::ArcsIn { by_target: false }
     }
 
     /// Which arcs the shares hold.
@@ -369,11 +371,16 @@ fn share_bytes(
 ) -> u64 {
     let (n, weighted) = (graph.num_vertices() as u32, graph.is_weighted());
     let nn = u64::from(n);
-    let (arcs, in_arcs) = match layout {
-        ShareLayout::ArcsIn { by_target } => (partition.arcs_into(graph, p), by_target),
-        ShareLayout::ArcsOut => (partition.arcs_from(graph, p), false),
+    let (arcs, incoming) = match layout {
+        ShareLayout::ArcsIn { by_target } => {
+            let arcs = partition.arcs_into(graph, p);
+            (arcs, csr_bytes(nn, if by_target { arcs } else { 1 }, weighted))
+        }
+        ShareLayout::ArcsOut if graph.is_directed() => {
+            (partition.arcs_from(graph, p), csr_bytes(nn, partition.arcs_into(graph, p), weighted))
+        }
+        ShareLayout::ArcsOut => (partition.arcs_from(graph, p), 0),
     };
-    let incoming = csr_bytes(nn, if in_arcs { arcs } else { 1 }, weighted);
     let nccl = if placement == Placement::OneGpuEach { NCCL_RESERVE } else { 0 };
     let exchange = PairBuffers::bytes(n, parts, pair_room(n, parts, layout));
     csr_bytes(nn, arcs, weighted) + incoming + nn * 8 + exchange + nccl + run_bytes(n, arcs, weighted)

@@ -57,6 +57,12 @@ impl Partition {
         owned_rows(graph.out_csr(), self.range(p))
     }
 
+    /// The in-CSR rows of the vertices part `p` owns (the arcs into them), the other rows empty: what
+    /// a share of owned sources pulls along. An undirected graph's are its [`Partition::out_rows`].
+    pub fn in_rows(&self, graph: &Graph, p: usize) -> Csr {
+        owned_rows(graph.in_csr(), self.range(p))
+    }
+
     /// Part `p`'s share of `graph`: every arc whose target `p` owns, as a directed graph over all of
     /// `graph`'s vertices with its weights; each neighbour list stays sorted.
     pub fn share(&self, graph: &Graph, p: usize) -> Graph {

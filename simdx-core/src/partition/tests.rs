@@ -154,6 +154,11 @@ fn check_out_rows(g: &Graph, parts: usize) {
             assert_eq!(weights(&rows, mine), weights(g.out_csr(), whole), "vertex {u}'s weights");
         }
         assert_eq!(p.arcs_from(g, part), rows.num_arcs(), "part {part}'s arcs counted");
+        let in_rows = p.in_rows(g, part);
+        for v in 0..g.num_vertices() as u32 {
+            let expected = if p.owner(v) == part { g.in_csr().range(v).len() } else { 0 };
+            assert_eq!(in_rows.range(v).len(), expected, "part {part}'s in-row of vertex {v}");
+        }
         arcs += rows.num_arcs();
     }
     assert_eq!(arcs, g.num_arcs());

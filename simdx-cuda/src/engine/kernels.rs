@@ -118,6 +118,10 @@ pub(super) struct StepKernels {
     pub(super) share_pack_remote_pairs: CudaFunction,
     pub(super) share_combine_packets: CudaFunction,
     pub(super) share_combine_pairs: CudaFunction,
+    /// A share of owned sources before a settle step that pulls: its settle list and what each
+    /// vertex of it sends as pairs, and the others' stamped as the pull's sources.
+    pub(super) share_pack_settle: CudaFunction,
+    pub(super) share_unpack_settle: CudaFunction,
 }
 
 impl StepKernels {
@@ -147,6 +151,8 @@ impl StepKernels {
             share_pack_remote_pairs: k.get("sx_share_pack_remote_pairs")?,
             share_combine_packets: k.get("sx_share_combine_packets")?,
             share_combine_pairs: k.get("sx_share_combine_pairs")?,
+            share_pack_settle: k.get("sx_share_pack_settle")?,
+            share_unpack_settle: k.get("sx_share_unpack_settle")?,
         })
     }
 }

@@ -185,8 +185,8 @@ impl CudaEngine {
         if run.fused_throughout() {
             return run.fused_to_end();
         }
-        while let Some(owed) = run.next_step()? {
-            let step = run.prepare(owed)?;
+        while let Some(sources) = run.next_step()? {
+            let step = run.prepare(sources)?;
             match run.hand_over(&step)? {
                 Flow::Host => {}
                 Flow::Again => continue,

@@ -127,6 +127,8 @@ pub(super) struct HostRun<'a, P: DeviceProgram> {
     pub(super) all_sent: bool,
     /// The counters of a select that also prepared the next frontier (its snapshot), if it did.
     pub(super) prepared: Option<Vec<u64>>,
+    /// A settle step's list length on each share, in a run of owned sources (`settle_over_shares`).
+    pub(super) settle_counts: Vec<u64>,
     pub(super) stats: RunStats,
     /// When the engine was entered (before compiling), when the clock started, and the set-up's time
     /// (init, first frontier) within the clock.
@@ -270,6 +272,7 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
             pending_maybe: true,
             all_sent: false,
             prepared: None,
+            settle_counts: Vec::new(),
             stats: RunStats { graph_edges: graph.num_edges, ..RunStats::default() },
             entered,
             start: Instant::now(),

@@ -7,15 +7,18 @@
 //! so a share's copy of another's vertex is never better than the owner's value: a stale copy costs a
 //! redundant update, never a wrong value. Every decision (a step, a settle step, the next bucket, the
 //! end) is taken on counts reduced over the shares, so all take the same steps and meet at the same
-//! exchanges; each step pushes (the shares hold no in-arcs).
+//! exchanges. Steps from the frontier push; a settle step pulls when its sources hold many arcs (as on
+//! one GPU), after every share has given the others its settle list with the values they send.
 
 use cudarc::driver::DevicePtr;
 use simdx_core::acc::device::DeviceProgram;
+use simdx_core::engine::Direction;
 
 use super::kernels::{launch_step, read_counters};
 use super::run_state::HostRun;
+use super::steps::{Sources, Step};
 use crate::device_structs::far::SETTLE_LEN;
-use crate::device_structs::step::{EDGES, NEXT_LEN, PACKETS_FULL};
+use crate::device_structs::step::{EDGES, NEXT_LEN, OUT_EDGES, PACKETS_FULL};
 use crate::device_structs::SxPacket;
 use crate::error::{driver, CudaError};
 use crate::partitioned::exchange::Reduce;
@@ -25,9 +28,15 @@ impl<P: DeviceProgram> HostRun<'_, P> {
     /// The steps of a share of owned sources, then every share's owned values given to the others, so
     /// that each ends with every value.
     pub(super) fn steps_from_owned(&mut self) -> Result<(), CudaError> {
-        while let Some(owed) = self.next_step_from_owned()? {
-            let step = self.prepare(owed)?;
-            self.push(&step)?;
+        while let Some(sources) = self.next_step_from_owned()? {
+            let step = self.prepare(sources)?;
+            match step.direction {
+                Direction::Push => self.push(&step)?,
+                Direction::Pull => {
+                    self.share_settle_sources(&step)?;
+                    self.pull(&step)?;
+                }
+            }
             let counters = self.relaxed(&step)?;
             let (reached, filter) = self.filter(&counters)?;
             let reached = self.trade_remote(reached)?;
@@ -40,11 +49,11 @@ impl<P: DeviceProgram> HostRun<'_, P> {
         self.share_values()
     }
 
-    /// What every share takes next: a step from the frontier while some share has one (0), else a
-    /// settle step while some share owes deferred arcs (this share's settle list's length), else the
+    /// What every share takes next: a step from the frontier while some share has one, else a settle
+    /// step while some share owes deferred arcs (this share's settle list may be empty), else the
     /// lowest bucket still waiting on some share becomes current and the question is asked again;
     /// `None` when nothing waits anywhere or the run has taken its steps.
-    fn next_step_from_owned(&mut self) -> Result<Option<u32>, CudaError> {
+    fn next_step_from_owned(&mut self) -> Result<Option<Sources>, CudaError> {
         loop {
             if self.capped() {
                 return Ok(None);
@@ -59,17 +68,67 @@ impl<P: DeviceProgram> HostRun<'_, P> {
             let mut some = [u64::MAX - u64::from(self.len), u64::MAX - owed, lowest];
             self.over_shares(&mut some, Reduce::MinU64)?;
             if some[0] != u64::MAX {
-                return Ok(Some(0));
+                return Ok(Some(Sources::Frontier));
             }
             self.prepared = None;
             if some[1] != u64::MAX {
-                return Ok(Some(owed as u32));
+                return Ok(Some(Sources::Settle(owed as u32)));
             }
             if some[2] == u64::MAX {
                 return Ok(None);
             }
             self.take_bucket(some[2] as u32, waiting)?;
         }
+    }
+
+    /// Before a settle step: in a run of owned sources, the settle lists' lengths (each share's in
+    /// `counts`, kept for [`HostRun::share_settle_sources`]) and out-edges reduced over the shares, so
+    /// that every share takes the step in the same direction; the sum replaces this share's
+    /// out-edges in `c`. Nothing in other runs.
+    pub(super) fn settle_over_shares(&mut self, owed: u32, c: &mut [u64]) -> Result<(), CudaError> {
+        let Some(link) = self.share.as_mut().filter(|link| link.from_owned) else { return Ok(()) };
+        let (parts, part) = (link.ranges.len(), link.exchange.part());
+        let mut counts = vec![0u64; parts + 1];
+        (counts[part], counts[parts]) = (u64::from(owed), c[OUT_EDGES]);
+        link.exchange.reduce(&mut counts, Reduce::SumU64)?;
+        c[OUT_EDGES] = counts.pop().expect("parts + 1 counts");
+        self.settle_counts = counts;
+        Ok(())
+    }
+
+    /// Before a settle step that pulls, in a run of owned sources: every share's settle list with its
+    /// vertices' values as they last sent them (`seen`), given to the others as pairs, which each
+    /// stamps as the pull's sources. The pull then finds every source on every share.
+    fn share_settle_sources(&mut self, step: &Step) -> Result<(), CudaError> {
+        let Some(link) = self.share.as_mut() else { return Ok(()) };
+        let (part, pairs) = (link.exchange.part(), link.pairs);
+        let plan = PairPlan::placed(&self.settle_counts);
+        let size = std::mem::size_of::<P::Value>();
+        let (mine, count) = (plan.starts[part] as usize, plan.counts[part] as usize);
+        let ids = pairs.ids.slice(mine..mine + count);
+        let values = pairs.values.slice(mine * size..(mine + count) * size);
+        let owed = count as u32;
+        launch_step!(
+            self.stream,
+            self.f.share_pack_settle,
+            self.shapes.per_thread(owed),
+            &self.state,
+            &owed,
+            &ids,
+            &values
+        );
+        let at = (pairs.ids.device_ptr(&self.stream).0, pairs.values.device_ptr(&self.stream).0);
+        // SAFETY: the settle lists are of disjoint owned vertices, so their pairs (at most n) fit the
+        // buffers (room for n at least); nothing else touches them meanwhile.
+        unsafe {
+            link.exchange.share_ranges(at.0, &plan.bytes(4))?;
+            link.exchange.share_ranges(at.1, &plan.bytes(size as u64))?;
+        }
+        let total = plan.total() as u32;
+        let (ids, values) = (&pairs.ids, &pairs.values);
+        let cfg = self.shapes.per_thread(total);
+        launch_step!(self.stream, self.f.share_unpack_settle, cfg, &self.state, ids, values, &total, &step.stamp);
+        Ok(())
     }
 
     /// The step's updates of other shares' vertices (among its `reached` vertices in `next`) sent to

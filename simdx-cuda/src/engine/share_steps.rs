@@ -109,6 +109,9 @@ impl CudaEngine {
         if link.from_owned && !combines_in_place_by_min_or_max::<P>() {
             return Err(CudaError::NeedsSharesOfTargets);
         }
+        if link.from_owned && plan.opts.direction == DirectionPolicy::Pull {
+            return Err(CudaError::PullOverSharesOfSources);
+        }
         simdx_core::engine::promise::check_update_grows_with_weight(program)?;
         let entered = Instant::now();
         let (kernels, _) = program_kernels(&kernel_units::<P>(), &graph.gpu, plan.opts.fusion, false)?;
@@ -131,8 +134,8 @@ impl<P: DeviceProgram> HostRun<'_, P> {
     /// The steps of a share of the arcs into its vertices: each pushes or pulls into its own vertices,
     /// then trades its changed values and its part of the next frontier.
     fn steps_into_owned(&mut self) -> Result<(), CudaError> {
-        while let Some(owed) = self.next_step()? {
-            let step = self.prepare(owed)?;
+        while let Some(sources) = self.next_step()? {
+            let step = self.prepare(sources)?;
             match step.direction {
                 Direction::Push => self.push(&step)?,
                 Direction::Pull => self.pull(&step)?,

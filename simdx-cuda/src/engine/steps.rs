@@ -32,12 +32,33 @@ pub(super) enum Bucket {
     Owed(u32),
 }
 
+/// What a step starts from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Sources {
+    /// The frontier.
+    Frontier,
+    /// Delta-stepping's settle list, of this many vertices (on a share of owned sources perhaps none,
+    /// while another share's is not empty).
+    Settle(u32),
+}
+
+impl Sources {
+    /// A settle step of `owed` vertices, or with none a step from the frontier.
+    fn owing(owed: u32) -> Sources {
+        if owed > 0 {
+            Sources::Settle(owed)
+        } else {
+            Sources::Frontier
+        }
+    }
+}
+
 /// One step as prepared.
 pub(super) struct Step {
     /// When it began (its time includes selecting the next frontier).
     pub(super) began: Instant,
-    /// A settle step's sources (the settle list's length); 0 for other steps.
-    pub(super) owed: u32,
+    /// Whether it is a settle step.
+    pub(super) settle: bool,
     /// Its sources: the frontier's or the settle list's length.
     pub(super) sources: u32,
     /// The stamp of its active sources for a pull (see [`HostRun::pull_stamp`]).
@@ -51,7 +72,7 @@ pub(super) struct Step {
 impl Step {
     /// Whether it is a settle step.
     pub(super) fn settle(&self) -> bool {
-        self.owed > 0
+        self.settle
     }
 }
 
@@ -110,12 +131,11 @@ impl<P: DeviceProgram> HostRun<'_, P> {
         Ok(c)
     }
 
-    /// The settle sources of the next step (0: a step from the frontier), after the bucket changes it
-    /// needs; `None` when the run is over.
-    pub(super) fn next_step(&mut self) -> Result<Option<u32>, CudaError> {
+    /// The sources of the next step, after the bucket changes it needs; `None` when the run is over.
+    pub(super) fn next_step(&mut self) -> Result<Option<Sources>, CudaError> {
         loop {
             if let Bucket::Owed(owed) = self.change_bucket()? {
-                return Ok((!self.ended(owed)).then_some(owed));
+                return Ok((!self.ended(owed)).then_some(Sources::owing(owed)));
             }
         }
     }
@@ -133,8 +153,11 @@ impl<P: DeviceProgram> HostRun<'_, P> {
 
     /// Prepare: the step's sources snapshotted (what each sends saved, stamped for a pull, their
     /// out-edges counted), unless the last select already did, and the direction the step takes.
-    pub(super) fn prepare(&mut self, owed: u32) -> Result<Step, CudaError> {
-        let settle = owed > 0;
+    pub(super) fn prepare(&mut self, sources: Sources) -> Result<Step, CudaError> {
+        let (settle, owed) = match sources {
+            Sources::Frontier => (false, 0),
+            Sources::Settle(owed) => (true, owed),
+        };
         let began = Instant::now();
         let all_active = self.every && self.len == self.n;
         // A settle step's sources are its list, stamped when it is classified (never live values).
@@ -184,16 +207,22 @@ impl<P: DeviceProgram> HostRun<'_, P> {
                 read_counters(&self.stream, &mut *self.counters)?
             }
         };
+        let mut c = c;
+        if settle {
+            // A share of owned sources counted its own settle list's out-edges: the sum decides.
+            self.settle_over_shares(owed, &mut c)?;
+        }
         self.all_sent |= self.len == self.n;
-        // A share of a partitioned run holds the whole frontier and counts its out-edges in the whole
-        // graph (`sx_counted_out_edges`): every share decides on the same sum without a reduction.
+        // A share of the arcs into its vertices holds the whole frontier and counts its out-edges in
+        // the whole graph (`sx_counted_out_edges`): every share decides on the same sum without a
+        // reduction.
         let direction = self.direction(settle, &c);
-        Ok(Step { began, owed, sources: if settle { owed } else { self.len }, stamp, counters: c, direction })
+        Ok(Step { began, settle, sources: if settle { owed } else { self.len }, stamp, counters: c, direction })
     }
 
     /// The step's direction: the policy's rule ([`policy::by_share`]) on the sources' out-edges; a
     /// settle step pushes, or pulls (aggregation programs) when its sources' arcs are many, as the
-    /// fused kernel's `settle_pulls` decides.
+    /// fused kernel's `settle_pulls` decides; a share of owned sources pushes its other steps.
     fn direction(&self, settle: bool, c: &[u64]) -> Direction {
         let settle_pulls = self.aggregate
             && match self.opts.direction {
@@ -202,10 +231,18 @@ impl<P: DeviceProgram> HostRun<'_, P> {
                 DirectionPolicy::Auto { .. } => c[OUT_EDGES] > self.arcs_total >> crate::fused::SETTLE_PULL_SHIFT,
             };
         match self.opts.direction {
-            _ if settle && settle_pulls => Direction::Pull,
+            _ if settle && settle_pulls && self.settle_pull_possible() => Direction::Pull,
             _ if settle => Direction::Push,
+            // A share of owned sources holds only its part of the frontier: its steps push.
+            _ if self.share.as_ref().is_some_and(|link| link.from_owned) => Direction::Push,
             policy => policy::by_share(policy, c[OUT_EDGES], self.arcs_total),
         }
+    }
+
+    /// Whether a settle step may pull: on a share of owned sources only for programs without a
+    /// `source_value`, whose sources send their values (which the shares trade before the pull).
+    fn settle_pull_possible(&self) -> bool {
+        !self.share.as_ref().is_some_and(|link| link.from_owned) || !P::FEATURES.source_value
     }
 
     /// Push: the sources by out-degree class (a settle step's were classified by its snapshot), then a

@@ -245,6 +245,28 @@ __global__ void sx_share_combine_pairs(const sx_state* __restrict__ s, const sim
         sx_combine_remote(s, &p, take, take ? ids[i] : 0u, take ? vals[i] : simdx_value(), next, reached);
     }
 }
+
+/* A share of owned sources, before a settle step that pulls: its settle list (`len` vertices) with what
+ * each sends (its seen value: programs without a source_value), as pairs. */
+__global__ void sx_share_pack_settle(const sx_state* __restrict__ s, simdx_u32 len, simdx_u32* ids, simdx_value* vals) {
+    for (simdx_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < len; i += gridDim.x * blockDim.x) {
+        simdx_u32 v = s->settle[i];
+        ids[i] = v;
+        vals[i] = s->seen[v];
+    }
+}
+
+/* Every share's settle pairs (`len` in all): those of other shares' vertices become what they send and
+ * are stamped with the pull's `stamp` (this share stamped its own when it classified them). */
+__global__ void sx_share_unpack_settle(const sx_state* __restrict__ s, const simdx_u32* ids, const simdx_value* vals,
+                                       simdx_u32 len, simdx_u32 stamp) {
+    for (simdx_u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < len; i += gridDim.x * blockDim.x) {
+        simdx_u32 v = ids[i];
+        if (!sx_remote(s, v)) continue;
+        s->seen[v] = vals[i];
+        s->in_frontier[v] = stamp;
+    }
+}
 #endif
 
 } /* extern "C" */
