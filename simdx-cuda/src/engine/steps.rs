@@ -7,7 +7,7 @@
 
 use std::time::Instant;
 
-use cudarc::driver::PushKernelArg;
+use cudarc::driver::{DevicePtr, PushKernelArg};
 use simdx_core::acc::device::DeviceProgram;
 use simdx_core::engine::{policy, Direction, DirectionPolicy, FilterUsed, IterationStats};
 
@@ -59,6 +59,8 @@ pub(super) struct Step {
     pub(super) began: Instant,
     /// Whether it is a settle step.
     pub(super) settle: bool,
+    /// Whether its sources are in the push's degree classes already, their lengths in `counters`.
+    pub(super) classified: bool,
     /// Its sources: the frontier's or the settle list's length.
     pub(super) sources: u32,
     /// The stamp of its active sources for a pull (see [`HostRun::pull_stamp`]).
@@ -191,7 +193,7 @@ impl<P: DeviceProgram> HostRun<'_, P> {
             // docs/experiments/gpu-fusion.md).
             None if self.session.is_some() && self.host_above == u64::MAX => vec![0; COUNTERS],
             None => {
-                let (len, tag) = (self.len, self.iterations + 1);
+                let (len, tag, classes) = (self.len, self.iterations + 1, self.classes_ahead());
                 let cfg = self.shapes.per_thread(len);
                 launch_step!(
                     self.stream,
@@ -202,11 +204,17 @@ impl<P: DeviceProgram> HostRun<'_, P> {
                     &len,
                     &self.bucket,
                     &tag,
-                    &stamp
+                    &stamp,
+                    &classes[0],
+                    &classes[1],
+                    &classes[2],
+                    &classes[3]
                 );
                 read_counters(&self.stream, &mut *self.counters)?
             }
         };
+        // Settle steps were classified by their snapshot, frontier steps by theirs when it classifies.
+        let classified = settle || self.classes_ahead()[0] != 0;
         let mut c = c;
         if settle {
             // A share of owned sources counted its own settle list's out-edges: the sum decides.
@@ -217,7 +225,8 @@ impl<P: DeviceProgram> HostRun<'_, P> {
         // the whole graph (`sx_counted_out_edges`): every share decides on the same sum without a
         // reduction.
         let direction = self.direction(settle, &c);
-        Ok(Step { began, settle, sources: if settle { owed } else { self.len }, stamp, counters: c, direction })
+        let sources = if settle { owed } else { self.len };
+        Ok(Step { began, settle, classified, sources, stamp, counters: c, direction })
     }
 
     /// The step's direction: the policy's rule ([`policy::by_share`]) on the sources' out-edges; a
@@ -239,6 +248,16 @@ impl<P: DeviceProgram> HostRun<'_, P> {
         }
     }
 
+    /// The device addresses of the push's degree class lists where a frontier's snapshot (or the
+    /// select that prepares it) splits it into them, saving the push a launch and a read: on a share of
+    /// owned sources, whose frontier steps push; zeros (no split) in other runs, whose steps may pull.
+    fn classes_ahead(&self) -> [u64; 4] {
+        match &self.share {
+            Some(link) if link.from_owned => std::array::from_fn(|i| self.push_classes[i].device_ptr(&self.stream).0),
+            _ => [0; 4],
+        }
+    }
+
     /// Whether a settle step may pull: on a share of owned sources only for programs without a
     /// `source_value`, whose sources send their values (which the shares trade before the pull).
     fn settle_pull_possible(&self) -> bool {
@@ -250,7 +269,7 @@ impl<P: DeviceProgram> HostRun<'_, P> {
     /// vertex for the grid class.
     pub(super) fn push(&mut self, step: &Step) -> Result<(), CudaError> {
         let (sms, zero, len, bucket, classes) = (self.shapes.sms, 0u32, self.len, self.bucket, self.push_classes);
-        let lens: Vec<u32> = if step.settle() {
+        let lens: Vec<u32> = if step.classified {
             (0..4).map(|i| step.counters[CLASS_LEN + i] as u32).collect()
         } else {
             launch_step!(
@@ -446,6 +465,7 @@ impl<P: DeviceProgram> HostRun<'_, P> {
         // Select prepares the next frontier as the next iteration's snapshot would (the same tag
         // and stamp: a selected frontier is never every vertex of an `Every` program).
         let (tag, stamp) = (self.iterations + 1, self.pull_stamp(self.iterations, false));
+        let classes = self.classes_ahead();
         launch_step!(
             self.stream,
             self.f.select,
@@ -457,7 +477,11 @@ impl<P: DeviceProgram> HostRun<'_, P> {
             &*self.frontier,
             &self.fcur,
             &tag,
-            &stamp
+            &stamp,
+            &classes[0],
+            &classes[1],
+            &classes[2],
+            &classes[3]
         );
         let c = read_counters(&self.stream, &mut *self.counters)?;
         self.len = c[NEXT_LEN] as u32;

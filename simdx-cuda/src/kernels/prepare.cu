@@ -191,9 +191,11 @@ __device__ __forceinline__ void ph_snapshot(const sx_state* s, unsigned long lon
     sx_prepare_flush(ctr, sums);
 }
 #ifdef SX_KERNELS_PREPARE
+/* The snapshot; with c0 (not NULL), also the split into the push's degree classes c0..c3. */
 __global__ void sx_snapshot(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 bucket, simdx_u32 tag,
-                            simdx_u32 stamp) {
-    ph_snapshot(s, s->counters, list, len, bucket, tag, stamp, 0);
+                            simdx_u32 stamp, simdx_u32* c0, simdx_u32* c1, simdx_u32* c2, simdx_u32* c3) {
+    simdx_u32* classes[4] = {c0, c1, c2, c3};
+    ph_snapshot(s, s->counters, list, len, bucket, tag, stamp, c0 ? classes : 0);
 }
 #endif
 

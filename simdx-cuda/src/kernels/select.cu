@@ -84,11 +84,14 @@ __device__ __forceinline__ void ph_select(const sx_state* s, unsigned long long*
     sx_block_lowest(&s->far_len[2 + fcur], lowest, &ctr[SX_PENDING], waiting);
 }
 /* Select, and prepare the new frontier for the iteration tagged `tag` with pull stamp `stamp`: the
- * snapshot the next iteration would otherwise launch, in the same pass over the reached vertices. */
+ * snapshot the next iteration would otherwise launch, in the same pass over the reached vertices; with
+ * c0 (not NULL), also its split into the push's degree classes c0..c3. */
 #ifdef SX_KERNELS_PREPARE
 __global__ void sx_select_prepare(const sx_state* __restrict__ s, const simdx_u32* list, simdx_u32 len, simdx_u32 bucket,
-                                  simdx_u32* next, simdx_u32 fcur, simdx_u32 tag, simdx_u32 stamp) {
-    ph_select(s, s->counters, list, len, bucket, next, fcur, true, tag, stamp, 0);
+                                  simdx_u32* next, simdx_u32 fcur, simdx_u32 tag, simdx_u32 stamp, simdx_u32* c0,
+                                  simdx_u32* c1, simdx_u32* c2, simdx_u32* c3) {
+    simdx_u32* classes[4] = {c0, c1, c2, c3};
+    ph_select(s, s->counters, list, len, bucket, next, fcur, true, tag, stamp, c0 ? classes : 0);
 }
 #endif
 
