@@ -1,12 +1,13 @@
 //! One graph split over several shares, each on a GPU of its own ([`PartitionedGraph::upload`], NCCL
 //! between them) or all on one GPU ([`PartitionedGraph::upload_on_one_gpu`], device copies between
 //! them, for tests and development where a machine has one GPU). The vertices are split into
-//! contiguous ranges balanced by arcs (`simdx_core::partition`); share `p` holds the arcs into the
-//! vertices of range `p`, both ways, and a full copy of the values. A run
+//! contiguous ranges balanced by arcs (`simdx_core::partition`); share `p` holds, as [`ShareLayout`]
+//! says, the arcs into the vertices of range `p` (every program) or their out-arcs and the arcs into
+//! them (programs that combine in place by min or max), and a full copy of the values. A run
 //! ([`CudaEngine::run_partitioned`]) drives every share from a host thread of its own through the
-//! same steps as a one-GPU run, with the exchanges of module `engine::share_steps` between them; its
-//! result is every vertex's value, as on one GPU. The design, its costs and how a run over several
-//! hosts would be launched: docs/multi-gpu.md.
+//! same steps as a one-GPU run, with the exchanges of modules `engine::share_steps` and
+//! `engine::share_sources` between them; its result is every vertex's value, as on one GPU. The
+//! design, its costs and how a run over several hosts would be launched: docs/multi-gpu.md.
 
 pub(crate) mod exchange;
 mod nccl_exchange;

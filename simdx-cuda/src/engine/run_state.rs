@@ -181,9 +181,12 @@ impl<'a, P: DeviceProgram> HostRun<'a, P> {
         setup::prepare_queue(&mut ws.queue, gpu, n, cells, asynchronous)?;
         stream.memset_zeros(&mut ws.counters).map_err(driver("resetting counters"))?;
         let arcs = ProgramArcs::of::<P>(graph)?;
-        let owned = share.as_ref().map(|link| (link.degrees, link.owned()));
-        let listed = share.as_ref().filter(|link| link.from_owned).map_or(0..n, |link| link.owned());
-        let mut state = setup::run_state(&stream, n, &arcs, ws, (!in_place, sends), opts.classes, owned, listed);
+        let given = share.as_ref().map(|link| setup::ShareState {
+            degrees: link.degrees,
+            owned: link.owned(),
+            listed: if link.from_owned { link.owned() } else { 0..n },
+        });
+        let mut state = setup::run_state(&stream, n, &arcs, ws, (!in_place, sends), opts.classes, given);
         [state.senders, state.sender_words] = senders;
         let (state, arrays) = setup::upload_state(program, &stream, &state)?;
         let shapes = Shapes { sms: gpu.sm_count };

@@ -46,12 +46,22 @@ fn address<T>(slice: &CudaSlice<T>, stream: &Arc<CudaStream>) -> u64 {
     slice.device_ptr(stream).0
 }
 
+/// What a share of a partitioned run gives its run state.
+pub(super) struct ShareState<'a> {
+    /// The whole graph's degrees.
+    pub(super) degrees: &'a CudaSlice<u32>,
+    /// The vertices the share owns.
+    pub(super) owned: Range<u32>,
+    /// The vertices its frontier and waiting lists may hold: its own on a share of owned sources,
+    /// every vertex on others.
+    pub(super) listed: Range<u32>,
+}
+
 /// The run state `sx_state` ([`SxState`]) up to the program's parameters: the arcs the program
 /// reads, the workspace's arrays (`acc` and `send` only where the program has them), `n`, the online
 /// filter's capacity (0 here: [`set_capacity`] writes it once the run's first frontier is prepared),
 /// the uniform weight's bits and the degree classes; for a share of a partitioned run (`share`), the
-/// whole graph's degrees and the vertices it owns (else none, and every vertex); the vertices its
-/// frontier and waiting lists may hold (`listed`).
+/// whole graph's degrees, the vertices it owns and those it lists (else none, and every vertex).
 pub(super) fn run_state(
     stream: &Arc<CudaStream>,
     n: u32,
@@ -59,8 +69,7 @@ pub(super) fn run_state(
     ws: &Workspace,
     (acc, send): (bool, bool),
     classes: DegreeClasses,
-    share: Option<(&CudaSlice<u32>, Range<u32>)>,
-    listed: Range<u32>,
+    share: Option<ShareState<'_>>,
 ) -> SxState {
     let Workspace {
         now,
@@ -106,11 +115,11 @@ pub(super) fn run_state(
         class_warp: classes.warp,
         class_cta: classes.cta,
         class_grid: classes.grid,
-        degrees: share.as_ref().map_or(0, |(d, _)| address(d, stream)),
-        owned_begin: share.as_ref().map_or(0, |(_, r)| r.start),
-        owned_end: share.as_ref().map_or(n, |(_, r)| r.end),
-        listed_begin: listed.start,
-        listed_end: listed.end,
+        degrees: share.as_ref().map_or(0, |s| address(s.degrees, stream)),
+        owned_begin: share.as_ref().map_or(0, |s| s.owned.start),
+        owned_end: share.as_ref().map_or(n, |s| s.owned.end),
+        listed_begin: share.as_ref().map_or(0, |s| s.listed.start),
+        listed_end: share.as_ref().map_or(n, |s| s.listed.end),
         senders: 0,
         sender_words: 0,
     }

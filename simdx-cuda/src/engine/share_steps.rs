@@ -1,11 +1,11 @@
 //! A share's run in a partitioned run (module `partitioned`): the host loop of [`CudaEngine::run`] on
-//! one part's share of the graph, with the exchanges that keep the shares in step. Each share pushes
-//! and pulls only into the vertices it owns (its share holds just the arcs into them), then gives its
-//! owned values and frontier to the others; every decision (direction, bucket, stopping test) is taken
-//! on counters reduced over the shares, so all take the same steps and meet at the same exchanges.
-//! No fused or asynchronous kernels (they would need an exchange inside the kernel) and no linking (it
-//! joins classes across the whole graph): labels propagate.
-
+//! one part's share of the graph, with the exchanges that keep the shares in step. A share of the arcs
+//! into its vertices (`ShareLayout::ArcsIn`) pushes and pulls only into the vertices it owns, then
+//! gives its owned values and frontier to the others (below); a share of its vertices' out-arcs
+//! (`ShareLayout::ArcsOut`) takes the steps of module `share_sources`. Every decision (direction,
+//! bucket, stopping test) is taken on counters reduced over the shares, so all take the same steps and
+//! meet at the same exchanges. No fused or asynchronous kernels (they would need an exchange inside the
+//! kernel) and no linking (it joins classes across the whole graph): labels propagate.
 use std::ops::Range;
 use std::time::Instant;
 
