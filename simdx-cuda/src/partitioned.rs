@@ -183,12 +183,11 @@ impl PartitionedGraph {
         })
     }
 
-    /// The most device bytes a GPU needs for its share of `graph` split over `gpus` GPUs and a run on
-    /// it: with both ways of its arcs (`in_arcs`) or only its out-arcs, as [`PartitionedGraph::upload`]
-    /// checks before it uploads. What a run on several GPUs needs of each.
-    pub fn bytes_per_gpu(graph: &Graph, gpus: usize, in_arcs: bool) -> u64 {
+    /// The most device bytes a GPU needs for its share of `graph` split over `gpus` GPUs in `layout`
+    /// and a run on it, as [`PartitionedGraph::upload`] checks before it uploads. What a run on several
+    /// GPUs needs of each.
+    pub fn bytes_per_gpu(graph: &Graph, gpus: usize, layout: ShareLayout) -> u64 {
         let partition = Partition::by_arcs(graph, gpus.max(1)).aligned(WORD_VERTICES);
-        let layout = ShareLayout::ArcsIn { by_target: in_arcs };
         let share = |p| share_bytes(graph, &partition, p, layout, Placement::OneGpuEach, gpus.max(1));
         (0..gpus.max(1)).map(share).max().unwrap_or(0)
     }
@@ -421,16 +420,34 @@ mod tests {
 
     #[test]
     fn shares_of_out_arcs_only_save_their_in_arcs() {
+        let (both, out) = (ShareLayout::ArcsIn { by_target: true }, ShareLayout::ArcsIn { by_target: false });
         for (spec, arc_bytes) in [("kron:10", 4), ("urand:9:w", 8), ("kron:9:d", 4)] {
             let g = GeneratorSpec::parse(spec).unwrap().generate(3).unwrap();
             let partition = Partition::by_arcs(&g, 2).aligned(WORD_VERTICES);
             let most = (0..2).map(|p| partition.arcs_into(&g, p)).max().unwrap();
-            let both = PartitionedGraph::bytes_per_gpu(&g, 2, true);
-            let out = PartitionedGraph::bytes_per_gpu(&g, 2, false);
-            assert_eq!(both - out, (most - 1) * arc_bytes, "{spec}");
+            let (both_bytes, out_bytes) =
+                (PartitionedGraph::bytes_per_gpu(&g, 2, both), PartitionedGraph::bytes_per_gpu(&g, 2, out));
+            assert_eq!(both_bytes - out_bytes, (most - 1) * arc_bytes, "{spec}");
             // A share of everything holds at least the graph's own arrays and a run's.
             let whole = DeviceGraph::bytes_needed(&g, true) + Workspace::bytes(g.num_vertices() as u32);
-            assert!(PartitionedGraph::bytes_per_gpu(&g, 1, true) >= whole, "{spec}");
+            assert!(PartitionedGraph::bytes_per_gpu(&g, 1, both) >= whole, "{spec}");
+        }
+    }
+
+    #[test]
+    fn shares_of_owned_sources_of_an_undirected_graph_pull_along_their_out_arcs() {
+        // An undirected graph's arcs into a range are its vertices' out-arcs: a share of owned sources
+        // takes what a share of arcs in without its in-arcs takes, less that share's empty in-CSR.
+        let arcs_out = ShareLayout::ArcsOut;
+        for spec in ["kron:10", "urand:9:w"] {
+            let g = GeneratorSpec::parse(spec).unwrap().generate(3).unwrap();
+            let n = g.num_vertices() as u64;
+            let out_only = PartitionedGraph::bytes_per_gpu(&g, 2, ShareLayout::ArcsIn { by_target: false });
+            let empty_in_csr = csr_bytes(n, 1, g.is_weighted());
+            assert_eq!(PartitionedGraph::bytes_per_gpu(&g, 2, arcs_out), out_only - empty_in_csr, "{spec}");
+            // With three shares each has room for its updates of the two others' vertices.
+            let pairs = |layout| pair_room(n as u32, 3, layout) * 12;
+            assert_eq!(pairs(arcs_out) - pairs(ShareLayout::ArcsIn { by_target: true }), n * 12, "{spec}");
         }
     }
 }

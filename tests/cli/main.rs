@@ -680,8 +680,9 @@ fn a_graph_whose_shares_do_not_fit_both_ways_under_a_memory_limit_runs_pushing_o
     }
     let spec = "kron:19:64";
     let graph = simdx::gen::GeneratorSpec::parse(spec).unwrap().generate(7).unwrap();
-    let out_only = simdx_cuda::PartitionedGraph::bytes_per_gpu(&graph, 2, false);
-    let both_ways = simdx_cuda::PartitionedGraph::bytes_per_gpu(&graph, 2, true);
+    let layout = |by_target| simdx_cuda::ShareLayout::ArcsIn { by_target };
+    let out_only = simdx_cuda::PartitionedGraph::bytes_per_gpu(&graph, 2, layout(false));
+    let both_ways = simdx_cuda::PartitionedGraph::bytes_per_gpu(&graph, 2, layout(true));
     let limit = (out_only + both_ways) / 2;
     assert!(both_ways - out_only > 64 << 20, "{out_only} / {both_ways}: too narrow a window");
     let limit = format!("{}M", limit >> 20);
