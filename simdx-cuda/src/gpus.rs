@@ -144,15 +144,21 @@ impl DeviceGraphs {
         if !prefers {
             return Ok(Some(arcs_in));
         }
-        if let Some(made) = self.arcs_out.get() {
-            return Ok(Some(made.as_ref().unwrap_or(arcs_in)));
-        }
-        let made = match arcs_in.upload_alike(graph, ShareLayout::ArcsOut) {
+        // Made once (runs that meet here wait for it); where they do not fit, or a driver error stops
+        // their making (returned to this run), runs take the shares of arcs in.
+        let mut failed = None;
+        let made = self.arcs_out.get_or_init(|| match arcs_in.upload_alike(graph, ShareLayout::ArcsOut) {
             Ok(shares) => Some(shares),
             Err(e) if e.is_memory() => None,
-            Err(e) => return Err(e),
-        };
-        Ok(Some(self.arcs_out.get_or_init(|| made).as_ref().unwrap_or(arcs_in)))
+            Err(e) => {
+                failed = Some(e);
+                None
+            }
+        });
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(Some(made.as_ref().unwrap_or(arcs_in))),
+        }
     }
 
     /// The whole copies, one per GPU in device order; empty when the graph is too big for one GPU

@@ -80,7 +80,9 @@ fn check_arcs_out(g: &Graph, whole: &DeviceGraph, parted: &PartitionedGraph) -> 
     let (mut as_pairs, mut pulled) = (0, 0);
     assert!(!parted.pushes_only() && parted.layout() == ShareLayout::ArcsOut);
     let source = (0..g.num_vertices() as u32).max_by_key(|&v| g.out_degree(v)).unwrap();
-    for opts in option_sets() {
+    // The ballot filter in every step, before the remote updates are combined.
+    let ballot = RunOptions { filter: FilterPolicy::Ballot, ..RunOptions::default() };
+    for opts in option_sets().into_iter().chain([ballot]) {
         let engine = CudaEngine::new(opts);
         let what = format!("{} shares of out-arcs, {opts:?}", parted.parts());
         if opts.direction == DirectionPolicy::Pull {
@@ -116,6 +118,9 @@ fn check_arcs_out(g: &Graph, whole: &DeviceGraph, parted: &PartitionedGraph) -> 
             assert!(traded.packets > 0, "sssp, {what}: no step traded in packets ({traded:?})");
             as_pairs += traded.full;
             pulled += d.stats.iterations.iter().filter(|i| i.direction == Direction::Pull).count();
+            let n = g.num_vertices() as u64;
+            let listed_twice = d.stats.iterations.iter().find(|i| i.frontier > n);
+            assert!(listed_twice.is_none(), "sssp, {what}: a frontier over n vertices: {listed_twice:?}");
             let frontier: u64 = d.stats.iterations.iter().map(|i| i.frontier).sum();
             assert!(frontier >= g.num_vertices() as u64 / 2, "sssp, {what}: the shares' frontiers summed");
         }

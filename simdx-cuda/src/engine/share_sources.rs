@@ -7,8 +7,10 @@
 //! so a share's copy of another's vertex is never better than the owner's value: a stale copy costs a
 //! redundant update, never a wrong value. Every decision (a step, a settle step, the next bucket, the
 //! end) is taken on counts reduced over the shares, so all take the same steps and meet at the same
-//! exchanges. Steps from the frontier push; a settle step pulls when its sources hold many arcs (as on
-//! one GPU), after every share has given the others its settle list with the values they send.
+//! exchanges. Steps from the frontier push; a settle step of a program without a `source_value` pulls
+//! when its sources hold many arcs (as on one GPU), after every share has given the others its settle
+//! list with the values they send. The ballot filter leaves the touched flags to select, so that the
+//! remote updates combined after it do not list a vertex twice.
 
 use cudarc::driver::DevicePtr;
 use simdx_core::acc::device::DeviceProgram;

@@ -3,14 +3,17 @@
 
 extern "C" {
 
-/* The predicate of the ballot scans. mode 0: reached this iteration (clears the flag); mode 1: active
+/* The predicate of the ballot scans. mode 0: reached this iteration (clears the flag, but on a share of
+ * owned sources); mode 1: active
  * (initial frontier and `Every` programs; of the vertices the run lists), and if in a later bucket than `bucket`, waiting (flagged
  * pending, appended to far[fcur], its bucket in far[fcur]'s bound). */
 __device__ __forceinline__ bool sx_scan_pred(const sx_state* s, unsigned long long* ctr, const simdx_params* p, simdx_u32 mode,
                                              simdx_u32 bucket, simdx_u32 fcur, simdx_u32 v, bool write) {
     if (mode == 0) {
         if (!s->touched[v]) return false;
-        if (write) s->touched[v] = 0u;
+        /* A share of owned sources (listing only its own vertices) keeps the flags until select clears
+         * them: the remote updates combined after the filter must not list its vertices again. */
+        if (write && s->listed_end - s->listed_begin == s->n) s->touched[v] = 0u;
         return true;
     }
     if (v < s->listed_begin || v >= s->listed_end) return false; /* another share's to list */
