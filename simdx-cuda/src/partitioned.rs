@@ -93,9 +93,7 @@ impl PartitionedGraph {
     /// As [`PartitionedGraph::upload_on_one_gpu`], with only the shares' out-arcs, as a graph whose
     /// shares do not fit both ways is split ([`PartitionedGraph::pushes_only`]): that layout on one GPU.
     pub fn upload_out_arcs_on_one_gpu(gpu: &Gpu, graph: &Graph, parts: usize) -> Result<PartitionedGraph, CudaError> {
-        let gpus = streams_of(gpu, parts)?;
-        let partition = Partition::by_arcs(graph, gpus.len()).aligned(WORD_VERTICES);
-        Self::upload_parts(&gpus, graph, &partition, Placement::OneGpu, ShareLayout::ArcsIn { by_target: false })
+        Self::upload_on_one_gpu_as(gpu, graph, parts, ShareLayout::ArcsIn { by_target: false })
     }
 
     /// `graph` split as [`PartitionedGraph::upload`] splits it, in the layout `layout`.

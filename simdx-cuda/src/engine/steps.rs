@@ -214,7 +214,7 @@ impl<P: DeviceProgram> HostRun<'_, P> {
             }
         };
         // Settle steps were classified by their snapshot, frontier steps by theirs when it classifies.
-        let classified = settle || self.classes_ahead()[0] != 0;
+        let classified = settle || self.shares_sources();
         let mut c = c;
         if settle {
             // A share of owned sources counted its own settle list's out-edges: the sum decides.
@@ -243,25 +243,30 @@ impl<P: DeviceProgram> HostRun<'_, P> {
             _ if settle && settle_pulls && self.settle_pull_possible() => Direction::Pull,
             _ if settle => Direction::Push,
             // A share of owned sources holds only its part of the frontier: its steps push.
-            _ if self.share.as_ref().is_some_and(|link| link.from_owned) => Direction::Push,
+            _ if self.shares_sources() => Direction::Push,
             policy => policy::by_share(policy, c[OUT_EDGES], self.arcs_total),
         }
+    }
+
+    /// Whether this run is a share of owned sources (module `share_sources`).
+    fn shares_sources(&self) -> bool {
+        self.share.as_ref().is_some_and(|link| link.from_owned)
     }
 
     /// The device addresses of the push's degree class lists where a frontier's snapshot (or the
     /// select that prepares it) splits it into them, saving the push a launch and a read: on a share of
     /// owned sources, whose frontier steps push; zeros (no split) in other runs, whose steps may pull.
     fn classes_ahead(&self) -> [u64; 4] {
-        match &self.share {
-            Some(link) if link.from_owned => std::array::from_fn(|i| self.push_classes[i].device_ptr(&self.stream).0),
-            _ => [0; 4],
+        match self.shares_sources() {
+            true => std::array::from_fn(|i| self.push_classes[i].device_ptr(&self.stream).0),
+            false => [0; 4],
         }
     }
 
     /// Whether a settle step may pull: on a share of owned sources only for programs without a
     /// `source_value`, whose sources send their values (which the shares trade before the pull).
     fn settle_pull_possible(&self) -> bool {
-        !self.share.as_ref().is_some_and(|link| link.from_owned) || !P::FEATURES.source_value
+        !self.shares_sources() || !P::FEATURES.source_value
     }
 
     /// Push: the sources by out-degree class (a settle step's were classified by its snapshot), then a
@@ -489,10 +494,7 @@ impl<P: DeviceProgram> HostRun<'_, P> {
         // the arcs into its vertices selects its own part of the frontier: the whole one is prepared anew.
         self.pending_maybe |= c[PENDING] > 0;
         // A share of owned sources selects its whole frontier, which its select prepared.
-        self.prepared = match &self.share {
-            Some(link) if !link.from_owned => None,
-            _ => Some(c),
-        };
+        self.prepared = if self.share.is_some() && !self.shares_sources() { None } else { Some(c) };
         Ok(())
     }
 
